@@ -1,0 +1,1 @@
+//! Explainable calculators: Little's law and the admission limit.

@@ -1,0 +1,103 @@
+//! Typed errors. Each message names the parameter, the value and what is
+//! accepted, so an edge (CLI, page) can show it verbatim.
+
+use std::fmt;
+
+/// A parameter value that cannot be used.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ConfigError {
+    /// A value outside its accepted range, or not parseable.
+    /// Fix: pick a value in `accepted`.
+    OutOfRange {
+        /// Parameter name as the CLI flag spells it (without `--`).
+        param: &'static str,
+        /// The offending value as given.
+        value: String,
+        /// Human-readable accepted range, e.g. "a whole number from 1 to 60000".
+        accepted: String,
+    },
+    /// The deadline is shorter than one service time: no request could ever
+    /// meet it. Fix: raise `deadline-ms` to at least `service-ms`.
+    DeadlineBelowService {
+        /// Deadline, ms.
+        deadline_ms: u32,
+        /// Service time, ms.
+        service_ms: u32,
+    },
+    /// The priority model scores arrivals up to `duration - deadline`; with
+    /// `duration <= deadline` nothing can be scored. Fix: lengthen the window.
+    WindowNotAfterDeadline {
+        /// Run window, ms.
+        duration_ms: u32,
+        /// Deadline, ms.
+        deadline_ms: u32,
+    },
+    /// The run would simulate more arrivals than the cap allows.
+    /// Fix: shorten the window or lower the rates.
+    TooManyArrivals {
+        /// What was estimated (one run or the whole experiment).
+        scope: &'static str,
+        /// Estimated arrivals.
+        estimated: u64,
+        /// The cap.
+        cap: u64,
+    },
+    /// The timeline would have more windows than the cap allows.
+    /// Fix: widen `window-ms` or shorten the window.
+    TooManyWindows {
+        /// `floor(duration / window)`.
+        windows: u64,
+        /// The cap.
+        cap: u64,
+    },
+    /// The experiment does not use this parameter. Fix: drop it.
+    NotUsed {
+        /// Parameter name.
+        param: &'static str,
+        /// Experiment name.
+        experiment: &'static str,
+    },
+    /// No experiment or parameter has this name.
+    Unknown {
+        /// What kind of name it was ("experiment", "parameter").
+        what: &'static str,
+        /// The name given.
+        name: String,
+        /// Accepted names.
+        accepted: String,
+    },
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::OutOfRange { param, value, accepted } => {
+                write!(f, "{param}: '{value}' is not accepted; expected {accepted}")
+            }
+            Self::DeadlineBelowService { deadline_ms, service_ms } => write!(
+                f,
+                "deadline-ms: {deadline_ms} is shorter than service-ms {service_ms}; expected a deadline from {service_ms} (one service time) up"
+            ),
+            Self::WindowNotAfterDeadline { duration_ms, deadline_ms } => write!(
+                f,
+                "duration-ms: {duration_ms} must be longer than deadline-ms {deadline_ms} for the priority model (it scores arrivals up to duration - deadline); expected more than {deadline_ms}"
+            ),
+            Self::TooManyArrivals { scope, estimated, cap } => write!(
+                f,
+                "{scope} would simulate about {estimated} arrivals; the cap is {cap}: shorten duration-ms or lower the rates"
+            ),
+            Self::TooManyWindows { windows, cap } => write!(
+                f,
+                "window-ms: the timeline would have {windows} windows; the cap is {cap}: widen window-ms or shorten duration-ms"
+            ),
+            Self::NotUsed { param, experiment } => {
+                write!(f, "{param}: not used by the {experiment} experiment; drop it")
+            }
+            Self::Unknown { what, name, accepted } => {
+                write!(f, "unknown {what} '{name}'; expected one of: {accepted}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ConfigError {}

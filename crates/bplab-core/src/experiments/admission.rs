@@ -1,0 +1,115 @@
+//! Post 2 experiment: the limit sweep on a bursty curve and the plateau.
+
+use serde::Serialize;
+
+use super::scenario::Estimate;
+use super::{ChartId, ChartSpec, base_defaults};
+use crate::arrivals::Curve;
+use crate::error::ConfigError;
+use crate::models::admission::{self, AdmissionOutcome, AdmissionSettings, Limit};
+use crate::params::Params;
+use crate::table::{Row, Table, TableSpec};
+
+pub(super) static TABLES: [TableSpec; 2] = [
+    TableSpec {
+        file: "bp-post2-limit-sweep.csv",
+        header: "admission_limit,offered_rps,goodput_rps,reject_pct,served_late_pct,p99_ms,utilization_pct",
+        title: "Goodput, rejection and lateness per admission limit (bursty curve)",
+    },
+    TableSpec {
+        file: "bp-post2-plateau.csv",
+        header: "mode,offered_rps,goodput_rps,reject_pct,p99_ms",
+        title: "Offered-load sweep without control and with the limit",
+    },
+];
+
+pub(super) static CHARTS: [ChartSpec; 2] = [
+    ChartSpec {
+        id: ChartId::AdmissionLimitSweep,
+        file: "bp-post2-limit-sweep.png",
+        title: "Goodput and utilization vs admission limit",
+    },
+    ChartSpec {
+        id: ChartId::AdmissionPlateau,
+        file: "bp-post2-plateau.png",
+        title: "Goodput vs offered load: cliff vs plateau",
+    },
+];
+
+pub(super) fn defaults() -> Params {
+    base_defaults()
+}
+
+/// Both admission tables.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AdmissionReport {
+    /// Shared settings.
+    pub settings: AdmissionSettings,
+    /// B = round(capacity × deadline): the in-system bound.
+    pub budget: u32,
+    /// One outcome per limit, on the bursty curve, in the order given.
+    pub sweep: Vec<AdmissionOutcome>,
+    /// Limit of the plateau's admission-limited rows.
+    pub plateau_limit: u32,
+    /// Flat curves without a limit, in offered order.
+    pub no_control: Vec<AdmissionOutcome>,
+    /// Flat curves with `plateau_limit`, in offered order.
+    pub limited: Vec<AdmissionOutcome>,
+}
+
+pub(super) fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
+    let mut e = Estimate::default();
+    e.add(p.curve().estimate_arrivals(p.duration_ms), p.limits.len() as u64);
+    for &r in &p.offered_rps {
+        e.add(Curve::flat(r, p.duration_ms).estimate_arrivals(p.duration_ms), 2);
+    }
+    Ok((e, 0))
+}
+
+pub(super) fn run(p: &Params) -> AdmissionReport {
+    let s = AdmissionSettings { service_ms: p.service_ms, deadline_ms: p.deadline_ms, duration_ms: p.duration_ms };
+    let bursty = p.curve().arrivals(p.duration_ms);
+    let plateau_limit = p.plateau_limit.unwrap_or_else(|| p.budget());
+    let flats: Vec<Vec<f64>> =
+        p.offered_rps.iter().map(|&r| Curve::flat(r, p.duration_ms).arrivals(p.duration_ms)).collect();
+    AdmissionReport {
+        settings: s,
+        budget: p.budget(),
+        sweep: p.limits.iter().map(|&l| admission::run(&s, &bursty, l)).collect(),
+        plateau_limit,
+        no_control: flats.iter().map(|a| admission::run(&s, a, Limit::None)).collect(),
+        limited: flats.iter().map(|a| admission::run(&s, a, Limit::Finite(plateau_limit))).collect(),
+    }
+}
+
+impl AdmissionReport {
+    /// `bp-post2-limit-sweep.csv` and `bp-post2-plateau.csv`.
+    pub fn tables(&self) -> Vec<Table> {
+        let mut sweep = Table::new(&TABLES[0]);
+        for o in &self.sweep {
+            sweep.rows.push(
+                Row::new()
+                    .text(o.limit.label())
+                    .f1(o.offered_rps)
+                    .f1(o.goodput_rps)
+                    .f1(o.reject_pct)
+                    .f1(o.served_late_pct)
+                    .ms(o.p99_ms)
+                    .f1(o.utilization_pct)
+                    .done(),
+            );
+        }
+        let mut plateau = Table::new(&TABLES[1]);
+        let modes = self
+            .no_control
+            .iter()
+            .map(|o| ("no-control", o))
+            .chain(self.limited.iter().map(|o| ("admission-limited", o)));
+        for (mode, o) in modes {
+            plateau
+                .rows
+                .push(Row::new().text(mode).f1(o.offered_rps).f1(o.goodput_rps).f1(o.reject_pct).ms(o.p99_ms).done());
+        }
+        vec![sweep, plateau]
+    }
+}

@@ -1,0 +1,106 @@
+//! A validated experiment run: the experiment plus checked parameters.
+
+use super::{Experiment, ExperimentId, Report};
+use crate::error::ConfigError;
+use crate::params::Params;
+
+/// Work caps that keep any input from hanging the tab or exhausting memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Caps {
+    /// Most arrivals (attempts, for collapse) in one model run.
+    pub max_run_arrivals: u64,
+    /// Most arrivals summed over every run of the experiment.
+    pub max_total_arrivals: u64,
+    /// Most timeline windows.
+    pub max_windows: u64,
+}
+
+impl Caps {
+    /// The model contract's caps plus 50 million per experiment (the CLI).
+    pub const CLI: Caps = Caps { max_run_arrivals: 10_000_000, max_total_arrivals: 50_000_000, max_windows: 100_000 };
+    /// Tighter caps for the page, where every slider move reruns the experiment.
+    pub const PAGE: Caps = Caps { max_run_arrivals: 2_000_000, max_total_arrivals: 4_000_000, max_windows: 20_000 };
+}
+
+/// A checked experiment run, ready to [`Scenario::run`].
+#[derive(Clone, Debug)]
+pub struct Scenario {
+    experiment: &'static Experiment,
+    params: Params,
+}
+
+/// Upper estimates of the arrivals an experiment will simulate.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Estimate {
+    /// Largest single run.
+    pub max_run: u64,
+    /// All runs together.
+    pub total: u64,
+}
+
+impl Estimate {
+    /// Adds `runs` runs of `arrivals` each.
+    pub fn add(&mut self, arrivals: u64, runs: u64) {
+        self.max_run = self.max_run.max(arrivals);
+        self.total = self.total.saturating_add(arrivals.saturating_mul(runs));
+    }
+}
+
+impl Scenario {
+    /// Checks `params` for `id` against the ranges, the cross-field rules and `caps`.
+    pub fn new(id: ExperimentId, params: Params, caps: Caps) -> Result<Self, ConfigError> {
+        params.check_ranges()?;
+        let (estimate, windows) = match id {
+            ExperimentId::Collapse => super::collapse::check(&params)?,
+            ExperimentId::Admission => super::admission::check(&params)?,
+            ExperimentId::Shaping => super::shaping::check(&params)?,
+            ExperimentId::Shedding => super::shedding::check(&params)?,
+            ExperimentId::Priority => super::priority::check(&params)?,
+        };
+        if windows > caps.max_windows {
+            return Err(ConfigError::TooManyWindows { windows, cap: caps.max_windows });
+        }
+        if estimate.max_run > caps.max_run_arrivals {
+            return Err(ConfigError::TooManyArrivals {
+                scope: "one run",
+                estimated: estimate.max_run,
+                cap: caps.max_run_arrivals,
+            });
+        }
+        if estimate.total > caps.max_total_arrivals {
+            return Err(ConfigError::TooManyArrivals {
+                scope: "the experiment",
+                estimated: estimate.total,
+                cap: caps.max_total_arrivals,
+            });
+        }
+        Ok(Self { experiment: Experiment::get(id), params })
+    }
+
+    /// The article defaults of `id` (always valid).
+    pub fn defaults(id: ExperimentId) -> Self {
+        Self { experiment: Experiment::get(id), params: Experiment::get(id).defaults() }
+    }
+
+    /// The experiment.
+    pub fn experiment(&self) -> &'static Experiment {
+        self.experiment
+    }
+
+    /// The checked parameters.
+    pub fn params(&self) -> &Params {
+        &self.params
+    }
+
+    /// Runs every model of the experiment.
+    pub fn run(&self) -> Report {
+        let p = &self.params;
+        match self.experiment.id {
+            ExperimentId::Collapse => Report::Collapse(super::collapse::run(p)),
+            ExperimentId::Admission => Report::Admission(super::admission::run(p)),
+            ExperimentId::Shaping => Report::Shaping(super::shaping::run(p)),
+            ExperimentId::Shedding => Report::Shedding(super::shedding::run(p)),
+            ExperimentId::Priority => Report::Priority(super::priority::run(p)),
+        }
+    }
+}

@@ -1,0 +1,129 @@
+//! Post 3 experiment: the burst sweep of both gates and the release timeline.
+
+use serde::Serialize;
+
+use super::scenario::Estimate;
+use super::{ChartId, ChartSpec, base_defaults};
+use crate::error::ConfigError;
+use crate::models::shaping::{self, GateKind, ShapingRow, ShapingSettings};
+use crate::params::Params;
+use crate::table::{Row, Table, TableSpec};
+
+pub(super) static TABLES: [TableSpec; 2] = [
+    TableSpec {
+        file: "bp-post3-burst-sweep.csv",
+        header: "limiter,burst_capacity,offered_rps,goodput_rps,reject_pct,served_late_pct,gate_delay_p99_ms,server_wait_p99_ms,downstream_peak_rps",
+        title: "Token vs leaky bucket per burst size: where the wait lands and the downstream peak",
+    },
+    TableSpec {
+        file: "bp-post3-shaping.csv",
+        header: "window_start_ms,offered_rps,token_bucket_rps,leaky_bucket_rps",
+        title: "Offered and released rate per window",
+    },
+];
+
+pub(super) static CHARTS: [ChartSpec; 2] = [
+    ChartSpec {
+        id: ChartId::ShapingTimeline,
+        file: "bp-post3-shaping.png",
+        title: "Offered, token-bucket and leaky-bucket rates over time",
+    },
+    ChartSpec {
+        id: ChartId::ShapingBurstSweep,
+        file: "bp-post3-burst-sweep.png",
+        title: "Goodput and downstream peak vs burst size",
+    },
+];
+
+pub(super) fn defaults() -> Params {
+    Params { valley_rps: 20.0, valley_ms: 1000, spike_rps: 600.0, spike_ms: 200, ..base_defaults() }
+}
+
+/// Offered and released rates per window.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Timeline {
+    /// Window width, ms.
+    pub window_ms: u32,
+    /// Burst of the timeline's gates.
+    pub burst: u32,
+    /// Offered rps per window.
+    pub offered_rps: Vec<f64>,
+    /// Token-bucket releases, rps per window.
+    pub token_rps: Vec<f64>,
+    /// Leaky-bucket releases, rps per window.
+    pub leaky_rps: Vec<f64>,
+}
+
+/// Both shaping tables.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ShapingReport {
+    /// Shared settings.
+    pub settings: ShapingSettings,
+    /// B = round(capacity × deadline).
+    pub budget: u32,
+    /// Token rows then leaky rows, one per burst.
+    pub sweep: Vec<ShapingRow>,
+    /// The release timeline.
+    pub timeline: Timeline,
+}
+
+pub(super) fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
+    let mut e = Estimate::default();
+    // Each sweep row and the two timeline gates replay the curve once.
+    e.add(p.curve().estimate_arrivals(p.duration_ms), 2 * p.bursts.len() as u64 + 3);
+    Ok((e, u64::from(p.duration_ms / p.window_ms)))
+}
+
+pub(super) fn run(p: &Params) -> ShapingReport {
+    let s = ShapingSettings {
+        service_ms: p.service_ms,
+        deadline_ms: p.deadline_ms,
+        duration_ms: p.duration_ms,
+        gate_rate_rps: p.gate_rate_rps,
+    };
+    let arrivals = p.curve().arrivals(p.duration_ms);
+    let sweep = GateKind::ALL
+        .iter()
+        .flat_map(|&g| p.bursts.iter().map(move |&b| (g, b)))
+        .map(|(g, b)| shaping::run(&s, &arrivals, g, b))
+        .collect();
+    let burst = p.window_burst.unwrap_or_else(|| p.budget());
+    let windows = (p.duration_ms / p.window_ms) as usize;
+    let rates = |times: Vec<f64>| shaping::window_rates(times, p.window_ms, windows);
+    let timeline = Timeline {
+        window_ms: p.window_ms,
+        burst,
+        offered_rps: rates(arrivals.clone()),
+        token_rps: rates(shaping::releases(&arrivals, GateKind::TokenBucket, p.gate_rate_rps, burst)),
+        leaky_rps: rates(shaping::releases(&arrivals, GateKind::LeakyBucket, p.gate_rate_rps, burst)),
+    };
+    ShapingReport { settings: s, budget: p.budget(), sweep, timeline }
+}
+
+impl ShapingReport {
+    /// `bp-post3-burst-sweep.csv` and `bp-post3-shaping.csv`.
+    pub fn tables(&self) -> Vec<Table> {
+        let mut sweep = Table::new(&TABLES[0]);
+        for r in &self.sweep {
+            sweep.rows.push(
+                Row::new()
+                    .text(r.gate.label())
+                    .int(r.burst)
+                    .f1(r.offered_rps)
+                    .f1(r.goodput_rps)
+                    .f1(r.reject_pct)
+                    .f1(r.served_late_pct)
+                    .ms(r.gate_delay_p99_ms)
+                    .ms(r.server_wait_p99_ms)
+                    .f1(r.downstream_peak_rps)
+                    .done(),
+            );
+        }
+        let mut timeline = Table::new(&TABLES[1]);
+        let t = &self.timeline;
+        for (i, ((o, tk), lk)) in t.offered_rps.iter().zip(&t.token_rps).zip(&t.leaky_rps).enumerate() {
+            timeline.rows.push(Row::new().int(i as u64 * u64::from(t.window_ms)).f1(*o).f1(*tk).f1(*lk).done());
+        }
+        vec![sweep, timeline]
+    }
+}

@@ -1,0 +1,492 @@
+//! Every parameter the models take: its name (the CLI flag and URL key),
+//! label, unit and accepted range, plus the [`Params`] value set. The CLI,
+//! the page and the tests all iterate [`PARAMS`]; nobody repeats it.
+
+use serde::{Deserialize, Serialize};
+
+use crate::error::ConfigError;
+use crate::models::admission::Limit;
+
+/// Identifies one parameter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[allow(missing_docs)]
+pub enum ParamKey {
+    ServiceMs,
+    DeadlineMs,
+    DurationMs,
+    Offered,
+    ValleyRps,
+    ValleyMs,
+    SpikeRps,
+    SpikeMs,
+    QueueCapacity,
+    MaxRetries,
+    RetryBackoffMs,
+    Limits,
+    PlateauLimit,
+    GateRateRps,
+    Bursts,
+    WindowBurst,
+    WindowMs,
+    CriticalShare,
+}
+
+/// The shape of a parameter's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParamKind {
+    /// A whole number.
+    Int,
+    /// A real number.
+    Real,
+    /// A whole number, or `B` / empty for capacity × deadline.
+    IntOrBudget,
+    /// Comma-separated real numbers.
+    RealList,
+    /// Comma-separated whole numbers.
+    IntList,
+    /// Comma-separated whole numbers or `none`.
+    LimitList,
+}
+
+/// Name, label, unit and accepted range of one parameter.
+#[derive(Clone, Copy, Debug)]
+pub struct ParamSpec {
+    /// Which parameter.
+    pub key: ParamKey,
+    /// CLI flag (without `--`) and URL key.
+    pub name: &'static str,
+    /// Visible label.
+    pub label: &'static str,
+    /// Unit shown beside the value.
+    pub unit: &'static str,
+    /// Value shape.
+    pub kind: ParamKind,
+    /// Lowest accepted value (inclusive unless `min_exclusive`).
+    pub min: f64,
+    /// Highest accepted value (inclusive unless `max_exclusive`).
+    pub max: f64,
+    /// `min` itself is refused.
+    pub min_exclusive: bool,
+    /// `max` itself is refused.
+    pub max_exclusive: bool,
+    /// One line on what it does.
+    pub help: &'static str,
+}
+
+/// Most entries a list parameter accepts.
+pub const MAX_LIST_LEN: usize = 64;
+const HOUR_MS: f64 = 3_600_000.0;
+const I32_MAX: f64 = 2_147_483_647.0;
+
+const fn spec(
+    key: ParamKey,
+    name: &'static str,
+    label: &'static str,
+    unit: &'static str,
+    kind: ParamKind,
+    min: f64,
+    max: f64,
+    help: &'static str,
+) -> ParamSpec {
+    let exclusive = matches!(kind, ParamKind::Real | ParamKind::RealList);
+    ParamSpec { key, name, label, unit, kind, min, max, min_exclusive: exclusive, max_exclusive: false, help }
+}
+
+/// Every parameter, in display order.
+pub const PARAMS: &[ParamSpec] = &[
+    spec(
+        ParamKey::ServiceMs,
+        "service-ms",
+        "Service time",
+        "ms",
+        ParamKind::Int,
+        1.0,
+        60_000.0,
+        "fixed time the server spends on one request; capacity = 1000 / service",
+    ),
+    spec(
+        ParamKey::DeadlineMs,
+        "deadline-ms",
+        "Client deadline",
+        "ms",
+        ParamKind::Int,
+        1.0,
+        HOUR_MS,
+        "a request answered later than this is wasted; at least one service time",
+    ),
+    spec(
+        ParamKey::DurationMs,
+        "duration-ms",
+        "Run window",
+        "ms",
+        ParamKind::Int,
+        1.0,
+        HOUR_MS,
+        "arrivals are generated in [0, window); rates are normalised by it",
+    ),
+    spec(
+        ParamKey::Offered,
+        "offered",
+        "Offered rates",
+        "rps",
+        ParamKind::RealList,
+        0.0,
+        1_000_000.0,
+        "flat offered loads of the sweep, comma-separated",
+    ),
+    spec(
+        ParamKey::ValleyRps,
+        "valley-rps",
+        "Valley rate",
+        "rps",
+        ParamKind::Real,
+        0.0,
+        1_000_000.0,
+        "arrival rate between spikes of the bursty curve",
+    ),
+    spec(
+        ParamKey::ValleyMs,
+        "valley-ms",
+        "Valley length",
+        "ms",
+        ParamKind::Int,
+        1.0,
+        HOUR_MS,
+        "length of each valley of the bursty curve",
+    ),
+    spec(
+        ParamKey::SpikeRps,
+        "spike-rps",
+        "Spike rate",
+        "rps",
+        ParamKind::Real,
+        0.0,
+        1_000_000.0,
+        "arrival rate during a spike of the bursty curve",
+    ),
+    spec(
+        ParamKey::SpikeMs,
+        "spike-ms",
+        "Spike length",
+        "ms",
+        ParamKind::Int,
+        1.0,
+        HOUR_MS,
+        "length of each spike of the bursty curve",
+    ),
+    spec(
+        ParamKey::QueueCapacity,
+        "queue-capacity",
+        "Queue capacity",
+        "requests",
+        ParamKind::Int,
+        1.0,
+        I32_MAX,
+        "occupancy at which an attempt is rejected (100000 = effectively unbounded)",
+    ),
+    spec(
+        ParamKey::MaxRetries,
+        "max-retries",
+        "Max retries",
+        "retries",
+        ParamKind::Int,
+        0.0,
+        10.0,
+        "retries after a timed-out or rejected first attempt",
+    ),
+    spec(
+        ParamKey::RetryBackoffMs,
+        "retry-backoff-ms",
+        "Retry backoff",
+        "ms",
+        ParamKind::Int,
+        0.0,
+        HOUR_MS,
+        "fixed wait before a retry, after the deadline passes",
+    ),
+    spec(
+        ParamKey::Limits,
+        "limits",
+        "Admission limits",
+        "requests",
+        ParamKind::LimitList,
+        1.0,
+        I32_MAX,
+        "limits of the sweep, comma-separated; 'none' for no limit",
+    ),
+    spec(
+        ParamKey::PlateauLimit,
+        "plateau-limit",
+        "Plateau limit",
+        "requests",
+        ParamKind::IntOrBudget,
+        1.0,
+        I32_MAX,
+        "limit of the admission-limited plateau; B = capacity × deadline",
+    ),
+    spec(
+        ParamKey::GateRateRps,
+        "gate-rate-rps",
+        "Gate rate",
+        "rps",
+        ParamKind::Real,
+        0.0,
+        1_000_000.0,
+        "sustained release rate of both buckets",
+    ),
+    spec(
+        ParamKey::Bursts,
+        "bursts",
+        "Burst sizes",
+        "requests",
+        ParamKind::IntList,
+        1.0,
+        1_000_000.0,
+        "token bucket sizes / leaky queue depths of the sweep",
+    ),
+    spec(
+        ParamKey::WindowBurst,
+        "window-burst",
+        "Timeline burst",
+        "requests",
+        ParamKind::IntOrBudget,
+        1.0,
+        1_000_000.0,
+        "burst of the timeline's gates; B = capacity × deadline",
+    ),
+    spec(
+        ParamKey::WindowMs,
+        "window-ms",
+        "Timeline window",
+        "ms",
+        ParamKind::Int,
+        1.0,
+        HOUR_MS,
+        "width of the timeline's windows",
+    ),
+    ParamSpec {
+        key: ParamKey::CriticalShare,
+        name: "critical-share",
+        label: "Critical share",
+        unit: "fraction",
+        kind: ParamKind::Real,
+        min: 0.0,
+        max: 1.0,
+        min_exclusive: true,
+        max_exclusive: true,
+        help: "share of arrivals classified critical",
+    },
+];
+
+impl ParamSpec {
+    /// The spec of `key`.
+    pub fn of(key: ParamKey) -> &'static ParamSpec {
+        PARAMS.iter().find(|s| s.key == key).unwrap_or(&PARAMS[0])
+    }
+
+    /// The spec named `name` (CLI flag / URL key).
+    pub fn named(name: &str) -> Option<&'static ParamSpec> {
+        PARAMS.iter().find(|s| s.name == name)
+    }
+
+    /// What is accepted, in words, e.g. "a whole number from 1 to 60000 (ms)".
+    pub fn accepted(&self) -> String {
+        let lo = if self.min_exclusive { "above" } else { "from" };
+        let hi = if self.max_exclusive { "below" } else { "to" };
+        let range = format!("{lo} {} {hi} {}", self.min, self.max);
+        let unit = self.unit;
+        match self.kind {
+            ParamKind::Int => format!("a whole number {range} ({unit})"),
+            ParamKind::Real => format!("a number {range} ({unit})"),
+            ParamKind::IntOrBudget => format!("a whole number {range} ({unit}), or B for capacity × deadline"),
+            ParamKind::RealList => format!("1 to {MAX_LIST_LEN} comma-separated numbers, each {range} ({unit})"),
+            ParamKind::IntList => format!("1 to {MAX_LIST_LEN} comma-separated whole numbers, each {range} ({unit})"),
+            ParamKind::LimitList => {
+                format!("1 to {MAX_LIST_LEN} comma-separated whole numbers {range} or 'none' ({unit})")
+            }
+        }
+    }
+
+    fn err(&self, value: &str) -> ConfigError {
+        ConfigError::OutOfRange { param: self.name, value: value.to_owned(), accepted: self.accepted() }
+    }
+
+    fn in_range(&self, v: f64) -> bool {
+        let lo = if self.min_exclusive { v > self.min } else { v >= self.min };
+        let hi = if self.max_exclusive { v < self.max } else { v <= self.max };
+        v.is_finite() && lo && hi
+    }
+
+    /// Parses one whole number and checks the range.
+    fn int(&self, text: &str, whole: &str) -> Result<u32, ConfigError> {
+        let v: i64 = text.trim().parse().map_err(|_| self.err(whole))?;
+        if self.in_range(v as f64) { u32::try_from(v).map_err(|_| self.err(whole)) } else { Err(self.err(whole)) }
+    }
+
+    /// Parses one real number and checks the range.
+    fn real(&self, text: &str, whole: &str) -> Result<f64, ConfigError> {
+        let v: f64 = text.trim().parse().map_err(|_| self.err(whole))?;
+        if self.in_range(v) { Ok(v) } else { Err(self.err(whole)) }
+    }
+
+    fn list<T>(&self, text: &str, mut one: impl FnMut(&str) -> Result<T, ConfigError>) -> Result<Vec<T>, ConfigError> {
+        let items: Vec<&str> = text.split(',').collect();
+        if text.trim().is_empty() || items.len() > MAX_LIST_LEN {
+            return Err(self.err(text));
+        }
+        items.into_iter().map(&mut one).collect()
+    }
+
+    /// Checks an already-typed number against the range (for values that
+    /// arrive by serde rather than text).
+    pub fn check(&self, v: f64) -> Result<(), ConfigError> {
+        if self.in_range(v) { Ok(()) } else { Err(self.err(&v.to_string())) }
+    }
+}
+
+/// All parameter values of one experiment run. Defaults come from the
+/// experiment ([`crate::Experiment::defaults`]); `None` in `plateau_limit`
+/// and `window_burst` means B = round(capacity × deadline).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[allow(missing_docs)]
+pub struct Params {
+    pub service_ms: u32,
+    pub deadline_ms: u32,
+    pub duration_ms: u32,
+    pub offered_rps: Vec<f64>,
+    pub valley_rps: f64,
+    pub valley_ms: u32,
+    pub spike_rps: f64,
+    pub spike_ms: u32,
+    pub queue_capacity: u32,
+    pub max_retries: u32,
+    pub retry_backoff_ms: u32,
+    pub limits: Vec<Limit>,
+    pub plateau_limit: Option<u32>,
+    pub gate_rate_rps: f64,
+    pub bursts: Vec<u32>,
+    pub window_burst: Option<u32>,
+    pub window_ms: u32,
+    pub critical_share: f64,
+}
+
+fn join<T>(items: &[T], f: impl Fn(&T) -> String) -> String {
+    items.iter().map(f).collect::<Vec<_>>().join(",")
+}
+
+impl Params {
+    /// Capacity of the server, rps: `1000 / S`.
+    pub fn capacity_rps(&self) -> f64 {
+        1000.0 / f64::from(self.service_ms)
+    }
+
+    /// B = `round(capacity × (D / 1000))`, in exactly that order; at least 1.
+    pub fn budget(&self) -> u32 {
+        let b = (self.capacity_rps() * (f64::from(self.deadline_ms) / 1000.0)).round();
+        if b.is_finite() && b >= 1.0 { b.min(I32_MAX) as u32 } else { 1 }
+    }
+
+    /// The bursty curve `(valley, spike)`.
+    pub fn curve(&self) -> crate::arrivals::Curve {
+        crate::arrivals::Curve::bursty(self.valley_rps, self.valley_ms, self.spike_rps, self.spike_ms)
+    }
+
+    /// Sets `key` from text (the CLI's and the URL's format), checking its range.
+    pub fn set(&mut self, key: ParamKey, text: &str) -> Result<(), ConfigError> {
+        let s = ParamSpec::of(key);
+        let opt = |t: &str| -> Result<Option<u32>, ConfigError> {
+            let t = t.trim();
+            if t.is_empty() || t.eq_ignore_ascii_case("b") { Ok(None) } else { s.int(t, t).map(Some) }
+        };
+        match key {
+            ParamKey::ServiceMs => self.service_ms = s.int(text, text)?,
+            ParamKey::DeadlineMs => self.deadline_ms = s.int(text, text)?,
+            ParamKey::DurationMs => self.duration_ms = s.int(text, text)?,
+            ParamKey::Offered => self.offered_rps = s.list(text, |t| s.real(t, t))?,
+            ParamKey::ValleyRps => self.valley_rps = s.real(text, text)?,
+            ParamKey::ValleyMs => self.valley_ms = s.int(text, text)?,
+            ParamKey::SpikeRps => self.spike_rps = s.real(text, text)?,
+            ParamKey::SpikeMs => self.spike_ms = s.int(text, text)?,
+            ParamKey::QueueCapacity => self.queue_capacity = s.int(text, text)?,
+            ParamKey::MaxRetries => self.max_retries = s.int(text, text)?,
+            ParamKey::RetryBackoffMs => self.retry_backoff_ms = s.int(text, text)?,
+            ParamKey::Limits => {
+                self.limits = s.list(text, |t| {
+                    if t.trim().eq_ignore_ascii_case("none") { Ok(Limit::None) } else { s.int(t, t).map(Limit::Finite) }
+                })?
+            }
+            ParamKey::PlateauLimit => self.plateau_limit = opt(text)?,
+            ParamKey::GateRateRps => self.gate_rate_rps = s.real(text, text)?,
+            ParamKey::Bursts => self.bursts = s.list(text, |t| s.int(t, t))?,
+            ParamKey::WindowBurst => self.window_burst = opt(text)?,
+            ParamKey::WindowMs => self.window_ms = s.int(text, text)?,
+            ParamKey::CriticalShare => self.critical_share = s.real(text, text)?,
+        }
+        Ok(())
+    }
+
+    /// The value of `key` as text that [`Params::set`] accepts back.
+    pub fn get(&self, key: ParamKey) -> String {
+        let opt = |v: Option<u32>| v.map_or_else(|| "B".to_owned(), |n| n.to_string());
+        match key {
+            ParamKey::ServiceMs => self.service_ms.to_string(),
+            ParamKey::DeadlineMs => self.deadline_ms.to_string(),
+            ParamKey::DurationMs => self.duration_ms.to_string(),
+            ParamKey::Offered => join(&self.offered_rps, |v| v.to_string()),
+            ParamKey::ValleyRps => self.valley_rps.to_string(),
+            ParamKey::ValleyMs => self.valley_ms.to_string(),
+            ParamKey::SpikeRps => self.spike_rps.to_string(),
+            ParamKey::SpikeMs => self.spike_ms.to_string(),
+            ParamKey::QueueCapacity => self.queue_capacity.to_string(),
+            ParamKey::MaxRetries => self.max_retries.to_string(),
+            ParamKey::RetryBackoffMs => self.retry_backoff_ms.to_string(),
+            ParamKey::Limits => join(&self.limits, |l| l.label()),
+            ParamKey::PlateauLimit => opt(self.plateau_limit),
+            ParamKey::GateRateRps => self.gate_rate_rps.to_string(),
+            ParamKey::Bursts => join(&self.bursts, |v| v.to_string()),
+            ParamKey::WindowBurst => opt(self.window_burst),
+            ParamKey::WindowMs => self.window_ms.to_string(),
+            ParamKey::CriticalShare => self.critical_share.to_string(),
+        }
+    }
+
+    /// Re-checks every value's range (values may arrive by serde, not text),
+    /// then the cross-field rule deadline >= service.
+    pub fn check_ranges(&self) -> Result<(), ConfigError> {
+        for s in PARAMS {
+            // Round-tripping through text applies exactly the parse-time checks.
+            let mut probe = self.clone();
+            probe.set(s.key, &self.get(s.key))?;
+        }
+        if self.deadline_ms < self.service_ms {
+            return Err(ConfigError::DeadlineBelowService {
+                deadline_ms: self.deadline_ms,
+                service_ms: self.service_ms,
+            });
+        }
+        Ok(())
+    }
+}
+
+/// Parses a duration such as `5s`, `2.5s`, `7500ms` or `7500` (ms) into whole
+/// ms, within the run-window range.
+pub fn parse_duration_ms(text: &str) -> Result<u32, ConfigError> {
+    let s = ParamSpec::of(ParamKey::DurationMs);
+    let t = text.trim();
+    let err = || ConfigError::OutOfRange {
+        param: "duration",
+        value: text.to_owned(),
+        accepted: format!("a duration like 5s or 7500ms, from 1ms to {}s", s.max / 1000.0),
+    };
+    let ms = if let Some(v) = t.strip_suffix("ms") {
+        v.trim().parse::<f64>().map_err(|_| err())?
+    } else if let Some(v) = t.strip_suffix('s') {
+        v.trim().parse::<f64>().map_err(|_| err())? * 1000.0
+    } else {
+        t.parse::<f64>().map_err(|_| err())?
+    };
+    if !ms.is_finite() || ms.fract() != 0.0 || ms < s.min || ms > s.max {
+        return Err(err());
+    }
+    Ok(ms as u32)
+}
