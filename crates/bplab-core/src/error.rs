@@ -50,6 +50,20 @@ pub enum ConfigError {
         /// The cap.
         cap: u64,
     },
+    /// Little's law needs exactly two of its three quantities.
+    /// Fix: give two of arrivals-rps, latency-ms, in-flight.
+    NeedTwoOf {
+        /// How many were given.
+        given: usize,
+    },
+    /// The latency budget leaves no room for queueing: the limit would be
+    /// zero or negative. Fix: a budget above the service time.
+    BudgetNotAboveService {
+        /// Budget, ms.
+        budget_ms: f64,
+        /// Service time, ms.
+        service_ms: f64,
+    },
     /// The experiment does not use this parameter. Fix: drop it.
     NotUsed {
         /// Parameter name.
@@ -89,6 +103,14 @@ impl fmt::Display for ConfigError {
             Self::TooManyWindows { windows, cap } => write!(
                 f,
                 "window-ms: the timeline would have {windows} windows; the cap is {cap}: widen window-ms or shorten duration-ms"
+            ),
+            Self::NeedTwoOf { given } => write!(
+                f,
+                "Little's law needs exactly two of arrivals-rps, latency-ms, in-flight (it solves the third); {given} given"
+            ),
+            Self::BudgetNotAboveService { budget_ms, service_ms } => write!(
+                f,
+                "budget-ms: {budget_ms} leaves no room to queue behind a {service_ms} ms service; expected a budget above {service_ms}"
             ),
             Self::NotUsed { param, experiment } => {
                 write!(f, "{param}: not used by the {experiment} experiment; drop it")

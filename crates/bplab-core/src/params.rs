@@ -382,8 +382,7 @@ impl Params {
 
     /// B = `round(capacity × (D / 1000))`, in exactly that order; at least 1.
     pub fn budget(&self) -> u32 {
-        let b = (self.capacity_rps() * (f64::from(self.deadline_ms) / 1000.0)).round();
-        if b.is_finite() && b >= 1.0 { b.min(I32_MAX) as u32 } else { 1 }
+        crate::calc::budget_value(self.service_ms, self.deadline_ms)
     }
 
     /// The bursty curve `(valley, spike)`.

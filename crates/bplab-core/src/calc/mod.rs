@@ -1,1 +1,12 @@
-//! Explainable calculators: Little's law and the admission limit.
+//! Explainable calculators: Little's law, the admission limit (both
+//! conventions) and the model's in-system budget B. Each returns its result
+//! with an [`Explanation`]: the steps with the numbers substituted, what it
+//! assumes, what it ignores and what would change the answer.
+
+mod explain;
+mod limit;
+mod littles;
+
+pub use explain::{Explanation, Record, Step, fmt_num};
+pub use limit::{LimitInput, LimitResult, budget, budget_value, limit};
+pub use littles::{LittlesInput, LittlesResult, Solved, littles};

@@ -1,0 +1,135 @@
+//! Little's law: L = λ · W, solved for whichever quantity is missing.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Explanation, Step, fmt_num};
+use crate::error::ConfigError;
+
+/// Which quantity was solved for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Solved {
+    /// L, requests in flight.
+    InFlight,
+    /// λ, arrivals per second.
+    Arrivals,
+    /// W, latency in ms.
+    Latency,
+}
+
+/// Give exactly two; the third is solved.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LittlesInput {
+    /// λ, arrivals per second, in (0, 1e9].
+    pub arrivals_rps: Option<f64>,
+    /// W, time in the system, ms, in (0, 1e9].
+    pub latency_ms: Option<f64>,
+    /// L, requests in flight, in (0, 1e12].
+    pub in_flight: Option<f64>,
+}
+
+/// All three quantities and the derivation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LittlesResult {
+    /// λ, arrivals per second.
+    pub arrivals_rps: f64,
+    /// W, ms.
+    pub latency_ms: f64,
+    /// L, requests in flight.
+    pub in_flight: f64,
+    /// Which one was solved.
+    pub solved: Solved,
+    /// How.
+    pub explanation: Explanation,
+}
+
+fn check(name: &'static str, v: Option<f64>, max: f64) -> Result<Option<f64>, ConfigError> {
+    match v {
+        Some(x) if !(x.is_finite() && x > 0.0 && x <= max) => Err(ConfigError::OutOfRange {
+            param: name,
+            value: x.to_string(),
+            accepted: format!("a number above 0 to {max}"),
+        }),
+        other => Ok(other),
+    }
+}
+
+/// Solves `L = λ · W` (W in seconds) for the missing quantity.
+pub fn littles(input: LittlesInput) -> Result<LittlesResult, ConfigError> {
+    let lam = check("arrivals-rps", input.arrivals_rps, 1e9)?;
+    let w = check("latency-ms", input.latency_ms, 1e9)?;
+    let l = check("in-flight", input.in_flight, 1e12)?;
+    let given = [lam, w, l].iter().filter(|v| v.is_some()).count();
+    let (lam, w, l, solved, step) = match (lam, w, l) {
+        (Some(lam), Some(w), None) if given == 2 => {
+            let l = lam * (w / 1000.0);
+            let sub = format!("{} /s × {} s", fmt_num(lam), fmt_num(w / 1000.0));
+            (lam, w, l, Solved::InFlight, ("requests in flight", "L = λ × W", sub, fmt_num(l)))
+        }
+        (Some(lam), None, Some(l)) if given == 2 => {
+            let w = l / lam * 1000.0;
+            let sub = format!("{} / {} /s", fmt_num(l), fmt_num(lam));
+            (lam, w, l, Solved::Latency, ("time in the system", "W = L / λ", sub, format!("{} ms", fmt_num(w))))
+        }
+        (None, Some(w), Some(l)) if given == 2 => {
+            let lam = l / (w / 1000.0);
+            let sub = format!("{} / {} s", fmt_num(l), fmt_num(w / 1000.0));
+            (
+                lam,
+                w,
+                l,
+                Solved::Arrivals,
+                ("arrival rate this concurrency sustains", "λ = L / W", sub, format!("{} /s", fmt_num(lam))),
+            )
+        }
+        _ => return Err(ConfigError::NeedTwoOf { given }),
+    };
+    let explanation = Explanation {
+        title: "Little's law".into(),
+        answer: match solved {
+            Solved::InFlight => format!("{} requests in flight", fmt_num(l)),
+            Solved::Latency => format!("{} ms in the system", fmt_num(w)),
+            Solved::Arrivals => format!("{} arrivals per second", fmt_num(lam)),
+        },
+        steps: vec![Step { label: step.0.into(), formula: step.1.into(), substituted: step.2, value: step.3 }],
+        assumes: vec![
+            "The system is in steady state: as many leave per second as arrive.".into(),
+            "W is the whole time in the system, queueing included, not service alone.".into(),
+            "Every request in the system holds exactly one slot, in service or waiting.".into(),
+        ],
+        ignores: vec![
+            "Warm-up and shutdown, where the law does not apply.".into(),
+            "The cost of concurrency itself: memory, context switches, lock contention.".into(),
+            "Whether the implied concurrency is physically achievable.".into(),
+            "Variance: it is an identity about averages and says nothing about tails.".into(),
+        ],
+        would_change: vec![
+            "A different arrival rate or latency moves L in proportion to each.".into(),
+            "Arrivals above the drain rate: then there is no steady state and the queue grows without bound.".into(),
+        ],
+    };
+    Ok(LittlesResult { arrivals_rps: lam, latency_ms: w, in_flight: l, solved, explanation })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lesson_numbers() {
+        let r = littles(LittlesInput { arrivals_rps: Some(48.0), latency_ms: Some(230.0), in_flight: None }).unwrap();
+        assert_eq!(fmt_num(r.in_flight), "11.04");
+        assert_eq!(r.solved, Solved::InFlight);
+        let r = littles(LittlesInput { arrivals_rps: None, latency_ms: Some(200.0), in_flight: Some(20.0) }).unwrap();
+        assert_eq!(r.arrivals_rps, 100.0);
+    }
+
+    #[test]
+    fn needs_exactly_two() {
+        assert_eq!(littles(LittlesInput::default()), Err(ConfigError::NeedTwoOf { given: 0 }));
+        let all = LittlesInput { arrivals_rps: Some(1.0), latency_ms: Some(1.0), in_flight: Some(1.0) };
+        assert_eq!(littles(all), Err(ConfigError::NeedTwoOf { given: 3 }));
+        assert!(
+            littles(LittlesInput { arrivals_rps: Some(f64::NAN), latency_ms: Some(1.0), in_flight: None }).is_err()
+        );
+    }
+}
