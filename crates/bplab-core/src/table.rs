@@ -7,6 +7,9 @@ use crate::numerics::write_fixed;
 pub struct TableSpec {
     /// File name, e.g. `bp-post2-plateau.csv`.
     pub file: &'static str,
+    /// SHA-256 (hex) of the reference lab's CSV at the article defaults,
+    /// as the articles print it.
+    pub golden_sha256: &'static str,
     /// Header line without the newline.
     pub header: &'static str,
     /// What the table shows, one line.

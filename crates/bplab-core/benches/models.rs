@@ -1,0 +1,62 @@
+//! Criterion benchmarks: all nine CSVs in-process, and each experiment at the
+//! article defaults and at a 600-second window, reported as arrivals/s.
+//!
+//! Run: `cargo bench -p bplab-core --bench models`
+
+use criterion::{BenchmarkId, Criterion, Throughput, black_box, criterion_group, criterion_main};
+
+use bplab_core::{Caps, EXPERIMENTS, Report, Scenario};
+
+/// Arrivals (attempts, for collapse) every model run of the report processed.
+fn arrivals_processed(r: &Report) -> u64 {
+    match r {
+        Report::Collapse(r) => r.no_retry.iter().chain(&r.retry).map(|x| x.processed).sum(),
+        Report::Admission(r) => r.sweep.iter().chain(&r.no_control).chain(&r.limited).map(|o| o.arrivals).sum(),
+        Report::Shaping(r) => r.sweep.iter().map(|x| x.arrivals).sum(),
+        Report::Shedding(r) => r.sweep.iter().flatten().chain(&r.hangover).map(|o| o.arrivals).sum(),
+        Report::Priority(r) => r.protection.iter().chain(&r.burst).map(|o| o.arrivals).sum(),
+    }
+}
+
+fn all_nine_csvs(c: &mut Criterion) {
+    c.bench_function("all_nine_csvs", |b| {
+        b.iter(|| {
+            let mut bytes = 0;
+            for e in &EXPERIMENTS {
+                for t in Scenario::defaults(e.id).run().tables() {
+                    bytes += t.csv().len();
+                }
+            }
+            black_box(bytes)
+        })
+    });
+}
+
+fn per_experiment(c: &mut Criterion, group_name: &str, duration_ms: Option<u32>) {
+    let mut group = c.benchmark_group(group_name);
+    for e in &EXPERIMENTS {
+        let mut p = e.defaults();
+        if let Some(d) = duration_ms {
+            p.duration_ms = d;
+        }
+        let Ok(sc) = Scenario::new(e.id, p, Caps::CLI) else { continue };
+        group.throughput(Throughput::Elements(arrivals_processed(&sc.run())));
+        group.bench_with_input(BenchmarkId::from_parameter(e.name), &sc, |b, sc| b.iter(|| black_box(sc.run())));
+    }
+    group.finish();
+}
+
+fn defaults(c: &mut Criterion) {
+    per_experiment(c, "defaults", None);
+}
+
+fn window_600s(c: &mut Criterion) {
+    per_experiment(c, "window_600s", Some(600_000));
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(20).measurement_time(std::time::Duration::from_secs(3));
+    targets = all_nine_csvs, defaults, window_600s
+}
+criterion_main!(benches);

@@ -1,0 +1,112 @@
+//! The articles' claims, as tests. Each asserts what a post says its numbers
+//! show, from the models rather than from the CSV text.
+
+use bplab_core::models::admission::Limit;
+use bplab_core::models::priority::ClassPolicy;
+use bplab_core::models::shaping::GateKind;
+use bplab_core::models::shedding::ShedPolicy;
+use bplab_core::{Caps, Experiment, ExperimentId, Report, Scenario};
+
+fn run(id: ExperimentId) -> Report {
+    Scenario::defaults(id).run()
+}
+
+#[test]
+fn post1_collapse_is_a_cliff_not_a_plateau() {
+    let Report::Collapse(r) = run(ExperimentId::Collapse) else { unreachable!() };
+    let at = |rows: &[bplab_core::models::collapse::CollapseRow], rate| {
+        rows.iter().find(|x| x.offered_rps == rate).cloned().unwrap()
+    };
+    assert_eq!(at(&r.no_retry, 100).goodput_rps, 100.0);
+    assert_eq!(at(&r.no_retry, 110).goodput_rps, 42.0, "10 % past capacity goodput falls to 42");
+    assert!(at(&r.no_retry, 200).goodput_rps < 8.0);
+}
+
+#[test]
+fn post1_retries_raise_effective_load_but_not_goodput() {
+    let Report::Collapse(r) = run(ExperimentId::Collapse) else { unreachable!() };
+    for (no, yes) in r.no_retry.iter().zip(&r.retry) {
+        assert_eq!(no.goodput_rps, yes.goodput_rps, "retries rescue nothing at {} rps", no.offered_rps);
+        if no.offered_rps > 100 {
+            assert!(yes.effective_rps > no.effective_rps, "retries add load at {} rps", no.offered_rps);
+        } else {
+            assert_eq!(yes.effective_rps, no.effective_rps, "retries are inert below capacity");
+        }
+    }
+}
+
+#[test]
+fn post2_limit_20_beats_16_and_28() {
+    let Report::Admission(r) = run(ExperimentId::Admission) else { unreachable!() };
+    let g = |l| r.sweep.iter().find(|o| o.limit == Limit::Finite(l)).unwrap().goodput_rps;
+    assert_eq!(r.budget, 20);
+    assert!(g(20) > g(16) && g(20) > g(28));
+    assert!(g(16) - g(20) > -1.0 && g(20) - g(28) > 70.0, "the slope is gentle below, the cliff is steep above");
+    let limited = r.limited.last().unwrap();
+    let none = r.no_control.last().unwrap();
+    assert!(limited.goodput_rps > 5.0 * none.goodput_rps, "admission restores > 5x goodput at 300 rps");
+    assert_eq!(limited.p99_ms, 200, "the limit is a promise about time in the system");
+}
+
+#[test]
+fn post3_token_passes_the_burst_leaky_holds_it() {
+    let Report::Shaping(r) = run(ExperimentId::Shaping) else { unreachable!() };
+    let row = |g, b| r.sweep.iter().find(|x| x.gate == g && x.burst == b).unwrap();
+    let (tok, leak) = (row(GateKind::TokenBucket, 20), row(GateKind::LeakyBucket, 20));
+    assert_eq!((tok.downstream_peak_rps, leak.downstream_peak_rps), (290.0, 100.0));
+    assert_eq!((tok.gate_delay_p99_ms, tok.server_wait_p99_ms), (0, 190), "token: the wait lands at the server");
+    assert_eq!((leak.gate_delay_p99_ms, leak.server_wait_p99_ms), (190, 0), "leaky: the wait lands at the gate");
+    assert!((tok.goodput_rps - leak.goodput_rps).abs() < 0.5, "goodput cannot tell them apart");
+}
+
+#[test]
+fn post4_bounded_policies_cap_served_latency_at_the_deadline() {
+    let Report::Shedding(r) = run(ExperimentId::Shedding) else { unreachable!() };
+    for outcomes in &r.sweep {
+        let worst = outcomes.last().unwrap();
+        match worst.policy {
+            ShedPolicy::TailDrop | ShedPolicy::Expire => {
+                assert!(worst.p99_served_ms <= 200 && worst.served_late_pct == 0.0)
+            }
+            ShedPolicy::Fifo => assert!(worst.p99_served_ms > 1000 && worst.goodput_rps < 10.0),
+            ShedPolicy::Lifo => {
+                assert!(worst.goodput_rps >= 99.0 && worst.shed_wait_p50_ms > 2000, "LIFO starves the old")
+            }
+        }
+    }
+}
+
+#[test]
+fn post5_priority_holds_the_slo_to_300_and_fails_at_400() {
+    let Report::Priority(r) = run(ExperimentId::Priority) else { unreachable!() };
+    assert_eq!(r.ceiling_rps, 400.0);
+    let find = |pol, rate: f64| {
+        r.protection.iter().filter(|o| o.policy == pol).find(|o| (o.offered_rps() - rate).abs() < 1.0).unwrap()
+    };
+    assert!(find(ClassPolicy::Priority, 300.0).critical_success_pct() >= 99.0);
+    assert!(!find(ClassPolicy::Priority, 400.2).slo_met());
+    assert!(find(ClassPolicy::Blind, 300.0).critical_success_pct() < 40.0);
+    let blind = find(ClassPolicy::Blind, 200.2);
+    assert!(
+        (blind.critical_success_pct() - blind.background_success_pct()).abs() < 5.0,
+        "blind moves both classes together"
+    );
+    let over = find(ClassPolicy::Priority, 500.2);
+    assert!(
+        (over.critical_success_pct() - 100.0 / over.critical_offered_rps() * 100.0).abs() < 1.0,
+        "above the ceiling ≈ capacity / critical load"
+    );
+}
+
+#[test]
+fn other_parameters_follow_the_same_rules() {
+    // S = 7 gives B = round(142.857… × 0.2) = 29 (float division, not 28).
+    let mut p = Experiment::get(ExperimentId::Admission).defaults();
+    p.service_ms = 7;
+    assert_eq!(p.budget(), 29);
+    let Report::Admission(r) = Scenario::new(ExperimentId::Admission, p, Caps::CLI).unwrap().run() else {
+        unreachable!()
+    };
+    assert_eq!(r.plateau_limit, 29);
+    assert!(r.limited.iter().all(|o| o.p99_ms <= 203), "limit B keeps p99 near the deadline");
+}

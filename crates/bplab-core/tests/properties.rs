@@ -1,0 +1,124 @@
+//! Property tests: random valid configurations never panic and keep the
+//! books balanced; calculators satisfy Little's law.
+
+use bplab_core::calc::{LittlesInput, littles};
+use bplab_core::numerics::{LatencyHistogram, percentile_of_values};
+use bplab_core::{Caps, EXPERIMENTS, Experiment, ExperimentId, Params, Report, Scenario};
+use proptest::prelude::*;
+
+fn pct_ok(v: f64) -> bool {
+    (0.0..=100.0).contains(&v)
+}
+
+prop_compose! {
+    fn params_for(id: ExperimentId)(
+        service in 1u32..40, deadline_extra in 0u32..600, duration in 1u32..6000,
+        rate_a in 1u32..600, rate_b in 1u32..400,
+        valley_rps in 0.5f64..200.0, valley_ms in 1u32..1500, spike_rps in 1.0f64..900.0, spike_ms in 1u32..800,
+        retries in 0u32..5, backoff in 0u32..300, cap in 1u32..200, limit in 1u32..100,
+        gate in 1.0f64..400.0, burst in 1u32..120, window in 1u32..700, share in 0.01f64..0.99,
+    ) -> Params {
+        let mut p = Experiment::get(id).defaults();
+        p.service_ms = service;
+        p.deadline_ms = service + deadline_extra;
+        p.duration_ms = if id == ExperimentId::Priority { p.deadline_ms + duration } else { duration };
+        p.offered_rps = vec![f64::from(rate_a), f64::from(rate_b)];
+        p.valley_rps = valley_rps; p.valley_ms = valley_ms; p.spike_rps = spike_rps; p.spike_ms = spike_ms;
+        p.max_retries = retries; p.retry_backoff_ms = backoff; p.queue_capacity = cap;
+        p.limits = vec![bplab_core::models::admission::Limit::Finite(limit), bplab_core::models::admission::Limit::None];
+        p.plateau_limit = Some(limit);
+        p.gate_rate_rps = gate; p.bursts = vec![burst, 1]; p.window_burst = Some(burst);
+        p.window_ms = window; p.critical_share = share;
+        p
+    }
+}
+
+fn check_report(r: &Report) {
+    match r {
+        Report::Collapse(r) => {
+            for x in r.no_retry.iter().chain(&r.retry) {
+                assert_eq!(x.goodput + x.wasted + x.rejected, x.processed);
+                assert!(x.processed >= x.arrivals);
+                assert!(pct_ok(x.wasted_pct) && x.p50_ms <= x.p99_ms);
+            }
+        }
+        Report::Admission(r) => {
+            for o in r.sweep.iter().chain(&r.no_control).chain(&r.limited) {
+                assert_eq!(o.goodput + o.late + o.rejected, o.arrivals);
+                assert!(pct_ok(o.reject_pct) && pct_ok(o.served_late_pct) && pct_ok(o.utilization_pct));
+                assert!(o.p50_ms <= o.p99_ms);
+            }
+        }
+        Report::Shaping(r) => {
+            for x in &r.sweep {
+                assert_eq!(x.goodput + x.late + x.rejected, x.arrivals);
+                assert!(pct_ok(x.reject_pct) && pct_ok(x.served_late_pct));
+            }
+        }
+        Report::Shedding(r) => {
+            for o in r.sweep.iter().flatten().chain(&r.hangover) {
+                assert_eq!(o.goodput + o.late + o.shed, o.arrivals, "every arrival is served or shed");
+                assert!(pct_ok(o.shed_pct) && pct_ok(o.served_late_pct) && pct_ok(o.wasted_pct));
+            }
+        }
+        Report::Priority(r) => {
+            for o in r.protection.iter().chain(&r.burst) {
+                assert!(o.critical.ok <= o.critical.arrivals && o.background.ok <= o.background.arrivals);
+                assert!(o.critical.arrivals + o.background.arrivals <= o.arrivals);
+                assert!(pct_ok(o.critical_success_pct()) && pct_ok(o.background_success_pct()));
+                assert!(o.window_success_pct.iter().all(|(c, b)| pct_ok(*c) && pct_ok(*b)));
+            }
+        }
+    }
+    for t in r.tables() {
+        let csv = t.csv();
+        assert!(csv.ends_with('\n') && !csv.contains(' '));
+        let cols = t.spec.columns().count();
+        assert!(t.rows.iter().all(|row| row.len() == cols));
+    }
+}
+
+fn any_experiment() -> impl Strategy<Value = ExperimentId> {
+    prop::sample::select(EXPERIMENTS.iter().map(|e| e.id).collect::<Vec<_>>())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_valid_configs_never_panic_and_balance(p in any_experiment().prop_flat_map(|id| (Just(id), params_for(id)))) {
+        let (id, params) = p;
+        match Scenario::new(id, params, Caps::PAGE) {
+            Ok(sc) => check_report(&sc.run()),
+            Err(e) => prop_assert!(!e.to_string().is_empty()),
+        }
+    }
+
+    #[test]
+    fn text_input_never_panics(id in any_experiment(), key in 0usize..18, text in "\\PC{0,12}") {
+        let mut p = Experiment::get(id).defaults();
+        let spec = &bplab_core::PARAMS[key % bplab_core::PARAMS.len()];
+        if p.set(spec.key, &text).is_ok() {
+            let _ = Scenario::new(id, p, Caps::PAGE).map(|s| s.run());
+        }
+    }
+
+    #[test]
+    fn littles_law_holds(lam in 0.001f64..1e6, w in 0.001f64..1e6) {
+        let r = littles(LittlesInput { arrivals_rps: Some(lam), latency_ms: Some(w), in_flight: None }).unwrap();
+        prop_assert_eq!(r.in_flight, lam * (w / 1000.0));
+        let back = littles(LittlesInput { arrivals_rps: Some(lam), latency_ms: None, in_flight: Some(r.in_flight) }).unwrap();
+        prop_assert!((back.latency_ms - w).abs() <= 1e-9 * w);
+        let back = littles(LittlesInput { arrivals_rps: None, latency_ms: Some(w), in_flight: Some(r.in_flight) }).unwrap();
+        prop_assert!((back.arrivals_rps - lam).abs() <= 1e-9 * lam);
+    }
+
+    #[test]
+    fn percentile_of_values_agrees_with_the_histogram(values in prop::collection::vec(0u64..70_000, 0..400), p in 0.0f64..=100.0) {
+        let mut h = LatencyHistogram::new();
+        values.iter().for_each(|&v| h.record(v));
+        let mut clamped: Vec<u64> = values.iter().map(|&v| v.min(60_000)).collect();
+        prop_assert_eq!(percentile_of_values(&mut clamped, p), h.value_at_percentile(p));
+        prop_assert!(h.value_at_percentile(50.0) <= h.value_at_percentile(99.0));
+    }
+}
