@@ -1,6 +1,6 @@
 //! Post 1: an unbounded FIFO queue, a client deadline and optional retries.
 //!
-//! Events `(time, seq)` leave a min-heap in time order, ties by `seq`: first
+//! Events `(time, seq)` are processed in time order, ties by `seq`: first
 //! attempts take seq `0..n` in time order and each scheduled retry the next.
 
 use std::cmp::Ordering;
@@ -94,12 +94,15 @@ pub fn run(s: &CollapseSettings, offered_rps: u32, retry: bool) -> CollapseRow {
     let window = f64::from(s.duration_ms);
     let first = flat_multiplied(offered_rps, s.duration_ms);
     let arrivals = first.len() as u64;
-    let mut events: BinaryHeap<Event> =
-        first.iter().enumerate().map(|(i, &t)| Event { time_ms: t, seq: i as u64, attempt: 0 }).collect();
+    // First attempts are already in (time, seq) order; only retries need the
+    // heap. Merging the two by (time, seq) pops events in the same order as
+    // one heap holding everything would.
+    let mut retries: BinaryHeap<Event> = BinaryHeap::new();
+    let mut next_first = 0usize;
     let mut next_seq = arrivals;
-    let mut schedule = |events: &mut BinaryHeap<Event>, at_ms: f64, attempt: u32| {
+    let mut schedule = |retries: &mut BinaryHeap<Event>, at_ms: f64, attempt: u32| {
         if retry && attempt < s.max_retries && at_ms < window {
-            events.push(Event { time_ms: at_ms, seq: next_seq, attempt: attempt + 1 });
+            retries.push(Event { time_ms: at_ms, seq: next_seq, attempt: attempt + 1 });
             next_seq += 1;
         }
     };
@@ -107,13 +110,24 @@ pub fn run(s: &CollapseSettings, offered_rps: u32, retry: bool) -> CollapseRow {
     let mut hist = LatencyHistogram::new();
     let (mut busy, mut processed, mut occ_sum) = (0.0f64, 0u64, 0i64);
     let (mut goodput, mut wasted, mut rejected) = (0u64, 0u64, 0u64);
-    while let Some(ev) = events.pop() {
+    loop {
+        let head = first.get(next_first).map(|&t| Event { time_ms: t, seq: next_first as u64, attempt: 0 });
+        // `Event`'s order is reversed: the greater event is the earlier one.
+        let ev = match (head, retries.peek()) {
+            (Some(h), Some(r)) if *r > h => retries.pop(),
+            (Some(h), _) => {
+                next_first += 1;
+                Some(h)
+            }
+            (None, _) => retries.pop(),
+        };
+        let Some(ev) = ev else { break };
         processed += 1;
         let occ = occupancy_ahead(busy, ev.time_ms, service);
         occ_sum += occ;
         if occ >= i64::from(s.queue_capacity) {
             rejected += 1;
-            schedule(&mut events, ev.time_ms + f64::from(s.retry_backoff_ms), ev.attempt);
+            schedule(&mut retries, ev.time_ms + f64::from(s.retry_backoff_ms), ev.attempt);
             continue;
         }
         let start = busy.max(ev.time_ms);
@@ -125,7 +139,7 @@ pub fn run(s: &CollapseSettings, offered_rps: u32, retry: bool) -> CollapseRow {
             goodput += 1;
         } else {
             wasted += 1;
-            schedule(&mut events, ev.time_ms + deadline + f64::from(s.retry_backoff_ms), ev.attempt);
+            schedule(&mut retries, ev.time_ms + deadline + f64::from(s.retry_backoff_ms), ev.attempt);
         }
     }
 
