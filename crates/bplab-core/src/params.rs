@@ -78,6 +78,8 @@ pub const MAX_LIST_LEN: usize = 64;
 const HOUR_MS: f64 = 3_600_000.0;
 const I32_MAX: f64 = 2_147_483_647.0;
 
+/// Builds a spec; reals exclude their minimum (rates must be above 0).
+#[allow(clippy::too_many_arguments)]
 const fn spec(
     key: ParamKey,
     name: &'static str,

@@ -1,0 +1,56 @@
+//! `bplab limit` and `bplab littles`: the calculators on the terminal.
+
+use clap::ArgMatches;
+
+use bplab_core::calc::{self, Explanation, LimitInput, LittlesInput, fmt_num};
+
+use crate::Failure;
+
+fn number(m: &ArgMatches, name: &str, accepted: &str) -> Result<Option<f64>, Failure> {
+    match m.get_one::<String>(name) {
+        None => Ok(None),
+        Some(text) => match text.trim().parse::<f64>() {
+            Ok(v) if v.is_finite() => Ok(Some(v)),
+            _ => Err(Failure::Usage(format!("--{name}: '{text}' is not accepted; expected {accepted}"))),
+        },
+    }
+}
+
+fn print_explanation(e: &Explanation) {
+    print!("{}", e.to_text());
+}
+
+/// `bplab limit --workers N --budget-ms B --service-ms S`.
+pub fn limit(m: &ArgMatches) -> Result<(), Failure> {
+    let workers_text = m.get_one::<String>("workers").map_or("1", String::as_str);
+    let workers: u32 = workers_text.trim().parse().map_err(|_| {
+        Failure::Usage(format!("--workers: '{workers_text}' is not accepted; expected a whole number from 1 to 100000"))
+    })?;
+    let budget_ms = number(m, "budget-ms", "a number above 0 to 10000000 (ms)")?.unwrap_or(0.0);
+    let service_ms = number(m, "service-ms", "a number above 0 to 1000000 (ms)")?.unwrap_or(0.0);
+    let r = calc::limit(LimitInput { workers, budget_ms, service_ms })?;
+    println!("queue limit (behind the workers, seed 003): {}", r.queue_limit);
+    println!("in-system bound (capacity × budget, Post 2): {}", r.in_system_limit);
+    println!("  the two differ by the {workers} request(s) in service");
+    println!();
+    print_explanation(&r.explanation);
+    println!();
+    print!("{}", r.record.to_text());
+    Ok(())
+}
+
+/// `bplab littles` with any two of the three quantities.
+pub fn littles(m: &ArgMatches) -> Result<(), Failure> {
+    let input = LittlesInput {
+        arrivals_rps: number(m, "arrivals-rps", "a number above 0 to 1000000000 (per second)")?,
+        latency_ms: number(m, "latency-ms", "a number above 0 to 1000000000 (ms)")?,
+        in_flight: number(m, "in-flight", "a number above 0 to 1000000000000 (requests)")?,
+    };
+    let r = calc::littles(input)?;
+    println!("arrivals   λ = {} /s", fmt_num(r.arrivals_rps));
+    println!("latency    W = {} ms", fmt_num(r.latency_ms));
+    println!("in flight  L = {}", fmt_num(r.in_flight));
+    println!();
+    print_explanation(&r.explanation);
+    Ok(())
+}

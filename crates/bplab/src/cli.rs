@@ -1,0 +1,66 @@
+//! The command-line grammar. `run`'s parameter flags are generated from the
+//! core's parameter registry, so they cannot drift from what the models take.
+
+use clap::{Arg, ArgAction, Command};
+
+use bplab_core::{EXPERIMENTS, PARAMS};
+
+/// Names accepted by `bplab run`.
+pub fn experiment_names() -> Vec<&'static str> {
+    EXPERIMENTS.iter().map(|e| e.name).chain(["all"]).collect()
+}
+
+fn run_command() -> Command {
+    let mut cmd = Command::new("run")
+        .about("Run experiments; write CSVs, PNG charts, manifest.json and report.html")
+        .arg(Arg::new("experiment").required(true).value_parser(experiment_names()).help("which experiment (or all)"))
+        .arg(
+            Arg::new("output-dir")
+                .long("output-dir")
+                .value_name("DIR")
+                .default_value("bplab-out")
+                .help("where to write; each experiment gets a folder named like golden/ (bp-post1, …)"),
+        )
+        .arg(
+            Arg::new("duration")
+                .long("duration")
+                .value_name("5s|7500ms")
+                .conflicts_with("duration-ms")
+                .help("run window as a duration (same as --duration-ms)"),
+        )
+        .arg(Arg::new("no-charts").long("no-charts").action(ArgAction::SetTrue).help("skip PNG charts"))
+        .arg(Arg::new("quiet").long("quiet").short('q').action(ArgAction::SetTrue).help("no summary table"));
+    for p in PARAMS {
+        let help = format!("{} ({}); {}", p.label, p.unit, p.help);
+        cmd = cmd.arg(Arg::new(p.name).long(p.name).value_name(p.unit).allow_hyphen_values(true).help(help));
+    }
+    cmd
+}
+
+fn num(name: &'static str, help: &'static str) -> Arg {
+    Arg::new(name).long(name).value_name("N").allow_negative_numbers(true).help(help)
+}
+
+/// The whole `bplab` command.
+pub fn command() -> Command {
+    Command::new("bplab")
+        .version(env!("CARGO_PKG_VERSION"))
+        .about("Backpressure lab: deterministic overload models, explainable limits")
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .subcommand(run_command())
+        .subcommand(
+            Command::new("limit")
+                .about("Admission limit from workers, latency budget and service time (both conventions)")
+                .arg(num("workers", "requests served at once").default_value("1"))
+                .arg(num("budget-ms", "latency budget for the whole time in the system, ms").required(true))
+                .arg(num("service-ms", "measured service time of one request, ms").required(true)),
+        )
+        .subcommand(
+            Command::new("littles")
+                .about("Little's law L = λ·W: give any two, it solves the third")
+                .arg(num("arrivals-rps", "λ, arrivals per second"))
+                .arg(num("latency-ms", "W, time in the system, ms"))
+                .arg(num("in-flight", "L, requests in the system")),
+        )
+}

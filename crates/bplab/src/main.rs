@@ -1,0 +1,61 @@
+//! `bplab`: the backpressure lab on the command line.
+//!
+//! Exit codes: 0 success, 2 bad input (one line naming the flag, the value
+//! and the accepted range; nothing written), 1 any other failure.
+
+mod calc_cmd;
+mod cli;
+mod manifest;
+mod output;
+mod png;
+mod report_html;
+mod run_cmd;
+
+use std::process::ExitCode;
+
+/// A failure, split by who has to fix it.
+#[derive(Debug)]
+pub enum Failure {
+    /// Bad input: exit code 2.
+    Usage(String),
+    /// Anything else (I/O, drawing): exit code 1.
+    Runtime(String),
+}
+
+impl From<bplab_core::ConfigError> for Failure {
+    /// Core messages start with the parameter's name; on the terminal that
+    /// name is a flag, so it gets its `--`.
+    fn from(e: bplab_core::ConfigError) -> Self {
+        let msg = e.to_string();
+        let names_a_flag = msg.split_once(':').is_some_and(|(head, _)| !head.is_empty() && !head.contains(' '));
+        Failure::Usage(if names_a_flag { format!("--{msg}") } else { msg })
+    }
+}
+
+fn main() -> ExitCode {
+    let matches = match cli::command().try_get_matches() {
+        Ok(m) => m,
+        Err(e) => {
+            // clap prints help/version to stdout and usage errors to stderr.
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let result = match matches.subcommand() {
+        Some(("run", m)) => run_cmd::run(m),
+        Some(("limit", m)) => calc_cmd::limit(m),
+        Some(("littles", m)) => calc_cmd::littles(m),
+        _ => Err(Failure::Usage("expected a subcommand: run, limit, littles (see bplab --help)".into())),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Usage(msg)) => {
+            eprintln!("bplab: {msg}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Runtime(msg)) => {
+            eprintln!("bplab: {msg}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! `bplab run <experiment|all>`: validate everything first, then run, then
+//! write all files through a staging folder.
+
+use std::path::{Path, PathBuf};
+
+use clap::ArgMatches;
+
+use bplab_core::{Caps, ConfigError, EXPERIMENTS, Experiment, PARAMS, ParamKey, Scenario, parse_duration_ms};
+
+use crate::manifest::{FileEntry, Manifest, sha256_hex};
+use crate::output::Staging;
+use crate::{Failure, png, report_html};
+
+/// Parameter flags given on the command line, as (key, text).
+fn given_params(m: &ArgMatches) -> Result<Vec<(ParamKey, String)>, Failure> {
+    let mut given: Vec<(ParamKey, String)> =
+        PARAMS.iter().filter_map(|p| m.get_one::<String>(p.name).map(|v| (p.key, v.clone()))).collect();
+    if let Some(d) = m.get_one::<String>("duration") {
+        given.push((ParamKey::DurationMs, parse_duration_ms(d)?.to_string()));
+    }
+    Ok(given)
+}
+
+/// Builds one checked scenario per selected experiment. A flag that the
+/// (single) experiment does not use is an error; with `all`, each flag
+/// applies to the experiments that use it.
+fn scenarios(name: &str, given: &[(ParamKey, String)]) -> Result<Vec<Scenario>, Failure> {
+    let selected: Vec<&'static Experiment> =
+        if name == "all" { EXPERIMENTS.iter().collect() } else { vec![Experiment::named(name)?] };
+    for (key, _) in given {
+        if !selected.iter().any(|e| e.uses(*key)) {
+            let param = bplab_core::ParamSpec::of(*key).name;
+            return Err(ConfigError::NotUsed { param, experiment: selected[0].name }.into());
+        }
+    }
+    selected
+        .into_iter()
+        .map(|exp| {
+            let mut params = exp.defaults();
+            for (key, text) in given.iter().filter(|(k, _)| exp.uses(*k)) {
+                params.set(*key, text)?;
+            }
+            Ok(Scenario::new(exp.id, params, Caps::CLI)?)
+        })
+        .collect()
+}
+
+struct Written {
+    experiment: &'static str,
+    files: Vec<FileEntry>,
+}
+
+fn write_experiment(stage: &Staging, sc: &Scenario, charts: bool) -> Result<Written, Failure> {
+    let exp = sc.experiment();
+    let at_defaults = *sc.params() == exp.defaults();
+    let dir = Path::new(exp.dir);
+    let report = sc.run();
+    let tables = report.tables();
+    let mut files = Vec::new();
+    for t in &tables {
+        let csv = t.csv();
+        stage.write(&dir.join(t.spec.file), csv.as_bytes())?;
+        let sha256 = sha256_hex(csv.as_bytes());
+        files.push(FileEntry {
+            file: t.spec.file.to_owned(),
+            kind: "csv",
+            bytes: csv.len(),
+            golden_match: at_defaults.then(|| sha256 == t.spec.golden_sha256),
+            sha256,
+            rows: Some(t.rows.len()),
+        });
+    }
+    let mut pngs = Vec::new();
+    if charts {
+        for c in exp.charts {
+            let path = stage.path(&dir.join(c.file))?;
+            png::write_chart(&path, c, &report)?;
+            let bytes =
+                std::fs::read(&path).map_err(|e| Failure::Runtime(format!("cannot read {}: {e}", path.display())))?;
+            files.push(FileEntry {
+                file: c.file.to_owned(),
+                kind: "png",
+                bytes: bytes.len(),
+                sha256: sha256_hex(&bytes),
+                golden_match: None,
+                rows: None,
+            });
+            pngs.push((c.title, bytes));
+        }
+    }
+    let html = report_html::render(sc, &tables, &pngs, &files);
+    stage.write(&dir.join("report.html"), html.as_bytes())?;
+    files.push(FileEntry {
+        file: "report.html".into(),
+        kind: "html",
+        bytes: html.len(),
+        sha256: sha256_hex(html.as_bytes()),
+        golden_match: None,
+        rows: None,
+    });
+    let manifest = Manifest::new(sc, files.clone()).to_json();
+    stage.write(&dir.join("manifest.json"), manifest.as_bytes())?;
+    Ok(Written { experiment: exp.name, files })
+}
+
+fn print_summary(out_dir: &Path, written: &[Written]) {
+    println!("{:<10} {:<30} {:>5}  {:<12}  golden", "experiment", "file", "rows", "sha256");
+    for w in written {
+        for f in w.files.iter().filter(|f| f.kind == "csv") {
+            let golden = match f.golden_match {
+                Some(true) => "match",
+                Some(false) => "DIFFERS",
+                None => "-",
+            };
+            println!(
+                "{:<10} {:<30} {:>5}  {:<12}  {golden}",
+                w.experiment,
+                f.file,
+                f.rows.unwrap_or(0),
+                &f.sha256[..12]
+            );
+        }
+    }
+    let count = |kind: &str| written.iter().flat_map(|w| &w.files).filter(|f| f.kind == kind).count();
+    println!(
+        "wrote {} CSVs, {} charts, {} reports and manifests under {}/",
+        count("csv"),
+        count("png"),
+        count("html"),
+        out_dir.display()
+    );
+}
+
+/// `bplab run`.
+pub fn run(m: &ArgMatches) -> Result<(), Failure> {
+    let name = m.get_one::<String>("experiment").map_or("all", String::as_str);
+    let out_dir = PathBuf::from(m.get_one::<String>("output-dir").map_or("bplab-out", String::as_str));
+    let given = given_params(m)?;
+    let scenarios = scenarios(name, &given)?;
+    let stage = Staging::new(&out_dir)?;
+    let written = scenarios
+        .iter()
+        .map(|sc| write_experiment(&stage, sc, !m.get_flag("no-charts")))
+        .collect::<Result<Vec<_>, _>>()?;
+    stage.commit()?;
+    if !m.get_flag("quiet") {
+        print_summary(&out_dir, &written);
+    }
+    Ok(())
+}
