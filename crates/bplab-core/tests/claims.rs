@@ -110,3 +110,17 @@ fn other_parameters_follow_the_same_rules() {
     assert_eq!(r.plateau_limit, 29);
     assert!(r.limited.iter().all(|o| o.p99_ms <= 203), "limit B keeps p99 near the deadline");
 }
+
+#[test]
+fn explanations_carry_the_numbers() {
+    let text = |id| run(id).explanations().iter().map(|e| e.to_text()).collect::<String>();
+    let a = text(ExperimentId::Admission);
+    assert!(a.contains("round(100 × 0.2)") && a.contains("best limit on this curve: 20 (99.8 rps goodput)"), "{a}");
+    let c = text(ExperimentId::Collapse);
+    assert!(c.contains("at 110 rps offered (capacity 100), goodput is 42 rps"), "{c}");
+    let s = text(ExperimentId::Shaping);
+    assert!(s.contains("token 0 ms at the server") || s.contains("token 190 ms at the server"), "{s}");
+    assert!(s.contains("peak 290 vs 100 rps downstream"), "{s}");
+    let p = text(ExperimentId::Priority);
+    assert!(p.contains("100 / 0.25") && p.contains("up to 300.0 rps offered; at 400.2 rps it delivers 93.3 %"), "{p}");
+}

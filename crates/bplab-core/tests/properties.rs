@@ -34,6 +34,7 @@ prop_compose! {
 }
 
 fn check_report(r: &Report) {
+    assert!(r.explanations().iter().all(|e| !e.answer.is_empty() && !e.steps.is_empty()));
     match r {
         Report::Collapse(r) => {
             for x in r.no_retry.iter().chain(&r.retry) {

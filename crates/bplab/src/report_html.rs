@@ -5,6 +5,7 @@ use std::fmt::Write;
 
 use base64::Engine;
 
+use bplab_core::calc::Explanation;
 use bplab_core::{PARAMS, Scenario, Table};
 
 use crate::manifest::FileEntry;
@@ -35,7 +36,13 @@ fn table_html(out: &mut String, t: &Table) {
 }
 
 /// Renders the report; `charts` are (title, PNG bytes).
-pub fn render(scenario: &Scenario, tables: &[Table], charts: &[(&str, Vec<u8>)], files: &[FileEntry]) -> String {
+pub fn render(
+    scenario: &Scenario,
+    explanations: &[Explanation],
+    tables: &[Table],
+    charts: &[(&str, Vec<u8>)],
+    files: &[FileEntry],
+) -> String {
     let exp = scenario.experiment();
     let p = scenario.params();
     let mut out = String::with_capacity(64 * 1024);
@@ -50,8 +57,10 @@ pub fn render(scenario: &Scenario, tables: &[Table], charts: &[(&str, Vec<u8>)],
         post = esc(exp.post),
         lesson = esc(exp.lesson)
     );
-    let (_, budget) = bplab_core::calc::budget(p.service_ms, p.deadline_ms);
-    let _ = write!(out, "<h2>Where B comes from</h2>\n<pre>{}</pre>\n", esc(&budget.to_text()));
+    out.push_str("<h2>Where the numbers come from</h2>\n");
+    for e in explanations {
+        let _ = write!(out, "<pre>{}</pre>\n", esc(&e.to_text()));
+    }
     out.push_str("<h2>Parameters</h2>\n<table><tbody>\n");
     for spec in PARAMS.iter().filter(|s| exp.uses(s.key)) {
         let _ = writeln!(

@@ -88,7 +88,7 @@ fn write_experiment(stage: &Staging, sc: &Scenario, charts: bool) -> Result<Writ
             pngs.push((c.title, bytes));
         }
     }
-    let html = report_html::render(sc, &tables, &pngs, &files);
+    let html = report_html::render(sc, &report.explanations(), &tables, &pngs, &files);
     stage.write(&dir.join("report.html"), html.as_bytes())?;
     files.push(FileEntry {
         file: "report.html".into(),

@@ -4,6 +4,7 @@
 
 mod admission;
 mod collapse;
+mod explain;
 mod priority;
 mod report;
 mod scenario;

@@ -67,12 +67,15 @@ pub struct ShapingReport {
     pub sweep: Vec<ShapingRow>,
     /// The release timeline.
     pub timeline: Timeline,
+    /// Token then leaky row at the timeline's burst: where the wait lands
+    /// and the downstream peak for the burst being looked at.
+    pub at_burst: Vec<ShapingRow>,
 }
 
 pub(super) fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
     let mut e = Estimate::default();
-    // Each sweep row and the two timeline gates replay the curve once.
-    e.add(p.curve().estimate_arrivals(p.duration_ms), 2 * p.bursts.len() as u64 + 3);
+    // Each sweep row, the two timeline gates and the two focus rows replay the curve.
+    e.add(p.curve().estimate_arrivals(p.duration_ms), 2 * p.bursts.len() as u64 + 5);
     Ok((e, u64::from(p.duration_ms / p.window_ms)))
 }
 
@@ -99,7 +102,8 @@ pub(super) fn run(p: &Params) -> ShapingReport {
         token_rps: rates(shaping::releases(&arrivals, GateKind::TokenBucket, p.gate_rate_rps, burst)),
         leaky_rps: rates(shaping::releases(&arrivals, GateKind::LeakyBucket, p.gate_rate_rps, burst)),
     };
-    ShapingReport { settings: s, budget: p.budget(), sweep, timeline }
+    let at_burst = GateKind::ALL.iter().map(|&g| shaping::run(&s, &arrivals, g, burst)).collect();
+    ShapingReport { settings: s, budget: p.budget(), sweep, timeline, at_burst }
 }
 
 impl ShapingReport {
