@@ -59,7 +59,7 @@ pub fn render(
     );
     out.push_str("<h2>Where the numbers come from</h2>\n");
     for e in explanations {
-        let _ = write!(out, "<pre>{}</pre>\n", esc(&e.to_text()));
+        let _ = writeln!(out, "<pre>{}</pre>", esc(&e.to_text()));
     }
     out.push_str("<h2>Parameters</h2>\n<table><tbody>\n");
     for spec in PARAMS.iter().filter(|s| exp.uses(s.key)) {
