@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Runs every test of bplab: format, lints, the wasm build of the core,
+# unit/golden/claims/property/CLI tests, the live-service integration tests,
+# one pass of each criterion benchmark, and the browser suites (wasm-pack
+# test in headless Chromium + end-to-end against the built page).
+# Installs what a fresh machine lacks first (idempotent).
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+step() { printf '\n=== %s ===\n' "$*"; }
+
+step "install tools"
+bash scripts/install-tools.sh
+
+step "format"
+cargo fmt --all -- --check
+
+step "lints (native)"
+cargo clippy --workspace --exclude bplab-web --all-targets -- -D warnings
+if [ -d crates/bplab-web ]; then
+  step "lints (wasm)"
+  cargo clippy -p bplab-web --target wasm32-unknown-unknown -- -D warnings
+fi
+
+step "core and charts build for wasm32-unknown-unknown"
+cargo build --target wasm32-unknown-unknown -p bplab-core -p bplab-charts
+
+step "tests: unit, golden, claims, properties, CLI, live service"
+cargo test --workspace --exclude bplab-web
+
+step "benchmarks run (one pass each; measure with: cargo bench -p bplab-core)"
+cargo bench -p bplab-core --bench models -- --test
+
+if [ -x scripts/test-web.sh ]; then
+  step "browser: wasm-pack test --headless --chrome, then end-to-end in Chromium"
+  bash scripts/test-web.sh
+fi
+step "all tests passed"
