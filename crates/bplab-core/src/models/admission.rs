@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{occupancy_ahead, pct};
+use super::{FifoServer, pct};
 use crate::numerics::LatencyHistogram;
 
 /// An admission limit: a whole number of requests in the system, or none.
@@ -79,20 +79,18 @@ pub struct AdmissionOutcome {
 /// Runs the admission model over `arrivals` (sorted, ms).
 pub fn run(s: &AdmissionSettings, arrivals: &[f64], limit: Limit) -> AdmissionOutcome {
     let service = f64::from(s.service_ms);
-    let deadline = f64::from(s.deadline_ms);
     let bound = limit.bound();
+    let mut server = FifoServer::new(s.service_ms, s.deadline_ms);
     let mut hist = LatencyHistogram::new();
-    let (mut busy, mut goodput, mut late, mut rejected) = (0.0f64, 0u64, 0u64, 0u64);
+    let (mut goodput, mut late, mut rejected) = (0u64, 0u64, 0u64);
     for &t in arrivals {
-        if occupancy_ahead(busy, t, service) >= bound {
+        if server.occupancy_ahead(t) >= bound {
             rejected += 1;
             continue;
         }
-        let finish = busy.max(t) + service;
-        busy = finish;
-        let sojourn = service.max((finish - t).round());
-        hist.record_ms(sojourn);
-        if sojourn <= deadline {
+        let done = server.serve(t, t);
+        hist.record_ms(done.sojourn_ms);
+        if done.on_time {
             goodput += 1;
         } else {
             late += 1;

@@ -8,7 +8,7 @@ use std::collections::BinaryHeap;
 
 use serde::Serialize;
 
-use super::occupancy_ahead;
+use super::FifoServer;
 use crate::arrivals::flat_multiplied;
 use crate::numerics::LatencyHistogram;
 
@@ -108,7 +108,8 @@ pub fn run(s: &CollapseSettings, offered_rps: u32, retry: bool) -> CollapseRow {
     };
 
     let mut hist = LatencyHistogram::new();
-    let (mut busy, mut processed, mut occ_sum) = (0.0f64, 0u64, 0i64);
+    let mut server = FifoServer::new(s.service_ms, s.deadline_ms);
+    let (mut processed, mut occ_sum) = (0u64, 0i64);
     let (mut goodput, mut wasted, mut rejected) = (0u64, 0u64, 0u64);
     loop {
         let head = first.get(next_first).map(|&t| Event { time_ms: t, seq: next_first as u64, attempt: 0 });
@@ -123,19 +124,16 @@ pub fn run(s: &CollapseSettings, offered_rps: u32, retry: bool) -> CollapseRow {
         };
         let Some(ev) = ev else { break };
         processed += 1;
-        let occ = occupancy_ahead(busy, ev.time_ms, service);
+        let occ = server.occupancy_ahead(ev.time_ms);
         occ_sum += occ;
         if occ >= i64::from(s.queue_capacity) {
             rejected += 1;
             schedule(&mut retries, ev.time_ms + f64::from(s.retry_backoff_ms), ev.attempt);
             continue;
         }
-        let start = busy.max(ev.time_ms);
-        let finish = start + service;
-        busy = finish;
-        let sojourn = service.max((finish - ev.time_ms).round());
-        hist.record_ms(sojourn);
-        if sojourn <= deadline {
+        let done = server.serve(ev.time_ms, ev.time_ms);
+        hist.record_ms(done.sojourn_ms);
+        if done.on_time {
             goodput += 1;
         } else {
             wasted += 1;

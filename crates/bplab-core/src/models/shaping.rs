@@ -4,7 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::pct;
+use super::{FifoServer, pct};
 use crate::numerics::LatencyHistogram;
 
 /// Which gate.
@@ -143,12 +143,11 @@ pub struct ShapingRow {
 
 /// Runs a fresh gate then the FIFO server over `arrivals`.
 pub fn run(s: &ShapingSettings, arrivals: &[f64], gate: GateKind, burst: u32) -> ShapingRow {
-    let service = f64::from(s.service_ms);
-    let deadline = f64::from(s.deadline_ms);
+    let mut server = FifoServer::new(s.service_ms, s.deadline_ms);
     let mut g = Gate::new(gate, s.gate_rate_rps, burst);
     let (mut gate_delay, mut server_wait) = (LatencyHistogram::new(), LatencyHistogram::new());
     let mut per_window: Vec<u32> = Vec::new();
-    let (mut busy, mut goodput, mut late, mut rejected) = (0.0f64, 0u64, 0u64, 0u64);
+    let (mut goodput, mut late, mut rejected) = (0u64, 0u64, 0u64);
     for &t in arrivals {
         let Some(release) = g.offer(t) else {
             rejected += 1;
@@ -160,13 +159,10 @@ pub fn run(s: &ShapingSettings, arrivals: &[f64], gate: GateKind, burst: u32) ->
             per_window.resize(w + 1, 0);
         }
         per_window[w] += 1;
-        let start = release.max(busy);
-        let finish = start + service;
-        busy = finish;
+        let done = server.serve(release, t);
         gate_delay.record_ms(release - t);
-        server_wait.record_ms(start - release);
-        let sojourn = service.max((finish - t).round());
-        if sojourn <= deadline {
+        server_wait.record_ms(done.start_ms - release);
+        if done.on_time {
             goodput += 1;
         } else {
             late += 1;
