@@ -1,0 +1,72 @@
+//! Small DOM helpers. Every lookup returns `Option`/`Result`: a missing
+//! element is a no-op, never a panic.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, Element, HtmlElement, HtmlInputElement};
+
+/// The page's document, if there is one.
+pub fn document() -> Option<Document> {
+    web_sys::window()?.document()
+}
+
+/// Creates `<tag>` with the given attributes.
+pub fn el(doc: &Document, tag: &str, attrs: &[(&str, &str)]) -> Result<Element, JsValue> {
+    let e = doc.create_element(tag)?;
+    for (k, v) in attrs {
+        e.set_attribute(k, v)?;
+    }
+    Ok(e)
+}
+
+/// Creates `<tag>` with attributes and text content.
+pub fn text_el(doc: &Document, tag: &str, attrs: &[(&str, &str)], text: &str) -> Result<Element, JsValue> {
+    let e = el(doc, tag, attrs)?;
+    e.set_text_content(Some(text));
+    Ok(e)
+}
+
+/// Appends `child` to `parent` and returns the child.
+pub fn add(parent: &Element, child: Element) -> Result<Element, JsValue> {
+    parent.append_child(&child)?;
+    Ok(child)
+}
+
+/// Registers `f` for `event` on `target` for the page's lifetime.
+pub fn on(target: &Element, event: &str, f: impl FnMut(web_sys::Event) + 'static) -> Result<(), JsValue> {
+    let cb = Closure::<dyn FnMut(web_sys::Event)>::new(f);
+    target.add_event_listener_with_callback(event, cb.as_ref().unchecked_ref())?;
+    cb.forget(); // the page's controls live as long as the page
+    Ok(())
+}
+
+/// The element as an input, if it is one.
+pub fn input(e: &Element) -> Option<HtmlInputElement> {
+    e.dyn_ref::<HtmlInputElement>().cloned()
+}
+
+/// Shows (`Some`) or hides (`None`) a message element.
+pub fn show_msg(e: &Element, msg: Option<&str>) {
+    if let Some(h) = e.dyn_ref::<HtmlElement>() {
+        h.set_hidden(msg.is_none());
+    }
+    e.set_text_content(msg);
+}
+
+/// Logs to the console as an error (kept for the panic hook and bugs).
+pub fn log_error(msg: &str) {
+    web_sys::console::error_1(&JsValue::from_str(msg));
+}
+
+/// A list of `items` under a heading, as `<h4>` + `<ul>`.
+pub fn list(doc: &Document, parent: &Element, heading: &str, items: &[String]) -> Result<(), JsValue> {
+    if items.is_empty() {
+        return Ok(());
+    }
+    add(parent, text_el(doc, "h4", &[], heading)?)?;
+    let ul = add(parent, el(doc, "ul", &[])?)?;
+    for i in items {
+        add(&ul, text_el(doc, "li", &[], i)?)?;
+    }
+    Ok(())
+}

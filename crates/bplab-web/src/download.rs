@@ -1,0 +1,45 @@
+//! Downloads: CSV text as a Blob, canvases as PNG. Everything stays in the
+//! page (object and data URLs); nothing goes to another origin.
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlCanvasElement, Url};
+
+use crate::dom::document;
+
+fn click_link(href: &str, file: &str) -> Result<(), JsValue> {
+    let doc = document().ok_or_else(|| JsValue::from_str("no document"))?;
+    let a: HtmlAnchorElement = doc.create_element("a")?.dyn_into().map_err(|_| JsValue::from_str("anchor"))?;
+    a.set_href(href);
+    a.set_download(file);
+    a.set_hidden(true);
+    let body = doc.body().ok_or_else(|| JsValue::from_str("no body"))?;
+    body.append_child(&a)?;
+    a.click();
+    body.remove_child(&a)?;
+    Ok(())
+}
+
+/// Offers `text` as a download named `file` (text/csv).
+pub fn csv(file: &str, text: &str) -> Result<(), JsValue> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let opts = BlobPropertyBag::new();
+    opts.set_type("text/csv;charset=utf-8");
+    let blob = Blob::new_with_str_sequence_and_options(&parts, &opts)?;
+    let url = Url::create_object_url_with_blob(&blob)?;
+    let r = click_link(&url, file);
+    // Revoke later: the download reads the URL after this handler returns.
+    if let Some(w) = web_sys::window() {
+        let revoke = Closure::once_into_js(move || {
+            let _ = Url::revoke_object_url(&url);
+        });
+        w.set_timeout_with_callback_and_timeout_and_arguments_0(revoke.unchecked_ref(), 10_000)?;
+    }
+    r
+}
+
+/// Offers the canvas as a PNG download named `file`.
+pub fn png(canvas: &HtmlCanvasElement, file: &str) -> Result<(), JsValue> {
+    let url = canvas.to_data_url_with_type("image/png")?;
+    click_link(&url, file)
+}

@@ -1,0 +1,94 @@
+//! # bplab-web
+//!
+//! The browser lab: six live widgets (Little's law and the limit, then the
+//! five experiments of the core's registry) wired to the wasm core. The core
+//! computes and validates, `bplab-charts` draws on a canvas backend, this
+//! crate only wires: DOM built from `EXPERIMENTS` and `PARAMS`, the state in
+//! the URL query, CSV and PNG downloads, inline messages for refused values.
+//!
+//! The page root is `<main id="bplab">`; `?embed=<widget>` renders one
+//! widget alone, sized for an iframe. Without the root (e.g. under
+//! wasm-bindgen-test) the start function does nothing.
+#![warn(missing_docs)]
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+mod canvas;
+mod chart;
+mod control;
+mod dom;
+mod download;
+mod explain;
+mod ranges;
+mod url_state;
+mod widgets;
+
+use wasm_bindgen::prelude::*;
+use web_sys::Element;
+
+use crate::dom::{add, el, text_el};
+use crate::url_state::Query;
+
+pub use widgets::csv_files;
+
+/// Id of the element the page is mounted into.
+pub const ROOT_ID: &str = "bplab";
+
+fn install_panic_hook() {
+    // No input path panics by design; if one ever does, say so in the console.
+    std::panic::set_hook(Box::new(|info| dom::log_error(&format!("bplab-web panicked: {info}"))));
+}
+
+/// Entry point: mounts the page into `#bplab` with the state from the URL,
+/// or does nothing when that element is absent.
+#[wasm_bindgen(start)]
+pub fn start() {
+    install_panic_hook();
+    let Some(root) = dom::document().and_then(|d| d.get_element_by_id(ROOT_ID)) else { return };
+    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    if let Err(e) = mount_page(&root, &search) {
+        dom::log_error(&format!("bplab-web could not build the page: {e:?}"));
+    }
+}
+
+/// Builds the page (or, with `embed=<widget>` in `search`, that widget alone)
+/// under `root`, replacing what was there.
+pub fn mount_page(root: &Element, search: &str) -> Result<(), JsValue> {
+    let doc = dom::document().ok_or_else(|| JsValue::from_str("no document"))?;
+    widgets::clear();
+    url_state::clear();
+    root.set_text_content(None);
+    let q = Query::parse(search);
+    let body = doc.body();
+    let embed = q.embed.as_deref().filter(|n| widgets::names().any(|w| w == *n));
+    if let Some(name) = embed {
+        if let Some(b) = &body {
+            b.class_list().add_1("embed")?;
+        }
+        url_state::set_embed(Some(name));
+        widgets::mount(&doc, root, name, &q)?;
+    } else {
+        if let Some(b) = &body {
+            b.class_list().remove_1("embed")?;
+        }
+        if let Some(bad) = &q.embed {
+            let known = widgets::names().collect::<Vec<_>>().join(", ");
+            let msg = format!("embed: unknown widget '{bad}'; expected one of: {known}. Showing the whole lab.");
+            add(root, text_el(&doc, "p", &[("class", "msg"), ("role", "alert")], &msg)?)?;
+        }
+        let nav = add(root, el(&doc, "nav", &[("aria-label", "Widgets"), ("class", "toc")])?)?;
+        let ul = add(&nav, el(&doc, "ul", &[])?)?;
+        let mount_at = add(root, el(&doc, "div", &[("class", "widgets")])?)?;
+        for name in widgets::names() {
+            if widgets::mount(&doc, &mount_at, name, &q)? {
+                let title = doc
+                    .get_element_by_id(&format!("{name}-title"))
+                    .and_then(|h| h.text_content())
+                    .unwrap_or_else(|| name.to_owned());
+                let li = add(&ul, el(&doc, "li", &[])?)?;
+                add(&li, text_el(&doc, "a", &[("href", &format!("#w-{name}"))], &title)?)?;
+            }
+        }
+    }
+    url_state::refresh_links();
+    Ok(())
+}

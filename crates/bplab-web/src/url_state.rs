@@ -1,0 +1,148 @@
+//! The whole page state in the URL query, so a copied link reproduces the
+//! view. Page mode: `?<widget>.<param>=v`; embed mode: `?embed=<widget>&<param>=v`.
+//! Only values that differ from the article defaults are written. Writes are
+//! debounced (browsers throttle rapid `replaceState`).
+
+use std::cell::{Cell, RefCell};
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+
+/// One widget's non-default `(param, value)` pairs.
+pub type Pairs = Vec<(String, String)>;
+
+/// Something that contributes to the URL: its widget name and its pairs.
+pub struct Source {
+    /// Widget name.
+    pub widget: &'static str,
+    /// Current non-default pairs.
+    pub pairs: Box<dyn Fn() -> Pairs>,
+    /// Where to show this widget's embed link.
+    pub embed_link: Option<web_sys::Element>,
+}
+
+thread_local! {
+    static SOURCES: RefCell<Vec<Source>> = const { RefCell::new(Vec::new()) };
+    static PENDING: Cell<Option<i32>> = const { Cell::new(None) };
+    static EMBED: RefCell<Option<String>> = const { RefCell::new(None) };
+}
+
+/// The parsed query string.
+#[derive(Clone, Debug, Default)]
+pub struct Query {
+    pairs: Vec<(String, String)>,
+    /// `embed=<widget>`, if present.
+    pub embed: Option<String>,
+}
+
+fn decode(s: &str) -> String {
+    let s = s.replace('+', " ");
+    js_sys::decode_uri_component(&s).ok().and_then(|v| v.as_string()).unwrap_or(s)
+}
+
+fn encode(s: &str) -> String {
+    String::from(js_sys::encode_uri_component(s)).replace("%2C", ",")
+}
+
+impl Query {
+    /// Parses `?a=b&c=d` (leading `?` optional).
+    pub fn parse(search: &str) -> Query {
+        let pairs: Vec<(String, String)> = search
+            .trim_start_matches('?')
+            .split('&')
+            .filter(|kv| !kv.is_empty())
+            .map(|kv| match kv.split_once('=') {
+                Some((k, v)) => (decode(k), decode(v)),
+                None => (decode(kv), String::new()),
+            })
+            .collect();
+        let embed = pairs.iter().find(|(k, _)| k == "embed").map(|(_, v)| v.clone());
+        Query { pairs, embed }
+    }
+
+    /// The value for `widget`'s `param`: `widget.param`, or plain `param` when embedding `widget`.
+    pub fn get(&self, widget: &str, param: &str) -> Option<&str> {
+        let prefixed = format!("{widget}.{param}");
+        let plain = self.embed.as_deref() == Some(widget);
+        self.pairs.iter().rev().find(|(k, _)| *k == prefixed || (plain && k == param)).map(|(_, v)| v.as_str())
+    }
+}
+
+/// Sets the embed mode (the widget shown alone), if any.
+pub fn set_embed(widget: Option<&str>) {
+    EMBED.with(|e| *e.borrow_mut() = widget.map(str::to_owned));
+}
+
+/// Registers a contributor.
+pub fn register(source: Source) {
+    SOURCES.with(|s| s.borrow_mut().push(source));
+}
+
+fn join(pairs: impl Iterator<Item = (String, String)>) -> String {
+    pairs.map(|(k, v)| format!("{}={}", encode(&k), encode(&v))).collect::<Vec<_>>().join("&")
+}
+
+/// The query for one widget embedded alone.
+pub fn embed_query(widget: &str, pairs: Pairs) -> String {
+    let q = join(std::iter::once(("embed".to_owned(), widget.to_owned())).chain(pairs));
+    format!("?{q}")
+}
+
+/// The query of the whole current state.
+pub fn query_now() -> String {
+    let embed = EMBED.with(|e| e.borrow().clone());
+    SOURCES.with(|s| {
+        let s = s.borrow();
+        let q = match &embed {
+            Some(w) => {
+                s.iter().find(|src| src.widget == w).map(|src| embed_query(w, (src.pairs)())).unwrap_or_default()
+            }
+            None => {
+                let all =
+                    s.iter().flat_map(|src| (src.pairs)().into_iter().map(|(k, v)| (format!("{}.{k}", src.widget), v)));
+                let q = join(all);
+                if q.is_empty() { String::new() } else { format!("?{q}") }
+            }
+        };
+        for src in s.iter() {
+            if let Some(a) = &src.embed_link {
+                let _ = a.set_attribute("href", &embed_query(src.widget, (src.pairs)()));
+            }
+        }
+        q
+    })
+}
+
+fn write_now() {
+    PENDING.with(|p| p.set(None));
+    let Some(w) = web_sys::window() else { return };
+    let q = query_now();
+    let path = w.location().pathname().unwrap_or_default();
+    let hash = w.location().hash().unwrap_or_default();
+    if let Ok(h) = w.history() {
+        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&format!("{path}{q}{hash}")));
+    }
+}
+
+/// Schedules a URL update (debounced by 150 ms).
+pub fn changed() {
+    let Some(w) = web_sys::window() else { return };
+    if let Some(id) = PENDING.with(Cell::get) {
+        w.clear_timeout_with_handle(id);
+    }
+    let cb = Closure::once_into_js(write_now);
+    if let Ok(id) = w.set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), 150) {
+        PENDING.with(|p| p.set(Some(id)));
+    }
+}
+
+/// Fills the embed links from the current state (without touching the address).
+pub fn refresh_links() {
+    let _ = query_now();
+}
+
+/// Forgets every contributor (a new page is being mounted).
+pub fn clear() {
+    SOURCES.with(|s| s.borrow_mut().clear());
+    set_embed(None);
+}

@@ -1,0 +1,277 @@
+//! One experiment widget, built from the registry: a control per parameter
+//! the experiment uses, readouts, the experiment's charts, CSV and PNG
+//! downloads, reset, an embed link and the explanation panel. State: the
+//! last good `Params` and `Report`; a refused value leaves both untouched.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use bplab_core::calc::Explanation;
+use bplab_core::{Caps, Experiment, ParamKey, ParamKind, ParamSpec, Params, Report, Scenario};
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, Element, HtmlCanvasElement};
+
+use super::{kinds, shell};
+use crate::control::Control;
+use crate::dom::{add, el, on, show_msg, text_el};
+use crate::url_state::{self, Query, Source};
+use crate::{chart, download, explain, ranges};
+
+/// A mounted experiment widget.
+pub struct ExperimentWidget {
+    exp: &'static Experiment,
+    doc: Document,
+    params: Params,
+    report: Report,
+    controls: Vec<(ParamKey, Control)>,
+    outputs: Vec<Element>,
+    canvases: Vec<HtmlCanvasElement>,
+    explain: Element,
+    status: Element,
+    /// What the outputs and the explanation show now (skip unchanged DOM writes).
+    shown: RefCell<(Vec<String>, Option<Vec<Explanation>>)>,
+}
+
+thread_local! {
+    static MOUNTED: RefCell<Vec<Rc<RefCell<ExperimentWidget>>>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Forgets previously mounted widgets.
+pub fn clear() {
+    MOUNTED.with(|m| m.borrow_mut().clear());
+}
+
+/// The CSV files `(name, text)` of the mounted widget `name`'s current result.
+pub fn csv_files(name: &str) -> Option<Vec<(String, String)>> {
+    MOUNTED.with(|m| {
+        let m = m.borrow();
+        let w = m.iter().rev().find(|w| w.try_borrow().is_ok_and(|w| w.exp.name == name))?;
+        let w = w.try_borrow().ok()?;
+        Some(w.report.tables().iter().map(|t| (t.spec.file.to_owned(), t.csv())).collect())
+    })
+}
+
+/// The text `key` shows, and the number its slider shows (`B` → the budget).
+fn shown(p: &Params, key: ParamKey) -> (String, Option<f64>) {
+    let text = p.get(key);
+    let num = match (ParamSpec::of(key).kind, text.parse::<f64>()) {
+        (_, Ok(v)) => Some(v),
+        (ParamKind::IntOrBudget, Err(_)) => Some(f64::from(p.budget())),
+        _ => None,
+    };
+    (text, num)
+}
+
+/// Non-default `(param, value)` pairs of `p` for `exp`.
+fn pairs(exp: &Experiment, p: &Params) -> Vec<(String, String)> {
+    let d = exp.defaults();
+    exp.params
+        .iter()
+        .filter(|&&k| p.get(k) != d.get(k))
+        .map(|&k| (ParamSpec::of(k).name.to_owned(), p.get(k)))
+        .collect()
+}
+
+impl ExperimentWidget {
+    fn control(&self, key: ParamKey) -> Option<&Control> {
+        self.controls.iter().find(|(k, _)| *k == key).map(|(_, c)| c)
+    }
+
+    /// Shows the params in every control except `skip`'s text (its slider still follows).
+    fn sync(&self, skip: Option<ParamKey>) {
+        for (k, c) in &self.controls {
+            let (text, num) = shown(&self.params, *k);
+            if Some(*k) != skip {
+                c.text.set_value(&text);
+            }
+            if let Some(n) = num {
+                c.set_slider(n);
+            }
+            c.show_error(None);
+        }
+        show_msg(&self.status, None);
+    }
+
+    /// Applies an edit of `key`; on a refused value shows why and keeps the last result.
+    fn edit(&mut self, key: ParamKey, text: &str) {
+        let mut p = self.params.clone();
+        let checked = match p.set(key, text) {
+            Ok(()) => Scenario::new(self.exp.id, p, Caps::PAGE),
+            Err(e) => Err(e),
+        };
+        match checked {
+            Ok(sc) => {
+                self.params = sc.params().clone();
+                self.report = sc.run();
+                self.sync(Some(key));
+                self.render();
+                url_state::changed();
+            }
+            Err(e) => {
+                if let Some(c) = self.control(key) {
+                    c.show_error(Some(&e.to_string()));
+                }
+            }
+        }
+    }
+
+    fn reset(&mut self) {
+        self.params = self.exp.defaults();
+        self.report = Scenario::defaults(self.exp.id).run();
+        self.sync(None);
+        self.render();
+        url_state::changed();
+    }
+
+    /// Charts first: plotters may measure legend text through the page
+    /// layout, which is cheap only while the DOM is not yet dirtied.
+    fn render(&self) {
+        let focus = kinds::focus(&self.report);
+        for (c, spec) in self.canvases.iter().zip(self.exp.charts) {
+            chart::draw(c, spec, &self.report, &focus);
+        }
+        let Ok(mut shown) = self.shown.try_borrow_mut() else { return };
+        let values: Vec<String> = kinds::readouts(&self.report).into_iter().map(|(_, v)| v).collect();
+        for (i, (o, v)) in self.outputs.iter().zip(&values).enumerate() {
+            if shown.0.get(i) != Some(v) {
+                o.set_text_content(Some(v));
+            }
+        }
+        shown.0 = values;
+        let explanations = self.report.explanations();
+        if shown.1.as_ref() != Some(&explanations) {
+            let _ = explain::render_all(&self.doc, &self.explain, &explanations);
+            shown.1 = Some(explanations);
+        }
+    }
+}
+
+/// A URL value that was refused: the parameter, the text, the message.
+type Refused = (ParamKey, String, String);
+
+/// Reads `exp`'s params from the query: the checked params (or the defaults
+/// with a message), and per-field refusals `(key, text, message)`.
+fn from_query(exp: &'static Experiment, q: &Query) -> (Params, Report, Vec<Refused>, Option<String>) {
+    let mut p = exp.defaults();
+    let mut refused = Vec::new();
+    for &k in exp.params {
+        if let Some(v) = q.get(exp.name, ParamSpec::of(k).name)
+            && let Err(e) = p.set(k, v)
+        {
+            refused.push((k, v.to_owned(), e.to_string()));
+        }
+    }
+    match Scenario::new(exp.id, p, Caps::PAGE) {
+        Ok(sc) => (sc.params().clone(), sc.run(), refused, None),
+        Err(e) => {
+            let msg = format!("{e}. Showing the article defaults.");
+            (exp.defaults(), Scenario::defaults(exp.id).run(), refused, Some(msg))
+        }
+    }
+}
+
+/// Builds `exp`'s widget under `parent`, with the state in `q`.
+pub fn mount(doc: &Document, parent: &Element, exp: &'static Experiment, q: &Query) -> Result<(), JsValue> {
+    let (params, report, refused, status_msg) = from_query(exp, q);
+    let sh = shell::section(doc, parent, exp.name, exp.title, exp.post, exp.lesson)?;
+    let name = exp.name;
+    let status =
+        add(&sh.section, el(doc, "p", &[("class", "msg"), ("role", "alert"), ("id", &format!("{name}-status"))])?)?;
+    show_msg(&status, status_msg.as_deref());
+
+    let (side, figs) = shell::columns(doc, &sh.section)?;
+    let box_ = add(&side, el(doc, "div", &[("class", "controls")])?)?;
+    let outputs = shell::readouts(doc, &side, name, &kinds::readouts(&report))?;
+    let mut canvases = Vec::new();
+    for (i, c) in exp.charts.iter().enumerate() {
+        canvases.push(shell::figure(doc, &figs, &format!("{name}-chart-{i}"), c.title, c.file)?);
+    }
+    let actions = add(&sh.section, el(doc, "div", &[("class", "actions")])?)?;
+    let explain_panel = shell::explain_panel(doc, &sh.section, name)?;
+
+    let w = Rc::new(RefCell::new(ExperimentWidget {
+        exp,
+        doc: doc.clone(),
+        params,
+        report,
+        controls: Vec::new(),
+        outputs,
+        canvases,
+        explain: explain_panel,
+        status,
+        shown: RefCell::default(),
+    }));
+    let mut controls = Vec::new();
+    for &k in exp.params {
+        let spec = ranges::control_spec(ParamSpec::of(k));
+        let w2 = w.clone();
+        let edit = Rc::new(move |t: &str| {
+            if let Ok(mut w) = w2.try_borrow_mut() {
+                w.edit(k, t);
+            }
+        });
+        let (text, _) = shown(&w.borrow().params, k);
+        let c = Control::build(doc, &box_, name, &spec, &text, edit)?;
+        if k == kinds::main_param(exp.id) {
+            c.mark_main();
+        }
+        controls.push((k, c));
+    }
+    w.borrow_mut().controls = controls;
+    w.borrow().sync(None);
+    show_msg(&w.borrow().status, status_msg.as_deref());
+    for (k, text, msg) in refused {
+        if let Some(c) = w.borrow().control(k) {
+            c.text.set_value(&text);
+            c.show_error(Some(&msg));
+        }
+    }
+
+    for t in exp.tables {
+        let b = add(
+            &actions,
+            text_el(doc, "button", &[("type", "button"), ("class", "csv")], &format!("CSV: {}", t.file))?,
+        )?;
+        let w2 = w.clone();
+        on(&b, "click", move |_| {
+            if let Ok(w) = w2.try_borrow()
+                && let Some(tab) = w.report.tables().iter().find(|x| x.spec.file == t.file)
+            {
+                let _ = download::csv(t.file, &tab.csv());
+            }
+        })?;
+    }
+    let reset = add(
+        &actions,
+        text_el(
+            doc,
+            "button",
+            &[("type", "button"), ("id", &format!("{name}-reset"))],
+            "Reset to the article defaults",
+        )?,
+    )?;
+    let w2 = w.clone();
+    on(&reset, "click", move |_| {
+        if let Ok(mut w) = w2.try_borrow_mut() {
+            w.reset();
+        }
+    })?;
+    let link = add(
+        &actions,
+        text_el(
+            doc,
+            "a",
+            &[("class", "embed-link"), ("href", &url_state::embed_query(name, Vec::new()))],
+            "Link to this widget alone (embed)",
+        )?,
+    )?;
+    let w2 = w.clone();
+    url_state::register(Source {
+        widget: name,
+        pairs: Box::new(move || w2.try_borrow().map(|w| pairs(w.exp, &w.params)).unwrap_or_default()),
+        embed_link: Some(link),
+    });
+    w.borrow().render();
+    MOUNTED.with(|m| m.borrow_mut().push(w));
+    Ok(())
+}

@@ -1,0 +1,308 @@
+//! Widget 1: Little's law (solve any one of in-flight, arrivals, latency from
+//! the other two) and the admission limit from workers, budget and service
+//! time, in both conventions, with explanations, a copyable record and a
+//! limit-vs-budget chart. The core's calculators compute and validate.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use bplab_core::ConfigError;
+use bplab_core::calc::{self, Explanation, LimitInput, LittlesInput, fmt_num};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, Element, HtmlCanvasElement, HtmlSelectElement};
+
+use super::shell;
+use crate::control::{Control, ControlSpec, SliderRange};
+use crate::dom::{add, el, on, text_el};
+use crate::url_state::{self, Query, Source};
+use crate::{chart, explain};
+
+/// Widget name (URL prefix, embed name, ids).
+pub const NAME: &str = "littles";
+
+/// The six inputs: URL key, label, unit, slider, help, article default.
+const FIELDS: [(&str, &str, &str, SliderRange, &str, f64); 6] = [
+    ("arrivals-rps", "Arrivals", "per second", sr(1.0, 1000.0, 1.0), "λ, requests arriving per second", 48.0),
+    ("latency-ms", "Latency", "ms", sr(1.0, 2000.0, 1.0), "W, whole time in the system, queueing included", 230.0),
+    ("in-flight", "In flight", "requests", sr(1.0, 1000.0, 1.0), "L, requests in the system at once", 11.04),
+    ("workers", "Workers", "", sr(1.0, 64.0, 1.0), "requests served at once", 1.0),
+    ("budget-ms", "Latency budget", "ms", sr(1.0, 1000.0, 1.0), "time a caller allows in the system", 230.0),
+    ("service-ms", "Service time", "ms", sr(1.0, 200.0, 0.5), "measured time to serve one request", 21.0),
+];
+const ARRIVALS: usize = 0;
+const LATENCY: usize = 1;
+const IN_FLIGHT: usize = 2;
+const WORKERS: usize = 3;
+const BUDGET: usize = 4;
+const SERVICE: usize = 5;
+/// Which of the first three is solved: URL values of `solve`.
+const SOLVE: [(&str, &str); 3] =
+    [("in-flight", "In flight (L)"), ("arrivals-rps", "Arrivals (λ)"), ("latency-ms", "Latency (W)")];
+
+const fn sr(min: f64, max: f64, step: f64) -> SliderRange {
+    SliderRange { min, max, step }
+}
+
+struct Littles {
+    doc: Document,
+    values: [f64; 6],
+    solve: usize,
+    controls: Vec<Control>,
+    outputs: Vec<Element>,
+    canvas: HtmlCanvasElement,
+    explain_law: Element,
+    explain_limit: Element,
+    record: Element,
+    /// The explanations shown now (skip unchanged DOM rebuilds).
+    shown: [Option<Explanation>; 2],
+}
+
+fn field_index(solve: usize) -> usize {
+    [IN_FLIGHT, ARRIVALS, LATENCY].get(solve).copied().unwrap_or(IN_FLIGHT)
+}
+
+fn law_input(v: &[f64; 6], solve: usize) -> LittlesInput {
+    let pick = |i: usize| (field_index(solve) != i).then(|| v.get(i).copied().unwrap_or(f64::NAN));
+    LittlesInput { arrivals_rps: pick(ARRIVALS), latency_ms: pick(LATENCY), in_flight: pick(IN_FLIGHT) }
+}
+
+fn limit_input(v: &[f64; 6]) -> LimitInput {
+    let w = v[WORKERS];
+    let workers = if w.fract() == 0.0 && w >= 0.0 && w <= f64::from(u32::MAX) { w as u32 } else { 0 };
+    LimitInput { workers, budget_ms: v[BUDGET], service_ms: v[SERVICE] }
+}
+
+/// Replaces the value the core echoes with what was typed.
+fn typed(e: ConfigError, text: &str) -> ConfigError {
+    match e {
+        ConfigError::OutOfRange { param, accepted, .. } => {
+            ConfigError::OutOfRange { param, value: text.to_owned(), accepted }
+        }
+        other => other,
+    }
+}
+
+impl Littles {
+    fn check(&self, v: &[f64; 6], i: usize) -> Result<(), ConfigError> {
+        if i <= IN_FLIGHT {
+            calc::littles(law_input(v, self.solve)).map(|_| ())
+        } else {
+            calc::limit(limit_input(v)).map(|_| ())
+        }
+    }
+
+    fn edit(&mut self, i: usize, text: &str) {
+        let mut v = self.values;
+        let Some(slot) = v.get_mut(i) else { return };
+        *slot = text.trim().parse::<f64>().unwrap_or(f64::NAN);
+        match self.check(&v, i) {
+            Ok(()) => {
+                self.values = v;
+                for c in &self.controls {
+                    c.show_error(None);
+                }
+                self.render();
+                url_state::changed();
+            }
+            Err(e) => {
+                if let Some(c) = self.controls.get(i) {
+                    c.show_error(Some(&typed(e, text).to_string()));
+                }
+            }
+        }
+    }
+
+    fn set_solve(&mut self, s: usize) {
+        self.solve = s.min(2);
+        for (i, c) in self.controls.iter().enumerate().take(3) {
+            c.set_disabled(i == field_index(self.solve));
+            c.show_error(None);
+        }
+        self.render();
+        url_state::changed();
+    }
+
+    fn reset(&mut self) {
+        self.values = FIELDS.map(|f| f.5);
+        for (c, v) in self.controls.iter().zip(self.values) {
+            c.set_value(&fmt_num(v));
+        }
+        self.set_solve(0);
+    }
+
+    /// Chart first (see `ExperimentWidget::render`), then the DOM.
+    fn render(&mut self) {
+        let input = limit_input(&self.values);
+        let lim = calc::limit(input).ok();
+        if lim.is_some() {
+            let hi = (input.budget_ms * 2.0).max(input.service_ms * 4.0);
+            chart::draw_limit(&self.canvas, &input, (input.service_ms, hi));
+        }
+        if let Ok(r) = calc::littles(law_input(&self.values, self.solve)) {
+            let i = field_index(self.solve);
+            let solved = [r.arrivals_rps, r.latency_ms, r.in_flight];
+            if let (Some(slot), Some(c), Some(v)) = (self.values.get_mut(i), self.controls.get(i), solved.get(i)) {
+                *slot = *v;
+                c.set_value(&fmt_num(*v));
+            }
+            set(&self.outputs, 0, &r.explanation.answer);
+            if self.shown[0].as_ref() != Some(&r.explanation) {
+                let _ = explain::render(&self.doc, &self.explain_law, &r.explanation);
+                self.shown[0] = Some(r.explanation);
+            }
+        }
+        if let Some(r) = lim {
+            set(&self.outputs, 1, &format!("{} ({} rounded half-up)", r.queue_limit, fmt_num(r.queue_exact)));
+            set(&self.outputs, 2, &format!("{} ({} rounded half-up)", r.in_system_limit, fmt_num(r.in_system_exact)));
+            set(&self.outputs, 3, &format!("{} per second", fmt_num(r.capacity_rps)));
+            if self.shown[1].as_ref() != Some(&r.explanation) {
+                let _ = explain::render(&self.doc, &self.explain_limit, &r.explanation);
+                explain::show_record(&self.record, &r.record);
+                self.shown[1] = Some(r.explanation);
+            }
+        }
+    }
+
+    fn pairs(&self) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        if let Some((name, _)) = SOLVE.get(self.solve).filter(|_| self.solve != 0) {
+            out.push(("solve".to_owned(), (*name).to_owned()));
+        }
+        for (i, (f, v)) in FIELDS.iter().zip(self.values).enumerate() {
+            if i != field_index(self.solve) && v != f.5 {
+                out.push((f.0.to_owned(), fmt_num(v)));
+            }
+        }
+        out
+    }
+}
+
+fn set(outputs: &[Element], i: usize, text: &str) {
+    if let Some(o) = outputs.get(i) {
+        o.set_text_content(Some(text));
+    }
+}
+
+/// Builds the Little's-law widget under `parent` with the state in `q`.
+pub fn mount(doc: &Document, parent: &Element, q: &Query) -> Result<(), JsValue> {
+    let sh = shell::section(
+        doc,
+        parent,
+        NAME,
+        "Little's law and the limit",
+        "Post 2 and seed 003",
+        "L = λ × W: give two, get the third. The limit a latency budget allows: workers × (budget − service) / service queued, or capacity × budget in the system.",
+    )?;
+    let sec = &sh.section;
+    let (side, figs) = shell::columns(doc, sec)?;
+    let law = add(&side, el(doc, "fieldset", &[("class", "controls")])?)?;
+    add(&law, text_el(doc, "legend", &[], "Little's law: L = λ × W")?)?;
+    let solve_row = add(&law, el(doc, "div", &[("class", "control")])?)?;
+    add(&solve_row, text_el(doc, "label", &[("for", "littles-solve")], "Solve for")?)?;
+    let select = add(&solve_row, el(doc, "select", &[("id", "littles-solve")])?)?;
+    for (v, label) in SOLVE {
+        add(&select, text_el(doc, "option", &[("value", v)], label)?)?;
+    }
+    let lim = add(&side, el(doc, "fieldset", &[("class", "controls")])?)?;
+    add(&lim, text_el(doc, "legend", &[], "Admission limit from a latency budget")?)?;
+    let outputs = shell::readouts(
+        doc,
+        &side,
+        NAME,
+        &[
+            ("Little's law result", String::new()),
+            ("Queue limit (workers × (budget − service) / service, seed 003)", String::new()),
+            ("In-system bound (capacity × budget, Post 2)", String::new()),
+            ("Capacity (drain rate)", String::new()),
+        ],
+    )?;
+    let canvas =
+        shell::figure(doc, &figs, "littles-chart-0", "Admission limit vs latency budget", "bp-limit-vs-budget.png")?;
+    let actions = add(sec, el(doc, "div", &[("class", "actions")])?)?;
+    let panel = shell::explain_panel(doc, sec, NAME)?;
+    let explain_law = add(&panel, el(doc, "div", &[])?)?;
+    let explain_limit = add(&panel, el(doc, "div", &[])?)?;
+    let record = explain::record_block(doc, &panel, "littles-record")?;
+
+    let solve = q.get(NAME, "solve").and_then(|s| SOLVE.iter().position(|(v, _)| *v == s)).unwrap_or(0);
+    let w = Rc::new(RefCell::new(Littles {
+        doc: doc.clone(),
+        values: FIELDS.map(|f| f.5),
+        solve,
+        controls: Vec::new(),
+        outputs,
+        canvas,
+        explain_law,
+        explain_limit,
+        record,
+        shown: [None, None],
+    }));
+    let mut controls = Vec::new();
+    for (i, f) in FIELDS.iter().enumerate() {
+        let spec = ControlSpec { name: f.0, label: f.1, unit: f.2, slider: Some(f.3), help: f.4, inputmode: "decimal" };
+        let w2 = w.clone();
+        let edit = Rc::new(move |t: &str| {
+            if let Ok(mut w) = w2.try_borrow_mut() {
+                w.edit(i, t);
+            }
+        });
+        let c = Control::build(doc, if i < 3 { &law } else { &lim }, NAME, &spec, &fmt_num(f.5), edit)?;
+        if i == BUDGET {
+            c.mark_main();
+        }
+        controls.push(c);
+    }
+    w.borrow_mut().controls = controls;
+    if let Some(s) = select.dyn_ref::<HtmlSelectElement>() {
+        s.set_selected_index(solve as i32);
+        let (w2, s2) = (w.clone(), s.clone());
+        on(&select, "change", move |_| {
+            if let Ok(mut w) = w2.try_borrow_mut() {
+                w.set_solve(s2.selected_index().max(0) as usize);
+            }
+        })?;
+    }
+    // URL values go through the same path as typing: refused ones show their message.
+    for (i, f) in FIELDS.iter().enumerate() {
+        if let Some(v) = q.get(NAME, f.0) {
+            if let Some(c) = w.borrow().controls.get(i) {
+                c.set_value(v);
+            }
+            if let Ok(mut w) = w.try_borrow_mut() {
+                w.edit(i, v);
+            }
+        }
+    }
+    w.borrow_mut().set_solve(solve);
+
+    let reset = add(
+        &actions,
+        text_el(doc, "button", &[("type", "button"), ("id", "littles-reset")], "Reset to the article defaults")?,
+    )?;
+    let (w2, s2) = (w.clone(), select.dyn_ref::<HtmlSelectElement>().cloned());
+    on(&reset, "click", move |_| {
+        if let Ok(mut w) = w2.try_borrow_mut() {
+            w.reset();
+        }
+        if let Some(s) = &s2 {
+            s.set_selected_index(0);
+        }
+    })?;
+    let link = add(
+        &actions,
+        text_el(
+            doc,
+            "a",
+            &[("class", "embed-link"), ("href", &url_state::embed_query(NAME, Vec::new()))],
+            "Link to this widget alone (embed)",
+        )?,
+    )?;
+    let w2 = w.clone();
+    url_state::register(Source {
+        widget: NAME,
+        pairs: Box::new(move || w2.try_borrow().map(|w| w.pairs()).unwrap_or_default()),
+        embed_link: Some(link),
+    });
+    Ok(())
+}

@@ -1,0 +1,97 @@
+//! The parts every widget shares: its section and heading, the readouts
+//! (`<output>` with an accessible name), a chart figure with its PNG
+//! download, and the explanation panel.
+
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, Element, HtmlCanvasElement};
+
+use crate::dom::{add, el, on, text_el};
+use crate::{chart, download};
+
+/// A widget's section.
+pub struct Shell {
+    /// The `<section>`.
+    pub section: Element,
+}
+
+/// `<section id="w-{name}">` with heading, source and lesson.
+pub fn section(
+    doc: &Document,
+    parent: &Element,
+    name: &str,
+    title: &str,
+    post: &str,
+    lesson: &str,
+) -> Result<Shell, JsValue> {
+    let head_id = format!("{name}-title");
+    let section = add(
+        parent,
+        el(
+            doc,
+            "section",
+            &[("id", &format!("w-{name}")), ("class", "widget"), ("aria-labelledby", &head_id), ("data-widget", name)],
+        )?,
+    )?;
+    add(&section, text_el(doc, "h2", &[("id", &head_id)], title)?)?;
+    if !post.is_empty() {
+        add(&section, text_el(doc, "p", &[("class", "post")], post)?)?;
+    }
+    add(&section, text_el(doc, "p", &[("class", "lesson")], lesson)?)?;
+    Ok(Shell { section })
+}
+
+/// The two columns under the heading: `(side, charts)`; controls and
+/// readouts go to the side, figures to the charts column.
+pub fn columns(doc: &Document, section: &Element) -> Result<(Element, Element), JsValue> {
+    let cols = add(section, el(doc, "div", &[("class", "cols")])?)?;
+    let side = add(&cols, el(doc, "div", &[("class", "side")])?)?;
+    let charts = add(&cols, el(doc, "div", &[("class", "charts")])?)?;
+    Ok((side, charts))
+}
+
+/// A `<dl>` of readouts; returns the `<output>`s in order.
+pub fn readouts(
+    doc: &Document,
+    parent: &Element,
+    name: &str,
+    items: &[(&str, String)],
+) -> Result<Vec<Element>, JsValue> {
+    let dl = add(parent, el(doc, "dl", &[("class", "readouts")])?)?;
+    let mut outs = Vec::with_capacity(items.len());
+    for (i, (label, value)) in items.iter().enumerate() {
+        let id = format!("{name}-out-{i}");
+        let label_id = format!("{id}-label");
+        add(&dl, text_el(doc, "dt", &[("id", &label_id)], label)?)?;
+        let dd = add(&dl, el(doc, "dd", &[])?)?;
+        let o = add(&dd, text_el(doc, "output", &[("id", &id), ("aria-labelledby", &label_id)], value)?)?;
+        outs.push(o);
+    }
+    Ok(outs)
+}
+
+/// A `<figure>` with a canvas, its caption and a PNG download button.
+pub fn figure(
+    doc: &Document,
+    parent: &Element,
+    id: &str,
+    title: &str,
+    file: &str,
+) -> Result<HtmlCanvasElement, JsValue> {
+    let fig = add(parent, el(doc, "figure", &[])?)?;
+    let canvas = chart::canvas(doc, id, title)?;
+    fig.append_child(&canvas)?;
+    let cap = add(&fig, text_el(doc, "figcaption", &[], title)?)?;
+    let b = add(&cap, text_el(doc, "button", &[("type", "button"), ("class", "png")], &format!("PNG: {file}"))?)?;
+    let (c2, f2) = (canvas.clone(), file.to_owned());
+    on(&b, "click", move |_| {
+        let _ = download::png(&c2, &f2);
+    })?;
+    Ok(canvas)
+}
+
+/// The explanation panel (a labelled region filled by `explain`).
+pub fn explain_panel(doc: &Document, parent: &Element, name: &str) -> Result<Element, JsValue> {
+    let d = add(parent, el(doc, "details", &[("class", "explain"), ("open", "")])?)?;
+    add(&d, text_el(doc, "summary", &[], "How this is computed")?)?;
+    add(&d, el(doc, "div", &[("id", &format!("{name}-explain")), ("aria-live", "off")])?)
+}

@@ -1,0 +1,196 @@
+//! The page in a real browser (wasm-bindgen-test, headless Chrome): widgets
+//! mount from the registry, input events update the shown numbers, canvases
+//! are drawn, CSVs at the defaults equal the golden bytes, refused values
+//! show a message and keep the last result, and the URL reproduces a view.
+//! Run: `wasm-pack test --headless --chrome crates/bplab-web`.
+#![cfg(target_arch = "wasm32")]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use bplab_core::{EXPERIMENTS, PARAMS};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Document, Element, Event, HtmlCanvasElement, HtmlElement, HtmlInputElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const GOLDEN: [(&str, &str); 9] = [
+    ("bp-post1-collapse-sweep.csv", include_str!("../../../golden/bp-post1/bp-post1-collapse-sweep.csv")),
+    ("bp-post2-limit-sweep.csv", include_str!("../../../golden/bp-post2/bp-post2-limit-sweep.csv")),
+    ("bp-post2-plateau.csv", include_str!("../../../golden/bp-post2/bp-post2-plateau.csv")),
+    ("bp-post3-burst-sweep.csv", include_str!("../../../golden/bp-post3/bp-post3-burst-sweep.csv")),
+    ("bp-post3-shaping.csv", include_str!("../../../golden/bp-post3/bp-post3-shaping.csv")),
+    ("bp-post4-shed-sweep.csv", include_str!("../../../golden/bp-post4/bp-post4-shed-sweep.csv")),
+    ("bp-post4-hangover.csv", include_str!("../../../golden/bp-post4/bp-post4-hangover.csv")),
+    ("bp-post5-protection.csv", include_str!("../../../golden/bp-post5/bp-post5-protection.csv")),
+    ("bp-post5-slo-burst.csv", include_str!("../../../golden/bp-post5/bp-post5-slo-burst.csv")),
+];
+
+fn doc() -> Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+/// Mounts the page into a fresh root (removing any earlier one).
+fn page(search: &str) -> Element {
+    let d = doc();
+    if let Some(old) = d.get_element_by_id(bplab_web::ROOT_ID) {
+        old.remove();
+    }
+    let root = d.create_element("main").unwrap();
+    root.set_id(bplab_web::ROOT_ID);
+    d.body().unwrap().append_child(&root).unwrap();
+    bplab_web::mount_page(&root, search).unwrap();
+    root
+}
+
+fn by_id(id: &str) -> Element {
+    doc().get_element_by_id(id).unwrap_or_else(|| panic!("no #{id}"))
+}
+
+fn input(id: &str) -> HtmlInputElement {
+    by_id(id).dyn_into().unwrap()
+}
+
+fn text(id: &str) -> String {
+    by_id(id).text_content().unwrap_or_default()
+}
+
+/// Types `value` into the input `id` the way a user does: set it, fire `input`.
+fn type_in(id: &str, value: &str) {
+    let i = input(id);
+    i.set_value(value);
+    i.dispatch_event(&Event::new("input").unwrap()).unwrap();
+}
+
+fn msg_shown(id: &str) -> Option<String> {
+    let m: HtmlElement = by_id(&format!("{id}-msg")).dyn_into().unwrap();
+    (!m.hidden()).then(|| m.text_content().unwrap_or_default())
+}
+
+#[wasm_bindgen_test]
+fn every_widget_mounts_with_labelled_controls() {
+    let root = page("");
+    assert_eq!(root.query_selector_all("section.widget").unwrap().length(), 6);
+    for e in &EXPERIMENTS {
+        for s in PARAMS.iter().filter(|s| e.uses(s.key)) {
+            let id = format!("{}-{}", e.name, s.name);
+            let label = root.query_selector(&format!("label[for='{id}']")).unwrap().expect("label");
+            let want = format!("{} ({})", s.label, s.unit);
+            assert_eq!(label.text_content().unwrap(), want, "{id}");
+            if let Some(r) = doc().get_element_by_id(&format!("{id}-range")) {
+                assert_eq!(r.get_attribute("aria-labelledby").unwrap(), format!("{id}-label"));
+            }
+        }
+        assert!(root.query_selector(&format!("#w-{} input[type=range][data-main]", e.name)).unwrap().is_some());
+    }
+    for name in ["littles", "collapse", "admission", "shaping", "shedding", "priority"] {
+        let panel = text(&format!("{name}-explain"));
+        for part in ["It assumes", "It ignores", "What would change it"] {
+            assert!(panel.contains(part), "{name}: explanation lacks '{part}'");
+        }
+    }
+    assert!(text("littles-record").contains("What would reverse it."));
+    for o in ["littles-out-0", "admission-out-0", "priority-out-0"] {
+        assert!(by_id(o).get_attribute("aria-labelledby").is_some(), "{o} has an accessible name");
+    }
+}
+
+#[wasm_bindgen_test]
+fn an_input_event_updates_the_shown_numbers() {
+    page("");
+    assert_eq!(text("littles-out-1"), "10 (9.95 rounded half-up)");
+    type_in("littles-budget-ms-range", "300"); // 1 × (300 − 21) / 21 = 13.29
+    assert_eq!(text("littles-out-1"), "13 (13.29 rounded half-up)");
+    assert_eq!(input("littles-budget-ms").value(), "300", "the typed box follows the slider");
+    type_in("littles-arrivals-rps", "100"); // L = 100 × 0.23
+    assert_eq!(text("littles-out-0"), "23 requests in flight");
+
+    assert_eq!(text("admission-out-1"), "20 requests");
+    type_in("admission-plateau-limit-range", "35");
+    assert_eq!(text("admission-out-1"), "35 requests");
+    type_in("admission-service-ms", "7"); // B = round(142.857 × 0.2) = 29
+    assert_eq!(text("admission-out-0"), "29 requests");
+}
+
+#[wasm_bindgen_test]
+fn canvases_are_drawn() {
+    let root = page("");
+    let canvases = root.query_selector_all("canvas").unwrap();
+    assert_eq!(canvases.length(), 11, "one limit curve + ten experiment charts");
+    let blank: HtmlCanvasElement = doc().create_element("canvas").unwrap().dyn_into().unwrap();
+    for i in 0..canvases.length() {
+        let c: HtmlCanvasElement = canvases.get(i).unwrap().dyn_into().unwrap();
+        blank.set_width(c.width());
+        blank.set_height(c.height());
+        assert_ne!(c.to_data_url().unwrap(), blank.to_data_url().unwrap(), "{} is blank", c.id());
+        assert!(c.get_attribute("data-error").is_none(), "{}: {:?}", c.id(), c.get_attribute("data-error"));
+    }
+}
+
+#[wasm_bindgen_test]
+fn csv_at_the_defaults_is_the_golden_bytes() {
+    page("");
+    let mut seen = 0;
+    for e in &EXPERIMENTS {
+        for (file, csv) in bplab_web::csv_files(e.name).unwrap() {
+            let golden = GOLDEN.iter().find(|(f, _)| *f == file).map(|(_, g)| *g).unwrap();
+            assert!(csv == golden, "{file} differs from golden/");
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, GOLDEN.len());
+}
+
+#[wasm_bindgen_test]
+fn bad_input_shows_the_range_and_keeps_the_last_result() {
+    page("");
+    let before = text("admission-out-2");
+    for bad in ["0", "-5", "NaN", "abc", "1e12", "99999999999", ""] {
+        type_in("admission-service-ms", bad);
+        let m = msg_shown("admission-service-ms").unwrap_or_else(|| panic!("no message for '{bad}'"));
+        assert!(m.contains("a whole number from 1 to 60000 (ms)"), "{m}");
+        assert_eq!(text("admission-out-2"), before, "last good result stays for '{bad}'");
+        assert_eq!(input("admission-service-ms").get_attribute("aria-invalid").as_deref(), Some("true"));
+    }
+    type_in("admission-service-ms", "10");
+    assert_eq!(msg_shown("admission-service-ms"), None, "a good value clears the message");
+
+    type_in("admission-deadline-ms", "5"); // below one service time
+    assert!(msg_shown("admission-deadline-ms").unwrap().contains("expected a deadline from 10"));
+    type_in("collapse-duration-ms", "3600000"); // an hour at 300 rps with retries: too many events
+    assert!(msg_shown("collapse-duration-ms").unwrap().contains("the cap is"));
+    type_in("littles-budget-ms", "20"); // not above the 21 ms service
+    assert!(msg_shown("littles-budget-ms").unwrap().contains("expected a budget above 21"));
+    assert_eq!(text("littles-out-1"), "10 (9.95 rounded half-up)");
+    type_in("shaping-bursts", "1,2,x");
+    assert!(msg_shown("shaping-bursts").unwrap().contains("comma-separated whole numbers"));
+}
+
+#[wasm_bindgen_test]
+fn the_url_reproduces_a_view_and_refuses_bad_values_inline() {
+    page("?admission.service-ms=7&littles.budget-ms=300");
+    assert_eq!(text("admission-out-0"), "29 requests");
+    assert_eq!(input("admission-service-ms").value(), "7");
+    assert_eq!(text("littles-out-1"), "13 (13.29 rounded half-up)");
+
+    let root = page("?embed=shaping&window-burst=40");
+    assert_eq!(root.query_selector_all("section.widget").unwrap().length(), 1);
+    assert_eq!(text("shaping-out-0"), "40 requests");
+    assert!(doc().body().unwrap().class_list().contains("embed"));
+
+    page("?collapse.service-ms=abc&priority.critical-share=1.5");
+    assert!(msg_shown("collapse-service-ms").unwrap().contains("'abc'"));
+    assert!(msg_shown("priority-critical-share").unwrap().contains("below 1"));
+    assert_eq!(text("priority-out-0"), "400 rps", "defaults stay on screen");
+    assert!(!doc().body().unwrap().class_list().contains("embed"));
+}
+
+#[wasm_bindgen_test]
+fn reset_restores_the_article_defaults() {
+    page("");
+    type_in("shedding-deadline-ms", "400");
+    assert_eq!(text("shedding-out-0"), "40 requests");
+    by_id("shedding-reset").dyn_into::<HtmlElement>().unwrap().click();
+    assert_eq!(text("shedding-out-0"), "20 requests");
+    assert_eq!(input("shedding-deadline-ms").value(), "200");
+    assert_eq!(input("shedding-deadline-ms-range").value(), "200");
+}

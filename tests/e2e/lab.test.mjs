@@ -1,0 +1,174 @@
+// End-to-end: the built page (dist/) in Debian's chromium via playwright-core.
+// Controls are found by their labels, results by their accessible names.
+// Every test fails on a console error, a page error, a failed request or a
+// request to another origin. Screenshots go to target/e2e-shots/.
+//
+// Run: scripts/test-web.sh (builds, serves, runs), or after a build:
+//   node --test tests/e2e/            (serves dist/ itself)
+//   BASE_URL=http://127.0.0.1:8080/ node --test tests/e2e/
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ROOT, SHOTS, launch, openPage, ready, site } from './harness.mjs';
+
+let srv;
+let browser;
+
+before(async () => {
+  await mkdir(SHOTS, { recursive: true });
+  srv = await site();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await srv?.close();
+});
+
+const origin = () => srv.url.replace(/\/$/, '');
+
+async function open(query = '', viewport) {
+  const page = await openPage(browser, origin(), viewport);
+  await page.goto(srv.url + query);
+  await ready(page);
+  return page;
+}
+
+async function done(page) {
+  await page.waitForTimeout(50);
+  assert.deepEqual(page.problems, [], 'no console errors, failed requests or other origins');
+  await page.context().close();
+}
+
+const slider = (scope, label) => scope.getByRole('slider', { name: label, exact: true });
+const box = (scope, label) => scope.getByRole('textbox', { name: label, exact: true });
+const result = (scope, name) => scope.getByRole('status', { name });
+
+test('the page loads six widgets offline-clean and screenshots them', async () => {
+  const page = await open();
+  await assert.doesNotReject(page.waitForFunction(() => document.querySelectorAll('section.widget').length === 6));
+  assert.equal(await page.locator('canvas').count(), 11);
+  await page.screenshot({ path: join(SHOTS, 'page-top.png') });
+  await page.screenshot({ path: join(SHOTS, 'page-full.png'), fullPage: true });
+  for (const s of await page.locator('section.widget').all()) {
+    await s.scrollIntoViewIfNeeded();
+    await s.screenshot({ path: join(SHOTS, `widget-${await s.getAttribute('data-widget')}.png`) });
+  }
+  await done(page);
+});
+
+test('dragging the budget slider updates the limit; the keyboard moves it too', async () => {
+  const page = await open();
+  const w = page.locator('#w-littles');
+  const budget = slider(w, 'Latency budget (ms)');
+  const limit = result(w, /^Queue limit/);
+  assert.equal(await limit.textContent(), '10 (9.95 rounded half-up)');
+  // Drag from the thumb towards the right end.
+  const b = await budget.boundingBox();
+  await page.mouse.move(b.x + b.width * 0.23, b.y + b.height / 2);
+  await page.mouse.down();
+  for (let i = 1; i <= 10; i++) await page.mouse.move(b.x + b.width * (0.23 + 0.04 * i), b.y + b.height / 2);
+  await page.mouse.up();
+  const v = Number(await budget.inputValue());
+  assert.ok(v > 400, `dragged to ${v}`);
+  assert.equal(await box(w, 'Latency budget (ms)').inputValue(), String(v), 'the typed box follows');
+  assert.equal((await limit.textContent()).split(' ')[0], String(Math.round((v - 21) / 21)));
+  // Keyboard: Home, then two steps right.
+  await budget.focus();
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await budget.inputValue(), '3');
+  assert.match(await w.getByRole('alert').filter({ hasText: /budget/ }).first().textContent(), /expected a budget above 21/);
+  await budget.fill('300');
+  assert.equal(await limit.textContent(), '13 (13.29 rounded half-up)');
+  await w.screenshot({ path: join(SHOTS, 'littles-dragged.png') });
+  await done(page);
+});
+
+test('a bad typed value shows the accepted range beside the control and keeps the result', async () => {
+  const page = await open();
+  const w = page.locator('#w-admission');
+  const service = box(w, 'Service time (ms)');
+  const b = result(w, 'B = capacity × deadline');
+  assert.equal(await b.textContent(), '20 requests');
+  for (const bad of ['0', '-3', 'abc', '1e9']) {
+    await service.fill(bad);
+    const msg = w.locator('#admission-service-ms-msg');
+    await assert.doesNotReject(msg.waitFor({ state: 'visible' }));
+    assert.match(await msg.textContent(), /a whole number from 1 to 60000 \(ms\)/);
+    assert.equal(await msg.getAttribute('role'), 'alert');
+    assert.equal(await service.getAttribute('aria-invalid'), 'true');
+    assert.equal(await b.textContent(), '20 requests', 'last good result stays');
+  }
+  await w.screenshot({ path: join(SHOTS, 'bad-input.png') });
+  await service.fill('7');
+  assert.equal(await b.textContent(), '29 requests');
+  assert.ok(await w.locator('#admission-service-ms-msg').isHidden());
+  await done(page);
+});
+
+test('a copied link reproduces the view', async () => {
+  const page = await open();
+  const w = page.locator('#w-shaping');
+  await box(w, 'Gate rate (rps)').fill('150');
+  await slider(w, 'Timeline burst (requests)').fill('33');
+  await page.waitForFunction(() => location.search.includes('shaping.window-burst=33'));
+  const link = page.url();
+  const readouts = await w.getByRole('status').allTextContents();
+  await done(page);
+
+  const again = await open(link.slice(srv.url.length));
+  const w2 = again.locator('#w-shaping');
+  assert.equal(await box(w2, 'Gate rate (rps)').inputValue(), '150');
+  assert.equal(await slider(w2, 'Timeline burst (requests)').inputValue(), '33');
+  assert.deepEqual(await w2.getByRole('status').allTextContents(), readouts);
+  await w2.screenshot({ path: join(SHOTS, 'shared-link.png') });
+  await done(again);
+});
+
+test('an embed URL renders that widget alone, sized for an iframe', async () => {
+  const page = await open('?embed=priority&critical-share=0.5', { width: 900, height: 1100 });
+  assert.equal(await page.locator('section.widget').count(), 1);
+  assert.ok(await page.locator('.page-head').isHidden());
+  assert.equal(await result(page, 'Ceiling = capacity / critical share').textContent(), '200 rps');
+  assert.equal(await box(page, 'Critical share (fraction)').inputValue(), '0.5');
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(width <= 900, `fits the iframe width (${width}px)`);
+  await page.screenshot({ path: join(SHOTS, 'embed-priority.png'), fullPage: true });
+  await done(page);
+});
+
+test('CSV downloads at the defaults are the golden bytes; charts download as PNG', async () => {
+  const page = await open();
+  const buttons = page.getByRole('button', { name: /^CSV: / });
+  assert.equal(await buttons.count(), 9);
+  for (const btn of await buttons.all()) {
+    const [dl] = await Promise.all([page.waitForEvent('download'), btn.click()]);
+    const file = dl.suggestedFilename();
+    const golden = await readFile(join(ROOT, 'golden', file.split('-').slice(0, 2).join('-'), file));
+    const got = await readFile(await dl.path());
+    assert.ok(got.equals(golden), `${file} equals golden/`);
+  }
+  const [png] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'PNG: bp-post2-limit-sweep.png' }).click(),
+  ]);
+  assert.equal(png.suggestedFilename(), 'bp-post2-limit-sweep.png');
+  const bytes = await readFile(await png.path());
+  assert.equal(bytes.subarray(1, 4).toString(), 'PNG');
+  assert.ok(bytes.length > 5000, 'not an empty image');
+  await done(page);
+});
+
+test('bad URL parameters show inline messages and keep the defaults', async () => {
+  const page = await open('?collapse.max-retries=99&collapse.duration-ms=NaN&admission.deadline-ms=3&embed=nope');
+  const c = page.locator('#w-collapse');
+  assert.match(await c.locator('#collapse-max-retries-msg').textContent(), /from 0 to 10/);
+  assert.match(await c.locator('#collapse-duration-ms-msg').textContent(), /'NaN'/);
+  assert.match(await page.locator('#admission-status').textContent(), /Showing the article defaults/);
+  assert.match(await page.getByRole('alert').filter({ hasText: 'embed' }).textContent(), /unknown widget 'nope'/);
+  assert.equal(await result(page, 'B = capacity × deadline').textContent(), '20 requests');
+  await done(page);
+});
