@@ -3,10 +3,10 @@
 
 use bplab_core::models::admission::{AdmissionOutcome, Limit};
 use bplab_core::{AdmissionReport, ChartId};
-use plotters::chart::SeriesLabelPosition;
 
 use crate::Focus;
 use crate::common::{BLUE, ORANGE, RED, fmt_tick};
+use crate::legend::Corner;
 use crate::plot::{Marker, Plot, Series, XAxis};
 
 /// Where `b` falls on the categorical axis of `limits`: its index if
@@ -48,7 +48,7 @@ pub(crate) fn limit_sweep(r: &AdmissionReport, focus: &Focus) -> Plot {
     {
         plot.rings.push((i as f64, o.goodput_rps));
     }
-    plot.legend = SeriesLabelPosition::LowerLeft;
+    plot.legend = Corner::LowerLeft;
     plot
 }
 
@@ -64,6 +64,6 @@ pub(crate) fn plateau(r: &AdmissionReport, focus: &Focus) -> Plot {
     let cap = 1000.0 / f64::from(r.settings.service_ms.max(1));
     plot.hlines.push(Marker::new(cap, format!("capacity {} rps", fmt_tick(cap))));
     plot.mark_offered(focus);
-    plot.legend = SeriesLabelPosition::MiddleRight;
+    plot.legend = Corner::MiddleRight;
     plot
 }

@@ -2,12 +2,12 @@
 //! budget, in both conventions, with the current input marked.
 
 use bplab_core::calc::{LimitInput, limit};
-use plotters::chart::SeriesLabelPosition;
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, DrawingBackend};
 
 use crate::ChartError;
 use crate::common::{BLUE, GREY, fmt_tick};
+use crate::legend::Corner;
 use crate::plot::{Marker, Plot, Series, render};
 
 /// Title of the [`draw_limit_curve`] figure.
@@ -57,7 +57,7 @@ pub fn draw_limit_curve<DB: DrawingBackend>(
         format!("{} ms → queue {} (in system {})", fmt_tick(b), now.queue_limit, now.in_system_limit),
     ));
     plot.rings = vec![(b, now.queue_exact), (b, now.in_system_exact)];
-    plot.legend = SeriesLabelPosition::LowerRight;
+    plot.legend = Corner::LowerRight;
     render(area, &plot)
 }
 

@@ -3,10 +3,10 @@
 use bplab_core::ChartId;
 use bplab_core::CollapseReport;
 use bplab_core::models::collapse::CollapseRow;
-use plotters::chart::SeriesLabelPosition;
 
 use crate::Focus;
 use crate::common::{BLUE, GREY, RED};
+use crate::legend::Corner;
 use crate::plot::{Marker, Plot, Series};
 
 fn pts(rows: &[CollapseRow], y: impl Fn(&CollapseRow) -> f64) -> Vec<(f64, f64)> {
@@ -29,7 +29,7 @@ pub(crate) fn goodput(r: &CollapseReport, focus: &Focus) -> Plot {
     let cap = capacity_rps(r);
     plot.hlines.push(Marker::new(cap, format!("capacity {} rps", crate::common::fmt_tick(cap))));
     plot.mark_offered(focus);
-    plot.legend = SeriesLabelPosition::MiddleRight;
+    plot.legend = Corner::MiddleRight;
     plot
 }
 

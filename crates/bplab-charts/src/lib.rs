@@ -28,6 +28,7 @@ mod calc;
 mod collapse;
 mod common;
 mod error;
+mod legend;
 mod plot;
 mod priority;
 mod shaping;

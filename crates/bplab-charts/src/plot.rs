@@ -8,6 +8,7 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use crate::ChartError;
 use crate::axis::Axis;
 use crate::common::{FOCUS, GREY, fmt_tick, span, ticks};
+use crate::legend::{self, Corner, Entry};
 
 /// One line of a figure.
 pub(crate) struct Series {
@@ -82,7 +83,7 @@ pub(crate) struct Plot {
     pub labels_right: bool,
     /// Right-axis description and fixed range (`None` → from its series).
     pub secondary: Option<(&'static str, Option<(f64, f64)>)>,
-    pub legend: SeriesLabelPosition,
+    pub legend: Corner,
 }
 
 impl Plot {
@@ -100,7 +101,7 @@ impl Plot {
             headroom: 0.0,
             labels_right: false,
             secondary: None,
-            legend: SeriesLabelPosition::UpperLeft,
+            legend: Corner::UpperLeft,
         }
     }
 
@@ -191,22 +192,18 @@ pub(crate) fn render<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, plot: &P
         let text = font.color(&m.color);
         chart.draw_series(std::iter::once(EmptyElement::at((m.at, y1)) + Text::new(m.label.clone(), (4, 2), text)))?;
     }
+    let mut entries = Vec::with_capacity(plot.series.len());
     for s in &plot.series {
         let on_right = s.right && plot.secondary.is_some();
         let style = s.color.stroke_width(s.width);
         let pts = s.points.clone();
-        let anno = match (on_right, s.dashed) {
+        match (on_right, s.dashed) {
             (false, false) => chart.draw_series(LineSeries::new(pts, style))?,
             (false, true) => chart.draw_series(DashedLineSeries::new(pts, 8, 5, style))?,
             (true, false) => chart.draw_secondary_series(LineSeries::new(pts, style))?,
             (true, true) => chart.draw_secondary_series(DashedLineSeries::new(pts, 8, 5, style))?,
         };
-        let (a, b) = if s.dashed { (7, 12) } else { (10, 10) };
-        anno.label(s.name.clone()).legend(move |(x, y)| {
-            EmptyElement::at((x, y))
-                + PathElement::new(vec![(0, 0), (a, 0)], style)
-                + PathElement::new(vec![(b, 0), (20, 0)], style)
-        });
+        entries.push(Entry { name: s.name.clone(), style, dashed: s.dashed });
         if s.points.len() <= MARKS_UP_TO {
             let dots = s.points.iter().map(|&p| Circle::new(p, 3, s.color.filled()));
             if on_right {
@@ -217,14 +214,7 @@ pub(crate) fn render<DB: DrawingBackend>(area: &DrawingArea<DB, Shift>, plot: &P
         }
     }
     chart.draw_series(plot.rings.iter().map(|&p| Circle::new(p, 8, FOCUS.stroke_width(2))))?;
-    chart
-        .configure_series_labels()
-        .position(plot.legend.clone())
-        .margin(8)
-        .label_font(("sans-serif", LABEL_FONT - 1))
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .draw()?;
+    legend::draw(&chart.plotting_area().strip_coord_spec(), &entries, plot.legend, LABEL_FONT - 1)?;
     area.present()?;
     Ok(())
 }

@@ -3,10 +3,10 @@
 
 use bplab_core::models::priority::{ClassPolicy, PriorityOutcome, SLO_TARGET_PCT};
 use bplab_core::{ChartId, PriorityReport};
-use plotters::chart::SeriesLabelPosition;
 
 use crate::Focus;
 use crate::common::{BLUE, ORANGE, RED, SKY, fmt_tick};
+use crate::legend::Corner;
 use crate::plot::{Marker, Plot, Series};
 
 const PCT_RANGE: (f64, f64) = (0.0, 105.0);
@@ -34,7 +34,7 @@ pub(crate) fn protection(r: &PriorityReport, focus: &Focus) -> Plot {
     let c = r.ceiling_rps;
     plot.vlines.push(Marker::new(c, format!("ceiling {} rps", fmt_tick((c * 10.0).round() / 10.0))));
     plot.mark_offered(focus);
-    plot.legend = SeriesLabelPosition::LowerLeft;
+    plot.legend = Corner::LowerLeft;
     plot
 }
 
@@ -56,6 +56,6 @@ pub(crate) fn burst(r: &PriorityReport) -> Plot {
     plot.y_fixed = Some(PCT_RANGE);
     plot.hlines.push(slo());
     plot.labels_right = true;
-    plot.legend = SeriesLabelPosition::MiddleLeft;
+    plot.legend = Corner::MiddleLeft;
     plot
 }

@@ -2,10 +2,10 @@
 
 use bplab_core::models::shaping::GateKind;
 use bplab_core::{ChartId, ShapingReport};
-use plotters::chart::SeriesLabelPosition;
 
 use crate::Focus;
 use crate::common::{BLUE, GREY, ORANGE, RED, fmt_tick};
+use crate::legend::Corner;
 use crate::plot::{Marker, Plot, Series, XAxis};
 
 /// Offered, token-bucket and leaky-bucket rates per window vs window start.
@@ -21,7 +21,7 @@ pub(crate) fn timeline(r: &ShapingReport) -> Plot {
     ];
     let rate = r.settings.gate_rate_rps;
     plot.hlines.push(Marker::new(rate, format!("gate rate {} rps", fmt_tick(rate))));
-    plot.legend = SeriesLabelPosition::UpperRight;
+    plot.legend = Corner::UpperRight;
     plot.headroom = 0.3;
     plot
 }
@@ -55,6 +55,6 @@ pub(crate) fn burst_sweep(r: &ShapingReport, focus: &Focus) -> Plot {
         plot.vlines.push(Marker::focus(i as f64, format!("burst {b}")));
     }
     plot.x = XAxis::Categories(bursts.iter().map(u32::to_string).collect());
-    plot.legend = SeriesLabelPosition::UpperLeft;
+    plot.legend = Corner::UpperLeft;
     plot
 }

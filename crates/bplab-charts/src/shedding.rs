@@ -2,11 +2,11 @@
 
 use bplab_core::models::shedding::{ShedOutcome, ShedPolicy};
 use bplab_core::{ChartId, SheddingReport};
-use plotters::chart::SeriesLabelPosition;
 use plotters::style::RGBColor;
 
 use crate::Focus;
 use crate::common::{BLUE, GREEN, ORANGE, PURPLE, RED, fmt_tick};
+use crate::legend::Corner;
 use crate::plot::{Marker, Plot, Series};
 
 const COLORS: [RGBColor; 4] = [RED, BLUE, GREEN, PURPLE];
@@ -46,7 +46,7 @@ pub(crate) fn sweep(r: &SheddingReport, focus: &Focus) -> Plot {
     let cap = 1000.0 / f64::from(r.settings.service_ms.max(1));
     plot.hlines.push(Marker::new(cap, format!("capacity {} rps", fmt_tick(cap))));
     plot.mark_offered(focus);
-    plot.legend = SeriesLabelPosition::MiddleRight;
+    plot.legend = Corner::MiddleRight;
     plot
 }
 
@@ -65,6 +65,6 @@ pub(crate) fn hangover(r: &SheddingReport) -> Plot {
         .collect();
     let d = f64::from(r.settings.deadline_ms);
     plot.hlines.push(Marker::new(d, format!("deadline {} ms", fmt_tick(d))));
-    plot.legend = SeriesLabelPosition::UpperLeft;
+    plot.legend = Corner::UpperLeft;
     plot
 }
