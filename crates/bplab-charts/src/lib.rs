@@ -10,6 +10,10 @@
 //! use bplab_core::{EXPERIMENTS, Scenario};
 //! use plotters::prelude::*;
 //!
+//! # // Text needs a font when plotters' `ab_glyph` feature is on (the CLI's
+//! # // build); the browser canvas measures text itself.
+//! # let ttf = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../bplab/assets/DejaVuSans.ttf")).unwrap();
+//! # plotters::style::register_font("sans-serif", plotters::style::FontStyle::Normal, Box::leak(ttf.into_boxed_slice())).ok();
 //! let e = &EXPERIMENTS[1];
 //! let report = Scenario::defaults(e.id).run();
 //! let mut svg = String::new();

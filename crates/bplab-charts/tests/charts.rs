@@ -9,7 +9,21 @@ use plotters::prelude::*;
 
 const SIZE: (u32, u32) = (720, 400);
 
+/// The CLI's embedded font, registered once for every family the charts use.
+fn fonts() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let ttf: &'static [u8] = include_bytes!("../../bplab/assets/DejaVuSans.ttf");
+        for family in ["sans-serif", "serif", "monospace"] {
+            for style in [FontStyle::Normal, FontStyle::Bold] {
+                assert!(plotters::style::register_font(family, style, ttf).is_ok());
+            }
+        }
+    });
+}
+
 fn svg(chart: ChartId, report: &Report, focus: &Focus) -> Result<String, ChartError> {
+    fonts();
     let mut out = String::new();
     {
         let area = SVGBackend::with_string(&mut out, SIZE).into_drawing_area();
@@ -143,6 +157,7 @@ fn wrong_report_is_a_typed_error() {
 }
 
 fn limit_svg(input: LimitInput, range: (f64, f64)) -> Result<String, ChartError> {
+    fonts();
     let mut out = String::new();
     {
         let area = SVGBackend::with_string(&mut out, SIZE).into_drawing_area();
