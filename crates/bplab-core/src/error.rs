@@ -108,10 +108,10 @@ impl fmt::Display for ConfigError {
                 f,
                 "Little's law needs exactly two of arrivals-rps, latency-ms, in-flight (it solves the third); {given} given"
             ),
-            Self::BudgetNotAboveService { budget_ms, service_ms } => write!(
-                f,
-                "budget-ms: {budget_ms} leaves no room to queue behind a {service_ms} ms service; expected a budget above {service_ms}"
-            ),
+            Self::BudgetNotAboveService { budget_ms, service_ms } => {
+                let (b, s) = (crate::calc::fmt_num(*budget_ms), crate::calc::fmt_num(*service_ms));
+                write!(f, "budget-ms: {b} leaves no room to queue behind a {s} ms service; expected a budget above {s}")
+            }
             Self::NotUsed { param, experiment } => {
                 write!(f, "{param}: not used by the {experiment} experiment; drop it")
             }

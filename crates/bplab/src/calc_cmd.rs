@@ -28,7 +28,12 @@ pub fn limit(m: &ArgMatches) -> Result<(), Failure> {
     })?;
     let budget_ms = number(m, "budget-ms", "a number above 0 to 10000000 (ms)")?.unwrap_or(0.0);
     let service_ms = number(m, "service-ms", "a number above 0 to 1000000 (ms)")?.unwrap_or(0.0);
-    let r = calc::limit(LimitInput { workers, budget_ms, service_ms })?;
+    print_limit(LimitInput { workers, budget_ms, service_ms })
+}
+
+fn print_limit(input: LimitInput) -> Result<(), Failure> {
+    let workers = input.workers;
+    let r = calc::limit(input)?;
     println!("queue limit (behind the workers, seed 003): {}", r.queue_limit);
     println!("in-system bound (capacity × budget, Post 2): {}", r.in_system_limit);
     println!("  the two differ by the {workers} request(s) in service");
@@ -37,6 +42,22 @@ pub fn limit(m: &ArgMatches) -> Result<(), Failure> {
     println!();
     print!("{}", r.record.to_text());
     Ok(())
+}
+
+/// `bplab measure`: the service time measured at low load, then the limit
+/// derived from it exactly as `bplab limit` derives it.
+pub fn measure(m: &ArgMatches) -> Result<(), Failure> {
+    use clap::FromArgMatches;
+    let args = bplab_live::MeasureArgs::from_arg_matches(m).map_err(|e| Failure::Usage(e.to_string()))?;
+    let measured = bplab_live::run_measure(&args)?;
+    let workers = measured.server.as_ref().map_or(1, |s| s.workers);
+    let workers = u32::try_from(workers).unwrap_or(u32::MAX);
+    println!(
+        "deriving the limit from the measured p50 service time, {workers} worker(s), budget {} ms",
+        fmt_num(args.budget_ms)
+    );
+    println!();
+    print_limit(LimitInput { workers, budget_ms: args.budget_ms, service_ms: measured.p50_ms })
 }
 
 /// `bplab littles` with any two of the three quantities.

@@ -1,7 +1,7 @@
 //! The command-line grammar. `run`'s parameter flags are generated from the
 //! core's parameter registry, so they cannot drift from what the models take.
 
-use clap::{Arg, ArgAction, Command};
+use clap::{Arg, ArgAction, Args, Command};
 
 use bplab_core::{EXPERIMENTS, PARAMS};
 
@@ -63,4 +63,14 @@ pub fn command() -> Command {
                 .arg(num("latency-ms", "W, time in the system, ms"))
                 .arg(num("in-flight", "L, requests in the system")),
         )
+        .subcommand(bplab_live::ServeArgs::augment_args(
+            Command::new("serve")
+                .about("Run a real HTTP service: workers, CPU spin, wait, and an admission limit at the door"),
+        ))
+        .subcommand(bplab_live::LoadArgs::augment_args(
+            Command::new("load").about("Open-loop Poisson load against a service; one row per rate (seed 003's table)"),
+        ))
+        .subcommand(bplab_live::MeasureArgs::augment_args(
+            Command::new("measure").about("Measure service time at low load and derive the admission limit"),
+        ))
 }

@@ -32,6 +32,21 @@ impl From<bplab_core::ConfigError> for Failure {
     }
 }
 
+impl From<bplab_live::LiveError> for Failure {
+    fn from(e: bplab_live::LiveError) -> Self {
+        if e.is_usage() { Failure::Usage(e.to_string()) } else { Failure::Runtime(e.to_string()) }
+    }
+}
+
+/// Parses a live subcommand's arguments and runs it.
+fn live<A: clap::FromArgMatches>(
+    m: &clap::ArgMatches,
+    run: fn(A) -> Result<(), bplab_live::LiveError>,
+) -> Result<(), Failure> {
+    let args = A::from_arg_matches(m).map_err(|e| Failure::Usage(e.to_string()))?;
+    Ok(run(args)?)
+}
+
 fn main() -> ExitCode {
     let matches = match cli::command().try_get_matches() {
         Ok(m) => m,
@@ -45,7 +60,12 @@ fn main() -> ExitCode {
         Some(("run", m)) => run_cmd::run(m),
         Some(("limit", m)) => calc_cmd::limit(m),
         Some(("littles", m)) => calc_cmd::littles(m),
-        _ => Err(Failure::Usage("expected a subcommand: run, limit, littles (see bplab --help)".into())),
+        Some(("serve", m)) => live(m, bplab_live::run_serve),
+        Some(("load", m)) => live(m, bplab_live::run_load),
+        Some(("measure", m)) => calc_cmd::measure(m),
+        _ => Err(Failure::Usage(
+            "expected a subcommand: run, limit, littles, serve, load, measure (see bplab --help)".into(),
+        )),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

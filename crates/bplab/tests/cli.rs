@@ -141,3 +141,50 @@ fn bad_input_exits_2_with_one_line_and_writes_nothing() {
     assert_eq!(o.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&o.stderr).contains("not a folder"));
 }
+
+#[test]
+fn serve_load_and_measure_are_wired_end_to_end() {
+    use std::io::{BufRead, BufReader};
+    let mut server = Command::new(env!("CARGO_BIN_EXE_bplab"))
+        .args(["serve", "--workers", "1", "--spin-ms", "1", "--wait-ms", "9", "--limit", "5", "--addr", "127.0.0.1:0"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("start bplab serve");
+    let mut first = String::new();
+    BufReader::new(server.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    let url = first.split_whitespace().find(|w| w.starts_with("http://")).map(str::to_owned);
+    let result = std::panic::catch_unwind(|| {
+        let url = url.expect("bound address on the first line");
+        let o = bplab(&["measure", "--target", &url, "--samples", "5", "--budget-ms", "100"]);
+        let s = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "{s}{}", String::from_utf8_lossy(&o.stderr));
+        assert!(
+            s.contains("workers 1 spin 1ms wait 9ms limit 5") && s.contains("queue limit (behind the workers"),
+            "{s}"
+        );
+        let o = bplab(&[
+            "load",
+            "--target",
+            &url,
+            "--check",
+            "--rate",
+            "200",
+            "--seconds",
+            "1",
+            "--client-timeout-ms",
+            "500",
+        ]);
+        let s = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "{s}{}", String::from_utf8_lossy(&o.stderr));
+        let row = s.lines().find(|l| l.trim_start().starts_with("200")).expect("a row for 200 rps");
+        let cols: Vec<&str> = row.split_whitespace().collect();
+        assert!(cols[3].parse::<u64>().unwrap() > 0, "2x overload with limit 5 refuses some: {row}");
+        let o = bplab(&["load", "--target", &url, "--rate", "0"]);
+        assert_eq!(o.status.code(), Some(2));
+    });
+    let _ = server.kill();
+    let _ = server.wait();
+    if let Err(e) = result {
+        std::panic::resume_unwind(e);
+    }
+}

@@ -1,0 +1,32 @@
+//! bplab-live: the backpressure lab's live experiment.
+//!
+//! * [`server`]: a real tokio + hyper service with `workers` slots, each
+//!   request holding one for `spin_ms` of CPU and `wait_ms` of sleep, and an
+//!   admission `limit` on how many may wait for a slot (503 + `Retry-After`
+//!   beyond it). `GET /stats` reports its counters.
+//! * [`load`]: an open-loop Poisson load generator that prints the lesson's
+//!   table (`offered sent ok refused gaveup error ok_per_sec p50_ms p99_ms
+//!   done lost queued`).
+//! * [`mod@measure`]: sequential low-load requests giving the service time.
+//! * [`compare`]: the core's admission model beside the measurement.
+//! * [`cli`]: `clap` argument structs and the `run_*` entry points the
+//!   `bplab` binary wires to `serve`, `load` and `measure`.
+//!
+//! Network use is loopback-only unless explicitly allowed.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod cli;
+pub mod compare;
+pub mod error;
+pub mod load;
+pub mod measure;
+pub mod server;
+pub mod stats;
+
+pub use cli::{LoadArgs, MeasureArgs, ServeArgs, run_load, run_measure, run_serve};
+pub use error::LiveError;
+pub use load::{LoadConfig, RateRow, Target};
+pub use measure::{Measurement, measure};
+pub use server::{BoundServer, ServeConfig, bind, serve};
+pub use stats::{StatsConfig, StatsSnapshot};

@@ -1,0 +1,198 @@
+//! One result row per offered rate, and its fixed-width and CSV renderings
+//! (the lesson's column layout).
+
+use std::fmt::Write as _;
+
+use crate::compare::Prediction;
+
+/// The result of one offered rate.
+///
+/// Client-side columns count every scheduled request exactly once:
+/// `sent = ok + refused + gaveup + error`.
+///
+/// Server-side columns (`done`, `lost`, `queued`) come from `/stats` read
+/// just before the window starts (`POST /stats/reset-peak`) and again after
+/// every request of the window has been answered or given up on (`GET
+/// /stats`); they are `None` when the target has no usable `/stats`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RateRow {
+    /// Offered rate, requests per second.
+    pub offered_rps: f64,
+    /// Requests sent (the schedule's length for this window).
+    pub sent: u64,
+    /// Answers with a 2xx status received before the client timeout.
+    pub ok: u64,
+    /// Answers with status 503 (the admission limit's refusal).
+    pub refused: u64,
+    /// Requests abandoned at the client timeout, counted from the scheduled
+    /// send time (connect time and queueing included).
+    pub gaveup: u64,
+    /// Connect failures, resets, malformed answers and any other status.
+    pub error: u64,
+    /// `ok / seconds` (the window length, not including the drain).
+    pub ok_per_sec: f64,
+    /// Median latency of the `ok` answers, ms, from scheduled send time to
+    /// the last body byte. Refusals and give-ups are not included.
+    pub p50_ms: Option<f64>,
+    /// 99th percentile latency of the `ok` answers, ms (same definition).
+    pub p99_ms: Option<f64>,
+    /// Server: work completed between the two `/stats` reads, whether or not
+    /// a client was still waiting for it. `done - ok` is wasted work.
+    pub done: Option<u64>,
+    /// Server: arrivals it counted between the two reads that it neither
+    /// completed, refused, nor still holds at the end:
+    /// `Δarrived - Δdone - Δrefused - Δ(in_service + queued)`. Non-zero
+    /// means the server dropped work without a trace (0 for bplab-live
+    /// unless it was shut down mid-window).
+    pub lost: Option<i64>,
+    /// Server: the longest the waiting line got between the two reads (its
+    /// high-water mark, restarted as the window starts). With a limit this
+    /// is at most the limit; without one it is the backlog the overload
+    /// built. This is the lesson's `queued` column (10 on every row with
+    /// limit 10).
+    pub queued: Option<u64>,
+    /// Server: requests still waiting at the second read — the backlog the
+    /// next window inherits (not printed in the table).
+    pub queued_end: Option<u64>,
+    /// The core model's prediction for this rate, when `--compare` is on.
+    pub prediction: Option<Prediction>,
+}
+
+const HEADER: &str =
+    " offered    sent     ok  refused  gaveup  error  ok_per_sec   p50_ms   p99_ms    done    lost  queued";
+const PRED_HEADER: &str = "  model_ok/s  model_p99";
+const CSV_HEADER: &str = "offered,sent,ok,refused,gaveup,error,ok_per_sec,p50_ms,p99_ms,done,lost,queued";
+
+/// The table header; with `compare`, two model columns follow.
+pub fn header(compare: bool) -> String {
+    if compare { format!("{HEADER}{PRED_HEADER}") } else { HEADER.to_string() }
+}
+
+/// A number as the lesson writes rates: `40`, `47.5`.
+pub(crate) fn num(x: f64) -> String {
+    if x.fract() == 0.0 && x.abs() < 1e15 { format!("{x:.0}") } else { format!("{x}") }
+}
+
+fn opt<T: ToString>(v: Option<T>) -> String {
+    v.map_or_else(|| "-".to_string(), |x| x.to_string())
+}
+
+fn opt1(v: Option<f64>) -> String {
+    v.map_or_else(|| "-".to_string(), |x| format!("{x:.1}"))
+}
+
+/// One fixed-width table line, aligned under [`header`].
+pub fn format_row(r: &RateRow, compare: bool) -> String {
+    let mut s = format!(
+        "{:>8}{:>8}{:>7}{:>9}{:>8}{:>7}{:>12.1}{:>9}{:>9}{:>8}{:>8}{:>8}",
+        num(r.offered_rps),
+        r.sent,
+        r.ok,
+        r.refused,
+        r.gaveup,
+        r.error,
+        r.ok_per_sec,
+        opt1(r.p50_ms),
+        opt1(r.p99_ms),
+        opt(r.done),
+        opt(r.lost),
+        opt(r.queued),
+    );
+    if compare {
+        let (ok, p99) = match &r.prediction {
+            Some(p) => (format!("{:.1}", p.ok_per_sec), opt1(p.p99_ms)),
+            None => ("-".to_string(), "-".to_string()),
+        };
+        let _ = write!(s, "{ok:>12}{p99:>11}");
+    }
+    s
+}
+
+/// The whole table as CSV (header line plus one line per row, `\n` endings);
+/// missing values are empty fields.
+pub fn to_csv(rows: &[RateRow], compare: bool) -> String {
+    let mut out = String::from(CSV_HEADER);
+    if compare {
+        out.push_str(",model_ok_per_sec,model_p99_ms");
+    }
+    out.push('\n');
+    let e = |v: Option<String>| v.unwrap_or_default();
+    for r in rows {
+        let _ = write!(
+            out,
+            "{},{},{},{},{},{},{:.3},{},{},{},{},{}",
+            num(r.offered_rps),
+            r.sent,
+            r.ok,
+            r.refused,
+            r.gaveup,
+            r.error,
+            r.ok_per_sec,
+            e(r.p50_ms.map(|x| format!("{x:.3}"))),
+            e(r.p99_ms.map(|x| format!("{x:.3}"))),
+            e(r.done.map(|x| x.to_string())),
+            e(r.lost.map(|x| x.to_string())),
+            e(r.queued.map(|x| x.to_string())),
+        );
+        if compare {
+            let (ok, p99) = match &r.prediction {
+                Some(p) => (format!("{:.3}", p.ok_per_sec), e(p.p99_ms.map(|x| format!("{x:.3}")))),
+                None => (String::new(), String::new()),
+            };
+            let _ = write!(out, ",{ok},{p99}");
+        }
+        out.push('\n');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lesson_row() -> RateRow {
+        RateRow {
+            offered_rps: 40.0,
+            sent: 797,
+            ok: 795,
+            refused: 2,
+            gaveup: 0,
+            error: 0,
+            ok_per_sec: 39.75,
+            p50_ms: Some(61.5),
+            p99_ms: Some(225.1),
+            done: Some(795),
+            lost: Some(0),
+            queued: Some(10),
+            queued_end: Some(0),
+            prediction: None,
+        }
+    }
+
+    #[test]
+    fn matches_lesson_layout() {
+        assert_eq!(
+            header(false),
+            " offered    sent     ok  refused  gaveup  error  ok_per_sec   p50_ms   p99_ms    done    lost  queued"
+        );
+        assert_eq!(
+            format_row(&lesson_row(), false),
+            "      40     797    795        2       0      0        39.8     61.5    225.1     795       0      10"
+        );
+        assert_eq!(header(false).len(), format_row(&lesson_row(), false).len());
+    }
+
+    #[test]
+    fn missing_values_and_compare_columns() {
+        let mut r = lesson_row();
+        r.p50_ms = None;
+        r.done = None;
+        r.prediction = Some(Prediction { ok_per_sec: 47.6, p99_ms: Some(230.0) });
+        let line = format_row(&r, true);
+        assert_eq!(line.len(), header(true).len());
+        assert!(line.ends_with("        47.6      230.0"), "{line}");
+        let csv = to_csv(&[r], true);
+        assert!(csv.starts_with("offered,sent,"));
+        assert!(csv.contains("\n40,797,795,2,0,0,39.750,,225.100,,0,10,47.600,230.000\n"), "{csv}");
+    }
+}
