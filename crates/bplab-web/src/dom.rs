@@ -57,16 +57,3 @@ pub fn show_msg(e: &Element, msg: Option<&str>) {
 pub fn log_error(msg: &str) {
     web_sys::console::error_1(&JsValue::from_str(msg));
 }
-
-/// A list of `items` under a heading, as `<h4>` + `<ul>`.
-pub fn list(doc: &Document, parent: &Element, heading: &str, items: &[String]) -> Result<(), JsValue> {
-    if items.is_empty() {
-        return Ok(());
-    }
-    add(parent, text_el(doc, "h4", &[], heading)?)?;
-    let ul = add(parent, el(doc, "ul", &[])?)?;
-    for i in items {
-        add(&ul, text_el(doc, "li", &[], i)?)?;
-    }
-    Ok(())
-}

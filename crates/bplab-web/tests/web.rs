@@ -194,3 +194,18 @@ fn reset_restores_the_article_defaults() {
     assert_eq!(input("shedding-deadline-ms").value(), "200");
     assert_eq!(input("shedding-deadline-ms-range").value(), "200");
 }
+
+/// After slider moves the explanation panel is patched in place; its text
+/// must equal what a freshly built page shows for the same state.
+#[wasm_bindgen_test]
+fn patched_explanations_equal_a_fresh_render() {
+    page("");
+    for v in ["250", "260", "400"] {
+        type_in("collapse-deadline-ms-range", v);
+    }
+    type_in("littles-budget-ms-range", "300");
+    let patched = (text("collapse-explain"), text("littles-explain"));
+    assert!(patched.0.contains("= 0.4 × 100 / 10 = 4 s"), "the 400 ms deadline reached the explanation: {}", patched.0);
+    page("?collapse.deadline-ms=400&littles.budget-ms=300");
+    assert_eq!((text("collapse-explain"), text("littles-explain")), patched);
+}

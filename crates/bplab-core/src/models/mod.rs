@@ -60,7 +60,7 @@ impl FifoServer {
         let start_ms = release_ms.max(self.busy_until_ms);
         let finish = start_ms + self.service_ms;
         self.busy_until_ms = finish;
-        let sojourn_ms = self.service_ms.max((finish - arrival_ms).round());
+        let sojourn_ms = self.service_ms.max(crate::numerics::round_half_up(finish - arrival_ms));
         Served { start_ms, sojourn_ms, on_time: sojourn_ms <= self.deadline_ms }
     }
 }

@@ -4,7 +4,7 @@ use serde::{Deserialize, Serialize};
 
 use super::queue_loop::{Outcomes, QueueLoop};
 use super::{DoorPolicy, Pick, pct};
-use crate::numerics::{LatencyHistogram, percentile_of_values, round_clamp_ms};
+use crate::numerics::{LatencyHistogram, percentile_of_values, round_clamp_ms, round_half_up};
 
 /// A shedding policy: which request is served next, whether the door is
 /// bounded (at B in the system) and whether stale requests expire on dequeue.
@@ -98,7 +98,7 @@ impl Outcomes for Tally {
 
     fn served(&mut self, _i: usize, finish_ms: f64, sojourn_ms: f64) {
         self.served.record_ms(sojourn_ms);
-        if sojourn_ms.round() <= self.deadline_ms {
+        if round_half_up(sojourn_ms) <= self.deadline_ms {
             self.goodput += 1;
         } else {
             self.late += 1;

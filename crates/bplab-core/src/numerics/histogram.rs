@@ -50,10 +50,25 @@ pub fn highest_equivalent(v: u64) -> u64 {
     lowest_equivalent(v) + (1u64 << bucket_index(v)) - 1
 }
 
+/// Rounds half-up (`floor(x + 0.5)` evaluated exactly) for `x >= 0`, the
+/// rule the reference uses; equal to `f64::round` there. Written with
+/// `floor` because wasm has a `floor` instruction but no `round`: the
+/// models call this once or twice per request.
+#[inline]
+pub fn round_half_up(x: f64) -> f64 {
+    if (0.0..4_503_599_627_370_496.0).contains(&x) {
+        let f = x.floor();
+        // x - floor(x) is exact below 2^52.
+        if x - f >= 0.5 { f + 1.0 } else { f }
+    } else {
+        x.round()
+    }
+}
+
 /// Rounds a latency in ms half-up and clamps it to `[0, MAX_LATENCY_MS]`,
 /// as every recorded value is before it enters a histogram.
 pub fn round_clamp_ms(ms: f64) -> u64 {
-    let r = ms.round();
+    let r = round_half_up(ms);
     if r.is_nan() || r <= 0.0 {
         0
     } else if r >= MAX_LATENCY_MS as f64 {
@@ -75,10 +90,18 @@ fn equivalent_for(p: f64, v: u64) -> u64 {
     if p == 0.0 { lowest_equivalent(v) } else { highest_equivalent(v) }
 }
 
+/// Counts per block of the two-level walk.
+const BLOCK: usize = 64;
+
 /// A latency histogram in whole milliseconds, 0..=60000, 3 significant digits.
+///
+/// Besides HdrHistogram's counts it keeps a sum per block of 64 counts, so a
+/// percentile walks ~112 block sums and then at most 64 counts instead of up
+/// to 7168 counts: the same answer, found faster.
 #[derive(Clone, Debug)]
 pub struct LatencyHistogram {
     counts: Vec<u32>,
+    blocks: Vec<u32>,
     total: u64,
 }
 
@@ -91,7 +114,7 @@ impl Default for LatencyHistogram {
 impl LatencyHistogram {
     /// An empty histogram.
     pub fn new() -> Self {
-        Self { counts: vec![0; COUNTS_LEN], total: 0 }
+        Self { counts: vec![0; COUNTS_LEN], blocks: vec![0; COUNTS_LEN.div_ceil(BLOCK)], total: 0 }
     }
 
     /// Records a latency in ms after rounding half-up and clamping to 60000.
@@ -101,8 +124,9 @@ impl LatencyHistogram {
 
     /// Records an already whole, non-negative value (clamped to 60000).
     pub fn record(&mut self, v: u64) {
-        let v = v.min(MAX_LATENCY_MS);
-        self.counts[counts_index(v)] += 1;
+        let i = counts_index(v.min(MAX_LATENCY_MS));
+        self.counts[i] += 1;
+        self.blocks[i / BLOCK] += 1;
         self.total += 1;
     }
 
@@ -123,10 +147,17 @@ impl LatencyHistogram {
         }
         let target = count_at_percentile(p, self.total);
         let mut running = 0u64;
-        for (i, &c) in self.counts.iter().enumerate() {
-            running += u64::from(c);
-            if running >= target {
-                return equivalent_for(p, value_from_index(i));
+        for (b, &sum) in self.blocks.iter().enumerate() {
+            if running + u64::from(sum) < target {
+                running += u64::from(sum);
+                continue;
+            }
+            let start = b * BLOCK;
+            for (i, &c) in self.counts[start..(start + BLOCK).min(COUNTS_LEN)].iter().enumerate() {
+                running += u64::from(c);
+                if running >= target {
+                    return equivalent_for(p, value_from_index(start + i));
+                }
             }
         }
         0
@@ -169,6 +200,23 @@ mod tests {
         let h = hist(std::iter::repeat_n(10, 99).chain([9903]));
         assert_eq!(h.value_at_percentile(99.0), 10);
         assert_eq!(LatencyHistogram::new().value_at_percentile(99.0), 0);
+    }
+
+    #[test]
+    fn round_half_up_equals_f64_round_for_non_negative_values() {
+        let mut x = 0.0f64;
+        let specials = [0.5, 1.5, 2.5, 0.49999999999999994, 4503599627370495.5, 4503599627370496.0, 1e300, f64::MAX];
+        for v in specials {
+            assert_eq!(round_half_up(v), v.round(), "{v}");
+        }
+        for i in 0..200_000u64 {
+            x += 0.0137 * (i % 7) as f64 + 1e-9;
+            let y = x * 1.000_000_1;
+            assert_eq!(round_half_up(y), y.round(), "{y}");
+            let half = (i as f64) + 0.5;
+            assert_eq!(round_half_up(half), half.round(), "{half}");
+        }
+        assert!(round_half_up(f64::NAN).is_nan());
     }
 
     #[test]

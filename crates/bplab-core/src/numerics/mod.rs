@@ -7,5 +7,5 @@ mod histogram;
 mod java_random;
 
 pub use format::{format_fixed, write_fixed};
-pub use histogram::{LatencyHistogram, MAX_LATENCY_MS, percentile_of_values, round_clamp_ms};
+pub use histogram::{LatencyHistogram, MAX_LATENCY_MS, percentile_of_values, round_clamp_ms, round_half_up};
 pub use java_random::JavaRandom;
