@@ -170,9 +170,14 @@ mod tests {
 
     /// The rule as the spec states it: one min-heap of (time, seq) events.
     fn reference(s: &CollapseSettings, offered_rps: u32, retry: bool) -> (u64, u64, u64, u64, u64, i64) {
-        #[derive(PartialEq, PartialOrd)]
+        #[derive(PartialEq)]
         struct Key(f64, u64);
         impl Eq for Key {}
+        impl PartialOrd for Key {
+            fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+                Some(self.cmp(o))
+            }
+        }
         impl Ord for Key {
             fn cmp(&self, o: &Self) -> Ordering {
                 self.0.total_cmp(&o.0).then(self.1.cmp(&o.1))
