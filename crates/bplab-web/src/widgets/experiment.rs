@@ -256,15 +256,7 @@ pub fn mount(doc: &Document, parent: &Element, exp: &'static Experiment, q: &Que
             w.reset();
         }
     })?;
-    let link = add(
-        &actions,
-        text_el(
-            doc,
-            "a",
-            &[("class", "embed-link"), ("href", &url_state::embed_query(name, Vec::new()))],
-            "Link to this widget alone (embed)",
-        )?,
-    )?;
+    let link = shell::embed_link(doc, &actions, name)?;
     let w2 = w.clone();
     url_state::register(Source {
         widget: name,

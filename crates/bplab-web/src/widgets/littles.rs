@@ -289,15 +289,7 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query) -> Result<(), JsValue>
             s.set_selected_index(0);
         }
     })?;
-    let link = add(
-        &actions,
-        text_el(
-            doc,
-            "a",
-            &[("class", "embed-link"), ("href", &url_state::embed_query(NAME, Vec::new()))],
-            "Link to this widget alone (embed)",
-        )?,
-    )?;
+    let link = shell::embed_link(doc, &actions, NAME)?;
     let w2 = w.clone();
     url_state::register(Source {
         widget: NAME,

@@ -95,3 +95,10 @@ pub fn explain_panel(doc: &Document, parent: &Element, name: &str) -> Result<Ele
     add(&d, text_el(doc, "summary", &[], "How this is computed")?)?;
     add(&d, el(doc, "div", &[("id", &format!("{name}-explain")), ("aria-live", "off")])?)
 }
+
+/// The "widget alone (embed)" link; its href follows the widget's state.
+pub fn embed_link(doc: &Document, actions: &Element, name: &str) -> Result<Element, JsValue> {
+    let href = crate::url_state::embed_query(name, Vec::new());
+    let attrs = [("class", "embed-link"), ("href", href.as_str())];
+    add(actions, text_el(doc, "a", &attrs, "Link to this widget alone (embed)")?)
+}
