@@ -6,7 +6,7 @@
 #![cfg(target_arch = "wasm32")]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use bplab_core::{EXPERIMENTS, PARAMS};
+use bplab_core::{EXPERIMENTS, PARAMS, Report};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Document, Element, Event, HtmlCanvasElement, HtmlElement, HtmlInputElement};
@@ -208,4 +208,28 @@ fn patched_explanations_equal_a_fresh_render() {
     assert!(patched.0.contains("= 0.4 × 100 / 10 = 4 s"), "the 400 ms deadline reached the explanation: {}", patched.0);
     page("?collapse.deadline-ms=400&littles.budget-ms=300");
     assert_eq!((text("collapse-explain"), text("littles-explain")), patched);
+}
+
+/// The token/leaky readouts are computed at exactly the timeline burst,
+/// also for a burst the sweep does not contain.
+#[wasm_bindgen_test]
+fn shaping_readouts_are_at_the_chosen_burst() {
+    page("");
+    assert_eq!(text("shaping-out-1"), "gate 0 ms, server 190 ms; downstream peak 290 rps");
+    assert_eq!(text("shaping-out-2"), "gate 190 ms, server 0 ms; downstream peak 100 rps");
+    type_in("shaping-window-burst", "25");
+    let mut p = bplab_core::Experiment::get(bplab_core::ExperimentId::Shaping).defaults();
+    p.window_burst = Some(25);
+    let Report::Shaping(r) =
+        bplab_core::Scenario::new(bplab_core::ExperimentId::Shaping, p, bplab_core::Caps::PAGE).unwrap().run()
+    else {
+        unreachable!()
+    };
+    let token = r
+        .at_burst
+        .iter()
+        .find(|o| o.burst == 25 && o.gate == bplab_core::models::shaping::GateKind::TokenBucket)
+        .unwrap();
+    let want = format!("gate 0 ms, server {} ms; downstream peak", token.server_wait_p99_ms);
+    assert!(text("shaping-out-1").starts_with(&want), "{} vs {want}", text("shaping-out-1"));
 }

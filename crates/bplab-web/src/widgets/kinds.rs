@@ -6,6 +6,7 @@ use bplab_charts::Focus;
 use bplab_core::calc::fmt_num;
 use bplab_core::models::admission::Limit;
 use bplab_core::models::priority::ClassPolicy;
+use bplab_core::models::shaping::GateKind;
 use bplab_core::{ExperimentId, ParamKey, Report};
 
 /// One readout: its name and its value text.
@@ -86,24 +87,21 @@ pub fn readouts(report: &Report) -> Vec<Readout> {
         }
         Report::Shaping(r) => {
             let burst = r.timeline.burst;
-            let near = |label: &str| {
-                r.sweep.iter().filter(|o| o.gate.label() == label).min_by_key(|o| o.burst.abs_diff(burst)).map_or(
-                    "–".into(),
-                    |o| {
-                        format!(
-                            "gate {} ms, server {} ms; downstream peak {} (burst {})",
-                            o.gate_delay_p99_ms,
-                            o.server_wait_p99_ms,
-                            rps(o.downstream_peak_rps),
-                            o.burst
-                        )
-                    },
-                )
+            // The core runs both gates at exactly the timeline burst (`at_burst`).
+            let at = |gate: GateKind| {
+                r.at_burst.iter().find(|o| o.gate == gate).map_or("–".into(), |o| {
+                    format!(
+                        "gate {} ms, server {} ms; downstream peak {}",
+                        o.gate_delay_p99_ms,
+                        o.server_wait_p99_ms,
+                        rps(o.downstream_peak_rps)
+                    )
+                })
             };
             vec![
                 ("Timeline burst", format!("{burst} requests")),
-                ("Token bucket: p99 wait at the gate and at the server", near("token-bucket")),
-                ("Leaky bucket: p99 wait at the gate and at the server", near("leaky-bucket")),
+                ("Token bucket: p99 wait at the gate and at the server", at(GateKind::TokenBucket)),
+                ("Leaky bucket: p99 wait at the gate and at the server", at(GateKind::LeakyBucket)),
             ]
         }
         Report::Shedding(r) => {
