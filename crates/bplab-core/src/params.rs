@@ -454,9 +454,10 @@ impl Params {
     /// Re-checks every value's range (values may arrive by serde, not text),
     /// then the cross-field rule deadline >= service.
     pub fn check_ranges(&self) -> Result<(), ConfigError> {
+        // Round-tripping through text applies exactly the parse-time checks;
+        // `set` only writes the field it parses, so one probe serves all.
+        let mut probe = self.clone();
         for s in PARAMS {
-            // Round-tripping through text applies exactly the parse-time checks.
-            let mut probe = self.clone();
             probe.set(s.key, &self.get(s.key))?;
         }
         if self.deadline_ms < self.service_ms {
