@@ -20,11 +20,13 @@
 
 pub mod arrivals;
 pub mod calc;
+pub mod control;
 mod error;
 mod experiments;
 pub mod models;
 pub mod numerics;
 mod params;
+pub mod stochastic;
 mod table;
 
 pub use error::ConfigError;

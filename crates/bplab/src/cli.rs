@@ -73,4 +73,6 @@ pub fn command() -> Command {
         .subcommand(bplab_live::MeasureArgs::augment_args(
             Command::new("measure").about("Measure service time at low load and derive the admission limit"),
         ))
+        .subcommand(crate::replay_cmd::limiter_command())
+        .subcommand(crate::replay_cmd::codel_command())
 }

@@ -7,6 +7,7 @@ mod calc_cmd;
 mod cli;
 mod manifest;
 mod output;
+mod replay_cmd;
 mod png;
 mod report_html;
 mod run_cmd;
@@ -63,8 +64,10 @@ fn main() -> ExitCode {
         Some(("serve", m)) => live(m, bplab_live::run_serve),
         Some(("load", m)) => live(m, bplab_live::run_load),
         Some(("measure", m)) => calc_cmd::measure(m),
+        Some(("limiter", m)) => replay_cmd::limiter(m),
+        Some(("codel", m)) => replay_cmd::codel(m),
         _ => Err(Failure::Usage(
-            "expected a subcommand: run, limit, littles, serve, load, measure (see bplab --help)".into(),
+            "expected a subcommand: run, limit, littles, serve, load, measure, limiter, codel (see bplab --help)".into(),
         )),
     };
     match result {
