@@ -58,6 +58,18 @@ pub struct Focus {
     pub burst: Option<u32>,
 }
 
+impl Focus {
+    /// The highlights that follow a report's own chosen values (the
+    /// plateau limit, the timeline burst).
+    pub fn of(report: &Report) -> Focus {
+        match report {
+            Report::Admission(r) => Focus { admission_limit: Some(r.plateau_limit), ..Focus::default() },
+            Report::Shaping(r) => Focus { burst: Some(r.timeline.burst), ..Focus::default() },
+            _ => Focus::default(),
+        }
+    }
+}
+
 /// The registry title of `chart` (empty if the registry lacks it).
 pub(crate) fn title(chart: ChartId) -> &'static str {
     EXPERIMENTS.iter().flat_map(|e| e.charts).find(|c| c.id == chart).map_or("", |c| c.title)

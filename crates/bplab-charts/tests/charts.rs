@@ -43,7 +43,7 @@ fn escaped(s: &str) -> String {
 
 #[test]
 fn every_chart_draws_at_defaults() {
-    for e in &EXPERIMENTS {
+    for e in EXPERIMENTS {
         let report = Scenario::defaults(e.id).run();
         for spec in e.charts {
             let out = svg(spec.id, &report, &Focus::default()).unwrap_or_else(|err| panic!("{:?}: {err}", spec.id));
@@ -56,7 +56,7 @@ fn every_chart_draws_at_defaults() {
 #[test]
 fn every_chart_draws_with_focus() {
     let focus = Focus { admission_limit: Some(20), offered_rps: Some(150.0), burst: Some(8) };
-    for e in &EXPERIMENTS {
+    for e in EXPERIMENTS {
         let report = Scenario::defaults(e.id).run();
         for spec in e.charts {
             assert!(svg(spec.id, &report, &focus).is_ok(), "{:?}", spec.id);
@@ -99,7 +99,7 @@ fn tiny(id: ExperimentId) -> Report {
 
 #[test]
 fn degenerate_runs_draw() {
-    for e in &EXPERIMENTS {
+    for e in EXPERIMENTS {
         let report = tiny(e.id);
         for spec in e.charts {
             let out = svg(spec.id, &report, &Focus { offered_rps: Some(1.0), ..Focus::default() });
@@ -126,7 +126,7 @@ fn emptied(report: &Report) -> Report {
 
 #[test]
 fn empty_reports_draw() {
-    for e in &EXPERIMENTS {
+    for e in EXPERIMENTS {
         let report = emptied(&Scenario::defaults(e.id).run());
         for spec in e.charts {
             let out = svg(spec.id, &report, &Focus::default()).unwrap_or_else(|err| panic!("{:?}: {err}", spec.id));
@@ -185,7 +185,7 @@ fn limit_curve_draws_the_lesson() {
 fn dump() {
     let Ok(dir) = std::env::var("BPLAB_CHARTS_DUMP") else { return };
     let focus = Focus { admission_limit: Some(28), offered_rps: Some(150.0), burst: Some(8) };
-    for e in &EXPERIMENTS {
+    for e in EXPERIMENTS {
         let report = Scenario::defaults(e.id).run();
         for spec in e.charts {
             let out = svg(spec.id, &report, &focus).unwrap_or_default();

@@ -22,7 +22,7 @@ fn all_nine_csvs(c: &mut Criterion) {
     c.bench_function("all_nine_csvs", |b| {
         b.iter(|| {
             let mut bytes = 0;
-            for e in &EXPERIMENTS {
+            for e in EXPERIMENTS {
                 for t in Scenario::defaults(e.id).run().tables() {
                     bytes += t.csv().len();
                 }
@@ -34,7 +34,7 @@ fn all_nine_csvs(c: &mut Criterion) {
 
 fn per_experiment(c: &mut Criterion, group_name: &str, duration_ms: Option<u32>) {
     let mut group = c.benchmark_group(group_name);
-    for e in &EXPERIMENTS {
+    for e in EXPERIMENTS {
         let mut p = e.defaults();
         if let Some(d) = duration_ms {
             p.duration_ms = d;

@@ -35,7 +35,7 @@ impl Curve {
     }
 
     /// Calls `f(start_ms, end_ms, segment)` for each tiled segment in the window.
-    fn for_each_tile(&self, window_ms: u32, mut f: impl FnMut(u32, u32, &Segment)) {
+    pub(crate) fn for_each_tile(&self, window_ms: u32, mut f: impl FnMut(u32, u32, &Segment)) {
         if self.segments.iter().all(|s| s.duration_ms == 0) {
             return;
         }

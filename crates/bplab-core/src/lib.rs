@@ -23,6 +23,7 @@ pub mod calc;
 pub mod control;
 mod error;
 mod experiments;
+pub mod fuzz;
 pub mod models;
 pub mod numerics;
 mod params;
@@ -31,8 +32,9 @@ mod table;
 
 pub use error::ConfigError;
 pub use experiments::{
-    AdmissionReport, Caps, ChartId, ChartSpec, CollapseReport, EXPERIMENTS, Experiment, ExperimentId, PriorityReport,
-    Report, Scenario, ShapingReport, SheddingReport, Timeline,
+    AdmissionReport, Caps, Ceiling, ChartId, ChartSpec, CollapseReport, EXPERIMENTS, Exec, Experiment, ExperimentId,
+    ExperimentReport, Job, PriorityReport, Readout, Report, RunTally, Scenario, Sequential, ShapingReport,
+    SheddingReport, Timeline, par_map,
 };
-pub use params::{MAX_LIST_LEN, PARAMS, ParamKey, ParamKind, ParamSpec, Params, parse_duration_ms};
+pub use params::{MAX_LIST_LEN, PARAMS, ParamKey, ParamKind, ParamSpec, Params, SliderSpan, parse_duration_ms};
 pub use table::{Row, Table, TableSpec};

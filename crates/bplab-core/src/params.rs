@@ -71,6 +71,26 @@ pub struct ParamSpec {
     pub max_exclusive: bool,
     /// One line on what it does.
     pub help: &'static str,
+    /// The page's slider span (inside the accepted range), or `None` for
+    /// lists, which are typed only.
+    pub slider: Option<SliderSpan>,
+}
+
+/// A slider's span on the page: a sensible part of the accepted range. The
+/// typed input still accepts the whole range.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SliderSpan {
+    /// Left end.
+    pub min: f64,
+    /// Right end.
+    pub max: f64,
+    /// Step.
+    pub step: f64,
+}
+
+/// A slider span (for the registry tables).
+pub const fn span(min: f64, max: f64, step: f64) -> Option<SliderSpan> {
+    Some(SliderSpan { min, max, step })
 }
 
 /// Most entries a list parameter accepts.
@@ -89,9 +109,10 @@ const fn spec(
     min: f64,
     max: f64,
     help: &'static str,
+    slider: Option<SliderSpan>,
 ) -> ParamSpec {
     let exclusive = matches!(kind, ParamKind::Real | ParamKind::RealList);
-    ParamSpec { key, name, label, unit, kind, min, max, min_exclusive: exclusive, max_exclusive: false, help }
+    ParamSpec { key, name, label, unit, kind, min, max, min_exclusive: exclusive, max_exclusive: false, help, slider }
 }
 
 /// Every parameter, in display order.
@@ -105,6 +126,7 @@ pub const PARAMS: &[ParamSpec] = &[
         1.0,
         60_000.0,
         "fixed time the server spends on one request; capacity = 1000 / service",
+        span(1.0, 50.0, 1.0),
     ),
     spec(
         ParamKey::DeadlineMs,
@@ -115,6 +137,7 @@ pub const PARAMS: &[ParamSpec] = &[
         1.0,
         HOUR_MS,
         "a request answered later than this is wasted; at least one service time",
+        span(10.0, 1000.0, 10.0),
     ),
     spec(
         ParamKey::DurationMs,
@@ -125,6 +148,7 @@ pub const PARAMS: &[ParamSpec] = &[
         1.0,
         HOUR_MS,
         "arrivals are generated in [0, window); rates are normalised by it",
+        span(1000.0, 20000.0, 500.0),
     ),
     spec(
         ParamKey::Offered,
@@ -135,6 +159,7 @@ pub const PARAMS: &[ParamSpec] = &[
         0.0,
         1_000_000.0,
         "flat offered loads of the sweep, comma-separated",
+        None,
     ),
     spec(
         ParamKey::ValleyRps,
@@ -145,6 +170,7 @@ pub const PARAMS: &[ParamSpec] = &[
         0.0,
         1_000_000.0,
         "arrival rate between spikes of the bursty curve",
+        span(0.0, 500.0, 5.0),
     ),
     spec(
         ParamKey::ValleyMs,
@@ -155,6 +181,7 @@ pub const PARAMS: &[ParamSpec] = &[
         1.0,
         HOUR_MS,
         "length of each valley of the bursty curve",
+        span(50.0, 3000.0, 50.0),
     ),
     spec(
         ParamKey::SpikeRps,
@@ -165,6 +192,7 @@ pub const PARAMS: &[ParamSpec] = &[
         0.0,
         1_000_000.0,
         "arrival rate during a spike of the bursty curve",
+        span(0.0, 2000.0, 10.0),
     ),
     spec(
         ParamKey::SpikeMs,
@@ -175,6 +203,7 @@ pub const PARAMS: &[ParamSpec] = &[
         1.0,
         HOUR_MS,
         "length of each spike of the bursty curve",
+        span(10.0, 2000.0, 10.0),
     ),
     spec(
         ParamKey::QueueCapacity,
@@ -185,6 +214,7 @@ pub const PARAMS: &[ParamSpec] = &[
         1.0,
         I32_MAX,
         "occupancy at which an attempt is rejected (100000 = effectively unbounded)",
+        span(1.0, 100_000.0, 1.0),
     ),
     spec(
         ParamKey::MaxRetries,
@@ -195,6 +225,7 @@ pub const PARAMS: &[ParamSpec] = &[
         0.0,
         10.0,
         "retries after a timed-out or rejected first attempt",
+        span(0.0, 10.0, 1.0),
     ),
     spec(
         ParamKey::RetryBackoffMs,
@@ -205,6 +236,7 @@ pub const PARAMS: &[ParamSpec] = &[
         0.0,
         HOUR_MS,
         "fixed wait before a retry, after the deadline passes",
+        span(0.0, 1000.0, 10.0),
     ),
     spec(
         ParamKey::Limits,
@@ -215,6 +247,7 @@ pub const PARAMS: &[ParamSpec] = &[
         1.0,
         I32_MAX,
         "limits of the sweep, comma-separated; 'none' for no limit",
+        None,
     ),
     spec(
         ParamKey::PlateauLimit,
@@ -225,6 +258,7 @@ pub const PARAMS: &[ParamSpec] = &[
         1.0,
         I32_MAX,
         "limit of the admission-limited plateau; B = capacity × deadline",
+        span(1.0, 200.0, 1.0),
     ),
     spec(
         ParamKey::GateRateRps,
@@ -235,6 +269,7 @@ pub const PARAMS: &[ParamSpec] = &[
         0.0,
         1_000_000.0,
         "sustained release rate of both buckets",
+        span(10.0, 500.0, 5.0),
     ),
     spec(
         ParamKey::Bursts,
@@ -245,6 +280,7 @@ pub const PARAMS: &[ParamSpec] = &[
         1.0,
         1_000_000.0,
         "token bucket sizes / leaky queue depths of the sweep",
+        None,
     ),
     spec(
         ParamKey::WindowBurst,
@@ -255,6 +291,7 @@ pub const PARAMS: &[ParamSpec] = &[
         1.0,
         1_000_000.0,
         "burst of the timeline's gates; B = capacity × deadline",
+        span(1.0, 200.0, 1.0),
     ),
     spec(
         ParamKey::WindowMs,
@@ -265,6 +302,7 @@ pub const PARAMS: &[ParamSpec] = &[
         1.0,
         HOUR_MS,
         "width of the timeline's windows",
+        span(10.0, 1000.0, 10.0),
     ),
     ParamSpec {
         key: ParamKey::CriticalShare,
@@ -277,13 +315,25 @@ pub const PARAMS: &[ParamSpec] = &[
         min_exclusive: true,
         max_exclusive: true,
         help: "share of arrivals classified critical",
+        slider: span(0.01, 0.99, 0.01),
     },
 ];
 
+// A missing or misplaced entry is a compile error, not a silent fallback.
+const _: () = {
+    assert!(PARAMS.len() == ParamKey::CriticalShare as usize + 1);
+    let mut i = 0;
+    while i < PARAMS.len() {
+        assert!(PARAMS[i].key as usize == i);
+        i += 1;
+    }
+};
+
 impl ParamSpec {
-    /// The spec of `key`.
+    /// The spec of `key`: [`PARAMS`] is in [`ParamKey`] order, which a
+    /// compile-time check below enforces, so this lookup cannot miss.
     pub fn of(key: ParamKey) -> &'static ParamSpec {
-        PARAMS.iter().find(|s| s.key == key).unwrap_or(&PARAMS[0])
+        &PARAMS[key as usize]
     }
 
     /// The spec named `name` (CLI flag / URL key).
@@ -379,7 +429,7 @@ fn join<T>(items: &[T], f: impl Fn(&T) -> String) -> String {
 impl Params {
     /// Capacity of the server, rps: `1000 / S`.
     pub fn capacity_rps(&self) -> f64 {
-        1000.0 / f64::from(self.service_ms)
+        crate::calc::capacity_rps(f64::from(self.service_ms), 1)
     }
 
     /// B = `round(capacity × (D / 1000))`, in exactly that order; at least 1.

@@ -115,12 +115,53 @@ fn other_parameters_follow_the_same_rules() {
 fn explanations_carry_the_numbers() {
     let text = |id| run(id).explanations().iter().map(|e| e.to_text()).collect::<String>();
     let a = text(ExperimentId::Admission);
-    assert!(a.contains("round(100 × 0.2)") && a.contains("best limit on this curve: 20 (99.8 rps goodput)"), "{a}");
+    assert!(a.contains("round(100 × 0.2)") && a.contains("best limit on this curve: 20 (99.8 rps goodput"), "{a}");
+    assert!(a.contains("200 ms in the system, at most 190 ms of it waiting"), "{a}");
     let c = text(ExperimentId::Collapse);
-    assert!(c.contains("at 110 rps offered (capacity 100), goodput is 42 rps"), "{c}");
+    assert!(c.contains("at 300 rps offered (capacity 100 rps), goodput is 5.8 rps"), "{c}");
+    assert!(c.contains("effectively unbounded") && !c.contains("limits the amplification"), "{c}");
     let s = text(ExperimentId::Shaping);
-    assert!(s.contains("token 0 ms at the server") || s.contains("token 190 ms at the server"), "{s}");
-    assert!(s.contains("peak 290 vs 100 rps downstream"), "{s}");
+    // Exactly one value: at burst 20 the token bucket's p99 wait is at the server.
+    assert!(s.contains("token 190 ms at the server, leaky 190 ms at the gate"), "{s}");
+    assert!(s.contains("downstream peak 290 rps vs 100 rps"), "{s}");
+    // Post 3's curve caps any policy near 48.8 rps (issue 12, item 5).
+    assert!(s.contains("about 48.8 rps") && s.contains("best gate reaches 48 rps"), "{s}");
     let p = text(ExperimentId::Priority);
     assert!(p.contains("100 / 0.25") && p.contains("up to 300.0 rps offered; at 400.2 rps it delivers 93.3 %"), "{p}");
+    assert!(!p.contains("100.21"), "{p}");
+}
+
+#[test]
+fn a_bounded_queue_is_not_called_unbounded() {
+    let mut p = Experiment::get(ExperimentId::Collapse).defaults();
+    p.queue_capacity = 20;
+    let r = Scenario::new(ExperimentId::Collapse, p, Caps::CLI).unwrap().run();
+    let text = r.explanations().iter().map(|e| e.to_text()).collect::<String>();
+    assert!(!text.contains("unbounded") && text.contains("bounded at 20 requests"), "{text}");
+}
+
+#[test]
+fn collapse_goodput_falls_with_the_window_as_stated() {
+    // After t* every arrival is late, so a window four times longer gives about a quarter.
+    let goodput = |ms: u32| {
+        let mut p = Experiment::get(ExperimentId::Collapse).defaults();
+        p.duration_ms = ms;
+        p.offered_rps = vec![300.0];
+        let Report::Collapse(r) = Scenario::new(ExperimentId::Collapse, p, Caps::CLI).unwrap().run() else {
+            unreachable!()
+        };
+        r.no_retry[0].goodput_rps
+    };
+    let (short, long) = (goodput(5000), goodput(20_000));
+    assert!((long / short - 0.25).abs() < 0.05, "{short} → {long}");
+}
+
+#[test]
+fn the_cliff_sentence_follows_the_numbers() {
+    // Light demand never fills the queue past B: no cliff is claimed.
+    let mut p = Experiment::get(ExperimentId::Admission).defaults();
+    p.spike_rps = 60.0;
+    let r = Scenario::new(ExperimentId::Admission, p, Caps::CLI).unwrap().run();
+    let text = r.explanations().iter().map(|e| e.to_text()).collect::<String>();
+    assert!(text.contains("never fills the queue past B") && !text.contains("falls off a cliff"), "{text}");
 }

@@ -12,7 +12,7 @@ fn golden(dir: &str, file: &str) -> Vec<u8> {
 #[test]
 fn every_table_matches_its_golden_file_byte_for_byte() {
     let mut checked = 0;
-    for exp in &EXPERIMENTS {
+    for exp in EXPERIMENTS {
         let report = Scenario::defaults(exp.id).run();
         for table in report.tables() {
             let want = golden(exp.dir, table.spec.file);

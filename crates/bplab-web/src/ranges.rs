@@ -1,36 +1,14 @@
-//! Slider spans for the core's parameters: sensible UI ranges inside each
-//! spec's accepted range. The typed input still accepts the spec's full
-//! range; validation is the core's (`Params::set` + `Scenario::new`).
+//! Controls for the core's parameters: the slider span comes from the core's
+//! registry (`ParamSpec::slider`). The typed input still accepts the spec's
+//! full range; validation is the core's (`Params::set` + `Scenario::new`).
 
-use bplab_core::{ParamKey, ParamKind, ParamSpec};
+use bplab_core::{ParamKind, ParamSpec};
 
 use crate::control::{ControlSpec, SliderRange};
 
-const fn r(min: f64, max: f64, step: f64) -> Option<SliderRange> {
-    Some(SliderRange { min, max, step })
-}
-
-/// The slider span of `key`, or `None` for lists (typed only).
-pub fn slider(key: ParamKey) -> Option<SliderRange> {
-    use ParamKey::*;
-    match key {
-        ServiceMs => r(1.0, 50.0, 1.0),
-        DeadlineMs => r(10.0, 1000.0, 10.0),
-        DurationMs => r(1000.0, 20000.0, 500.0),
-        ValleyRps => r(0.0, 500.0, 5.0),
-        ValleyMs => r(50.0, 3000.0, 50.0),
-        SpikeRps => r(0.0, 2000.0, 10.0),
-        SpikeMs => r(10.0, 2000.0, 10.0),
-        QueueCapacity => r(1.0, 100_000.0, 1.0),
-        MaxRetries => r(0.0, 10.0, 1.0),
-        RetryBackoffMs => r(0.0, 1000.0, 10.0),
-        PlateauLimit => r(1.0, 200.0, 1.0),
-        GateRateRps => r(10.0, 500.0, 5.0),
-        WindowBurst => r(1.0, 200.0, 1.0),
-        WindowMs => r(10.0, 1000.0, 10.0),
-        CriticalShare => r(0.01, 0.99, 0.01),
-        Offered | Limits | Bursts => None,
-    }
+/// The slider span of a parameter (from the core's registry), `None` for lists.
+pub fn slider(s: &ParamSpec) -> Option<SliderRange> {
+    s.slider.map(|x| SliderRange { min: x.min, max: x.max, step: x.step })
 }
 
 /// The control spec of a core parameter.
@@ -40,5 +18,5 @@ pub fn control_spec(s: &'static ParamSpec) -> ControlSpec<'static> {
         ParamKind::Real => "decimal",
         _ => "text",
     };
-    ControlSpec { name: s.name, label: s.label, unit: s.unit, slider: slider(s.key), help: s.help, inputmode }
+    ControlSpec { name: s.name, label: s.label, unit: s.unit, slider: slider(s), help: s.help, inputmode }
 }

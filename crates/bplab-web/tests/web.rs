@@ -70,7 +70,7 @@ fn msg_shown(id: &str) -> Option<String> {
 fn every_widget_mounts_with_labelled_controls() {
     let root = page("");
     assert_eq!(root.query_selector_all("section.widget").unwrap().length(), 6);
-    for e in &EXPERIMENTS {
+    for e in EXPERIMENTS {
         for s in PARAMS.iter().filter(|s| e.uses(s.key)) {
             let id = format!("{}-{}", e.name, s.name);
             let label = root.query_selector(&format!("label[for='{id}']")).unwrap().expect("label");
@@ -130,7 +130,7 @@ fn canvases_are_drawn() {
 fn csv_at_the_defaults_is_the_golden_bytes() {
     page("");
     let mut seen = 0;
-    for e in &EXPERIMENTS {
+    for e in EXPERIMENTS {
         for (file, csv) in bplab_web::csv_files(e.name).unwrap() {
             let golden = GOLDEN.iter().find(|(f, _)| *f == file).map(|(_, g)| *g).unwrap();
             assert!(csv == golden, "{file} differs from golden/");

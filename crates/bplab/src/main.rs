@@ -7,10 +7,11 @@ mod calc_cmd;
 mod cli;
 mod manifest;
 mod output;
-mod replay_cmd;
 mod png;
+mod replay_cmd;
 mod report_html;
 mod run_cmd;
+mod threads;
 
 use std::process::ExitCode;
 
@@ -67,7 +68,8 @@ fn main() -> ExitCode {
         Some(("limiter", m)) => replay_cmd::limiter(m),
         Some(("codel", m)) => replay_cmd::codel(m),
         _ => Err(Failure::Usage(
-            "expected a subcommand: run, limit, littles, serve, load, measure, limiter, codel (see bplab --help)".into(),
+            "expected a subcommand: run, limit, littles, serve, load, measure, limiter, codel (see bplab --help)"
+                .into(),
         )),
     };
     match result {

@@ -54,7 +54,7 @@ fn write_experiment(stage: &Staging, sc: &Scenario, charts: bool) -> Result<Writ
     let exp = sc.experiment();
     let at_defaults = *sc.params() == exp.defaults();
     let dir = Path::new(exp.dir);
-    let report = sc.run();
+    let report = sc.run_with(&crate::threads::Threads::all_cores());
     let tables = report.tables();
     let mut files = Vec::new();
     for t in &tables {

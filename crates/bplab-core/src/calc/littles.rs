@@ -94,16 +94,20 @@ pub fn littles(input: LittlesInput) -> Result<LittlesResult, ConfigError> {
         assumes: vec![
             "The system is in steady state: as many leave per second as arrive.".into(),
             "W is the whole time in the system, queueing included, not service alone.".into(),
-            "Every request in the system holds exactly one slot, in service or waiting.".into(),
+            "In a limit calculation λ is the rate requests leave (the drain rate), not the offered load.".into(),
         ],
         ignores: vec![
             "Warm-up and shutdown, where the law does not apply.".into(),
             "The cost of concurrency itself: memory, context switches, lock contention.".into(),
             "Whether the implied concurrency is physically achievable.".into(),
-            "Variance: it is an identity about averages and says nothing about tails.".into(),
+            "Variance: it is an identity about averages and does not bound the p99.".into(),
         ],
         would_change: vec![
-            "A different arrival rate or latency moves L in proportion to each.".into(),
+            match solved {
+                Solved::InFlight => "A different arrival rate or latency moves L in proportion to each.".into(),
+                Solved::Latency => "More requests in flight at the same rate means proportionally longer W; a higher rate at the same L, shorter W.".into(),
+                Solved::Arrivals => "More requests in flight at the same latency sustains proportionally more arrivals; a longer W at the same L, fewer.".into(),
+            },
             "Arrivals above the drain rate: then there is no steady state and the queue grows without bound.".into(),
         ],
     };

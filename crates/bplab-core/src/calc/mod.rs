@@ -3,10 +3,12 @@
 //! with an [`Explanation`]: the steps with the numbers substituted, what it
 //! assumes, what it ignores and what would change the answer.
 
+mod derived;
 mod explain;
 mod limit;
 mod littles;
 
+pub use derived::{budget_value, capacity_rps, deadline_safe_bound, worst_sojourn_ms};
 pub use explain::{Explanation, Record, Step, fmt_num};
-pub use limit::{LimitInput, LimitResult, budget, budget_value, limit};
+pub use limit::{LimitInput, LimitResult, budget, limit};
 pub use littles::{LittlesInput, LittlesResult, Solved, littles};

@@ -1,40 +1,45 @@
-//! The typed result of one experiment.
+//! What every experiment's report offers, whichever experiment it is.
 
-use super::{AdmissionReport, CollapseReport, ExperimentId, PriorityReport, ShapingReport, SheddingReport};
+use super::{Readout, Report, RunTally};
+use crate::calc::Explanation;
 use crate::table::Table;
 
-/// What one experiment produced: typed rows for charts and explanations,
-/// renderable to the experiment's CSV tables.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
-#[allow(missing_docs)]
-pub enum Report {
-    Collapse(CollapseReport),
-    Admission(AdmissionReport),
-    Shaping(ShapingReport),
-    Shedding(SheddingReport),
-    Priority(PriorityReport),
+/// The experiment-independent face of a report (implemented in each
+/// experiment's module, next to its run).
+pub trait ExperimentReport: std::fmt::Debug {
+    /// The CSV tables, in the registry's order.
+    fn tables(&self) -> Vec<Table>;
+    /// Where the headline numbers come from.
+    fn explanations(&self) -> Vec<Explanation>;
+    /// The headline numbers, in display order (names stable per experiment).
+    fn readouts(&self) -> Vec<Readout>;
+    /// One tally per model run, for conservation checks.
+    fn tallies(&self) -> Vec<RunTally>;
 }
 
 impl Report {
-    /// Which experiment produced it.
-    pub fn id(&self) -> ExperimentId {
-        match self {
-            Report::Collapse(_) => ExperimentId::Collapse,
-            Report::Admission(_) => ExperimentId::Admission,
-            Report::Shaping(_) => ExperimentId::Shaping,
-            Report::Shedding(_) => ExperimentId::Shedding,
-            Report::Priority(_) => ExperimentId::Priority,
-        }
-    }
-
     /// The CSV tables, in the registry's order.
     pub fn tables(&self) -> Vec<Table> {
-        match self {
-            Report::Collapse(r) => r.tables(),
-            Report::Admission(r) => r.tables(),
-            Report::Shaping(r) => r.tables(),
-            Report::Shedding(r) => r.tables(),
-            Report::Priority(r) => r.tables(),
-        }
+        self.view().tables()
+    }
+
+    /// Where this report's headline numbers come from.
+    pub fn explanations(&self) -> Vec<Explanation> {
+        self.view().explanations()
+    }
+
+    /// The headline numbers.
+    pub fn readouts(&self) -> Vec<Readout> {
+        self.view().readouts()
+    }
+
+    /// One tally per model run.
+    pub fn tallies(&self) -> Vec<RunTally> {
+        self.view().tallies()
+    }
+
+    /// Arrivals (attempts, for collapse) simulated over every run.
+    pub fn arrivals_simulated(&self) -> u64 {
+        self.tallies().iter().map(|t| t.arrivals).sum()
     }
 }

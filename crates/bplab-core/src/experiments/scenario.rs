@@ -1,6 +1,6 @@
 //! A validated experiment run: the experiment plus checked parameters.
 
-use super::{Experiment, ExperimentId, Report};
+use super::{Exec, Experiment, ExperimentId, Report, Sequential};
 use crate::error::ConfigError;
 use crate::params::Params;
 
@@ -50,13 +50,8 @@ impl Scenario {
     /// Checks `params` for `id` against the ranges, the cross-field rules and `caps`.
     pub fn new(id: ExperimentId, params: Params, caps: Caps) -> Result<Self, ConfigError> {
         params.check_ranges()?;
-        let (estimate, windows) = match id {
-            ExperimentId::Collapse => super::collapse::check(&params)?,
-            ExperimentId::Admission => super::admission::check(&params)?,
-            ExperimentId::Shaping => super::shaping::check(&params)?,
-            ExperimentId::Shedding => super::shedding::check(&params)?,
-            ExperimentId::Priority => super::priority::check(&params)?,
-        };
+        let experiment = Experiment::get(id);
+        let (estimate, windows) = (experiment.check)(&params)?;
         if windows > caps.max_windows {
             return Err(ConfigError::TooManyWindows { windows, cap: caps.max_windows });
         }
@@ -74,7 +69,7 @@ impl Scenario {
                 cap: caps.max_total_arrivals,
             });
         }
-        Ok(Self { experiment: Experiment::get(id), params })
+        Ok(Self { experiment, params })
     }
 
     /// The article defaults of `id` (always valid).
@@ -92,15 +87,14 @@ impl Scenario {
         &self.params
     }
 
-    /// Runs every model of the experiment.
+    /// Runs every model of the experiment on the calling thread.
     pub fn run(&self) -> Report {
-        let p = &self.params;
-        match self.experiment.id {
-            ExperimentId::Collapse => Report::Collapse(super::collapse::run(p)),
-            ExperimentId::Admission => Report::Admission(super::admission::run(p)),
-            ExperimentId::Shaping => Report::Shaping(super::shaping::run(p)),
-            ExperimentId::Shedding => Report::Shedding(super::shedding::run(p)),
-            ExperimentId::Priority => Report::Priority(super::priority::run(p)),
-        }
+        self.run_with(&Sequential)
+    }
+
+    /// Runs every model of the experiment, independent runs through `exec`
+    /// (the bytes are the same whatever the executor).
+    pub fn run_with(&self, exec: &dyn Exec) -> Report {
+        (self.experiment.run)(&self.params, exec)
     }
 }

@@ -73,6 +73,14 @@ pub struct PriorityOutcome {
     pub scoring_secs: f64,
     /// All arrivals generated (scored or not).
     pub arrivals: u64,
+    /// Served (every served request met the deadline: the door expires the rest).
+    pub served: u64,
+    /// Refused at the door, evicted, or expired at dequeue.
+    pub shed: u64,
+    /// Still waiting when the window closed (the model does not drain).
+    pub unresolved: u64,
+    /// Arrivals whose outcome was reported more than once (always 0).
+    pub double_reported: u64,
     /// Per window of `window_ms` by arrival time: (critical %, background %).
     pub window_success_pct: Vec<(f64, f64)>,
 }
@@ -109,12 +117,29 @@ struct Marks<'a> {
     scored: usize,
     ok: Vec<bool>,
     hist: [LatencyHistogram; 2],
+    /// Per arrival: how many outcomes were reported (must end 0 or 1).
+    reports: Vec<u8>,
+    served: u64,
+    shed: u64,
+}
+
+impl Marks<'_> {
+    fn report(&mut self, i: usize) {
+        if let Some(r) = self.reports.get_mut(i) {
+            *r = r.saturating_add(1);
+        }
+    }
 }
 
 impl Outcomes for Marks<'_> {
-    fn shed(&mut self, _i: usize, _wait_ms: f64) {}
+    fn shed(&mut self, i: usize, _wait_ms: f64) {
+        self.shed += 1;
+        self.report(i);
+    }
 
     fn served(&mut self, i: usize, _finish_ms: f64, sojourn_ms: f64) {
+        self.served += 1;
+        self.report(i);
         self.ok[i] = true;
         if i < self.scored {
             self.hist[usize::from(!self.critical[i])].record_ms(sojourn_ms);
@@ -156,7 +181,15 @@ pub fn run(
         critical: &critical,
         drain_after: false,
     };
-    let mut m = Marks { critical: &critical, scored, ok: vec![false; arrivals.len()], hist: Default::default() };
+    let mut m = Marks {
+        critical: &critical,
+        scored,
+        ok: vec![false; arrivals.len()],
+        hist: Default::default(),
+        reports: vec![0; arrivals.len()],
+        served: 0,
+        shed: 0,
+    };
     lp.run(&mut m);
 
     let mut classes = [(0u64, 0u64); 2];
@@ -183,6 +216,10 @@ pub fn run(
         background: class(1),
         scoring_secs: f64::from(s.duration_ms.saturating_sub(s.deadline_ms).max(1)) / 1000.0,
         arrivals: arrivals.len() as u64,
+        served: m.served,
+        shed: m.shed,
+        unresolved: m.reports.iter().filter(|&&r| r == 0).count() as u64,
+        double_reported: m.reports.iter().filter(|&&r| r > 1).count() as u64,
         window_success_pct: per_window
             .iter()
             .map(|[cr, bg]| (success_pct(cr.1, cr.0), success_pct(bg.1, bg.0)))

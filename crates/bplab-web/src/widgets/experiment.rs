@@ -212,7 +212,7 @@ pub fn mount(doc: &Document, parent: &Element, exp: &'static Experiment, q: &Que
         });
         let (text, _) = shown(&w.borrow().params, k);
         let c = Control::build(doc, &box_, name, &spec, &text, edit)?;
-        if k == kinds::main_param(exp.id) {
+        if k == exp.main_param {
             c.mark_main();
         }
         controls.push((k, c));

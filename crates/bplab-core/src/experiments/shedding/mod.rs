@@ -1,16 +1,40 @@
 //! Post 4 experiment: the policies' offered-load sweep and the hangover.
 
+mod explain;
+
 use serde::Serialize;
 
-use super::scenario::Estimate;
-use super::{ChartId, ChartSpec, base_defaults};
+use super::{
+    ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
+    base_defaults, par_map,
+};
 use crate::arrivals::Curve;
+use crate::calc::Explanation;
 use crate::error::ConfigError;
 use crate::models::shedding::{self, ShedOutcome, ShedPolicy, ShedSettings};
 use crate::params::Params;
 use crate::table::{Row, Table, TableSpec};
 
-pub(super) static TABLES: [TableSpec; 2] = [
+use crate::params::ParamKey::*;
+
+/// The registry entry.
+pub(super) const DEF: Experiment = Experiment {
+    id: ExperimentId::Shedding,
+    name: "shedding",
+    title: "Shedding policies",
+    post: "Post 4: Load Shedding Strategies",
+    dir: "bp-post4",
+    lesson: "Which work to abandon: FIFO serves the stale, tail-drop and expiry bound the wait, LIFO serves the fresh and starves the old.",
+    tables: &TABLES,
+    charts: &CHARTS,
+    params: &[ServiceMs, DeadlineMs, DurationMs, ValleyRps, ValleyMs, SpikeRps, SpikeMs, Offered, WindowMs],
+    main_param: DeadlineMs,
+    defaults,
+    check,
+    run: |p, x| Report::Shedding(run(p, x)),
+};
+
+static TABLES: [TableSpec; 2] = [
     TableSpec {
         file: "bp-post4-shed-sweep.csv",
         golden_sha256: "bc2ba213029757e0f7a86fd9b940ad35d7d787184b69d563c22b8ca0029e9609",
@@ -25,7 +49,7 @@ pub(super) static TABLES: [TableSpec; 2] = [
     },
 ];
 
-pub(super) static CHARTS: [ChartSpec; 2] = [
+static CHARTS: [ChartSpec; 2] = [
     ChartSpec {
         id: ChartId::SheddingSweep,
         file: "bp-post4-shed-sweep.png",
@@ -38,7 +62,7 @@ pub(super) static CHARTS: [ChartSpec; 2] = [
     },
 ];
 
-pub(super) fn defaults() -> Params {
+fn defaults() -> Params {
     Params { valley_rps: 80.0, valley_ms: 1000, spike_rps: 600.0, spike_ms: 500, ..base_defaults() }
 }
 
@@ -55,7 +79,7 @@ pub struct SheddingReport {
     pub hangover: Vec<ShedOutcome>,
 }
 
-pub(super) fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
+fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
     let mut e = Estimate::default();
     let policies = ShedPolicy::ALL.len() as u64;
     for &r in &p.offered_rps {
@@ -65,7 +89,7 @@ pub(super) fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
     Ok((e, u64::from(p.duration_ms / p.window_ms)))
 }
 
-pub(super) fn run(p: &Params) -> SheddingReport {
+fn run(p: &Params, exec: &dyn Exec) -> SheddingReport {
     let s = ShedSettings {
         service_ms: p.service_ms,
         deadline_ms: p.deadline_ms,
@@ -73,20 +97,51 @@ pub(super) fn run(p: &Params) -> SheddingReport {
         bound: p.budget(),
     };
     let flats: Vec<Vec<f64>> =
-        p.offered_rps.iter().map(|&r| Curve::flat(r, p.duration_ms).arrivals(p.duration_ms)).collect();
-    let sweep = ShedPolicy::ALL
-        .iter()
-        .map(|&pol| flats.iter().map(|a| shedding::run(&s, a, pol, p.window_ms, 0)).collect())
-        .collect();
+        par_map(exec, &p.offered_rps, |&r| Curve::flat(r, p.duration_ms).arrivals(p.duration_ms));
     let bursty = p.curve().arrivals(p.duration_ms);
     let windows = (p.duration_ms / p.window_ms) as usize;
-    let hangover = ShedPolicy::ALL.iter().map(|&pol| shedding::run(&s, &bursty, pol, p.window_ms, windows)).collect();
+    // Every policy at every flat rate (policy-major, as the CSV), then the hangover runs.
+    let jobs: Vec<(ShedPolicy, &[f64], usize)> = ShedPolicy::ALL
+        .iter()
+        .flat_map(|&pol| flats.iter().map(move |a| (pol, a.as_slice(), 0)))
+        .chain(ShedPolicy::ALL.iter().map(|&pol| (pol, bursty.as_slice(), windows)))
+        .collect();
+    let mut out = par_map(exec, &jobs, |&(pol, a, w)| shedding::run(&s, a, pol, p.window_ms, w));
+    let hangover = out.split_off(out.len() - ShedPolicy::ALL.len());
+    let mut rows = out.into_iter();
+    let sweep = ShedPolicy::ALL.iter().map(|_| rows.by_ref().take(flats.len()).collect()).collect();
     SheddingReport { settings: s, sweep, window_ms: p.window_ms, hangover }
 }
 
-impl SheddingReport {
+impl ExperimentReport for SheddingReport {
+    fn explanations(&self) -> Vec<Explanation> {
+        vec![explain::explanation(self)]
+    }
+
+    fn readouts(&self) -> Vec<Readout> {
+        explain::readouts(self)
+    }
+
+    fn tallies(&self) -> Vec<RunTally> {
+        self.sweep
+            .iter()
+            .flatten()
+            .chain(&self.hangover)
+            .map(|o| RunTally {
+                label: format!("{} at {} rps", o.policy.label(), o.offered_rps),
+                arrivals: o.arrivals,
+                goodput: o.goodput,
+                late: o.late,
+                refused: o.shed,
+                unresolved: 0,
+                pcts: vec![o.shed_pct, o.served_late_pct, o.wasted_pct],
+                quantiles: None,
+            })
+            .collect()
+    }
+
     /// `bp-post4-shed-sweep.csv` and `bp-post4-hangover.csv`.
-    pub fn tables(&self) -> Vec<Table> {
+    fn tables(&self) -> Vec<Table> {
         let mut sweep = Table::new(&TABLES[0]);
         for o in self.sweep.iter().flatten() {
             sweep.rows.push(

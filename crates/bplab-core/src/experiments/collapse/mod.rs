@@ -1,22 +1,46 @@
 //! Post 1 experiment: the offered-load sweep without and with retries.
 
+mod explain;
+
 use serde::Serialize;
 
-use super::scenario::Estimate;
-use super::{ChartId, ChartSpec, base_defaults};
+use super::{
+    ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
+    base_defaults, par_map,
+};
+use crate::calc::Explanation;
 use crate::error::ConfigError;
 use crate::models::collapse::{self, CollapseRow, CollapseSettings};
 use crate::params::{ParamKey, ParamSpec, Params};
 use crate::table::{Row, Table, TableSpec};
 
-pub(super) static TABLES: [TableSpec; 1] = [TableSpec {
+use crate::params::ParamKey::*;
+
+/// The registry entry.
+pub(super) const DEF: Experiment = Experiment {
+    id: ExperimentId::Collapse,
+    name: "collapse",
+    title: "Collapse and retry storms",
+    post: "Post 1: Why Systems Collapse Under Load",
+    dir: "bp-post1",
+    lesson: "Past capacity an unbounded queue serves requests whose clients already gave up; retries add load, not goodput.",
+    tables: &TABLES,
+    charts: &CHARTS,
+    params: &[ServiceMs, DeadlineMs, DurationMs, Offered, QueueCapacity, MaxRetries, RetryBackoffMs],
+    main_param: DeadlineMs,
+    defaults,
+    check,
+    run: |p, x| Report::Collapse(run(p, x)),
+};
+
+static TABLES: [TableSpec; 1] = [TableSpec {
     file: "bp-post1-collapse-sweep.csv",
     golden_sha256: "965e6578eba2dbb33316af1fa12dc225f99b5b1d05ca6dee2572270b2ab84eeb",
     header: "mode,offered_rps,effective_rps,ideal_goodput_rps,goodput_rps,wasted_pct,p50_ms,p99_ms,avg_queue_depth",
     title: "Offered-load sweep without and with retries",
 }];
 
-pub(super) static CHARTS: [ChartSpec; 2] = [
+static CHARTS: [ChartSpec; 2] = [
     ChartSpec { id: ChartId::CollapseGoodput, file: "bp-post1-goodput.png", title: "Goodput vs offered load" },
     ChartSpec {
         id: ChartId::CollapseAmplification,
@@ -25,7 +49,7 @@ pub(super) static CHARTS: [ChartSpec; 2] = [
     },
 ];
 
-pub(super) fn defaults() -> Params {
+fn defaults() -> Params {
     Params { offered_rps: vec![25.0, 50.0, 75.0, 90.0, 100.0, 110.0, 125.0, 150.0, 200.0, 300.0], ..base_defaults() }
 }
 
@@ -58,7 +82,7 @@ fn whole_rates(p: &Params) -> Result<Vec<u32>, ConfigError> {
         .collect()
 }
 
-pub(super) fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
+fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
     let mut e = Estimate::default();
     let attempts = 1 + u64::from(p.max_retries);
     for r in whole_rates(p)? {
@@ -80,19 +104,44 @@ fn settings(p: &Params) -> CollapseSettings {
     }
 }
 
-pub(super) fn run(p: &Params) -> CollapseReport {
+fn run(p: &Params, exec: &dyn Exec) -> CollapseReport {
     let s = settings(p);
     let rates = whole_rates(p).unwrap_or_default();
-    CollapseReport {
-        settings: s,
-        no_retry: rates.iter().map(|&r| collapse::run(&s, r, false)).collect(),
-        retry: rates.iter().map(|&r| collapse::run(&s, r, true)).collect(),
-    }
+    let jobs: Vec<(u32, bool)> =
+        [false, true].iter().flat_map(|&retry| rates.iter().map(move |&r| (r, retry))).collect();
+    let mut rows = par_map(exec, &jobs, |&(r, retry)| collapse::run(&s, r, retry));
+    let retry = rows.split_off(rates.len());
+    CollapseReport { settings: s, no_retry: rows, retry }
 }
 
-impl CollapseReport {
+impl ExperimentReport for CollapseReport {
+    fn explanations(&self) -> Vec<Explanation> {
+        vec![explain::explanation(self)]
+    }
+
+    fn readouts(&self) -> Vec<Readout> {
+        explain::readouts(self)
+    }
+
+    fn tallies(&self) -> Vec<RunTally> {
+        self.no_retry
+            .iter()
+            .chain(&self.retry)
+            .map(|r| RunTally {
+                label: format!("{} {} rps", if r.retry { "retry" } else { "no-retry" }, r.offered_rps),
+                arrivals: r.processed,
+                goodput: r.goodput,
+                late: r.wasted,
+                refused: r.rejected,
+                unresolved: 0,
+                pcts: vec![r.wasted_pct],
+                quantiles: Some((r.p50_ms, r.p99_ms)),
+            })
+            .collect()
+    }
+
     /// `bp-post1-collapse-sweep.csv`.
-    pub fn tables(&self) -> Vec<Table> {
+    fn tables(&self) -> Vec<Table> {
         let mut t = Table::new(&TABLES[0]);
         for r in self.no_retry.iter().chain(&self.retry) {
             t.rows.push(

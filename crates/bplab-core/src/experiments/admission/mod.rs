@@ -1,16 +1,40 @@
 //! Post 2 experiment: the limit sweep on a bursty curve and the plateau.
 
+mod explain;
+
 use serde::Serialize;
 
-use super::scenario::Estimate;
-use super::{ChartId, ChartSpec, base_defaults};
+use super::{
+    ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
+    base_defaults, par_map,
+};
 use crate::arrivals::Curve;
+use crate::calc::Explanation;
 use crate::error::ConfigError;
 use crate::models::admission::{self, AdmissionOutcome, AdmissionSettings, Limit};
 use crate::params::Params;
 use crate::table::{Row, Table, TableSpec};
 
-pub(super) static TABLES: [TableSpec; 2] = [
+use crate::params::ParamKey::*;
+
+/// The registry entry.
+pub(super) const DEF: Experiment = Experiment {
+    id: ExperimentId::Admission,
+    name: "admission",
+    title: "Admission limit",
+    post: "Post 2: Admission Control Design",
+    dir: "bp-post2",
+    lesson: "A concurrency limit of capacity × deadline turns the collapse cliff into a plateau; past it, goodput falls off a cliff.",
+    tables: &TABLES,
+    charts: &CHARTS,
+    params: &[ServiceMs, DeadlineMs, DurationMs, ValleyRps, ValleyMs, SpikeRps, SpikeMs, Offered, Limits, PlateauLimit],
+    main_param: PlateauLimit,
+    defaults,
+    check,
+    run: |p, x| Report::Admission(run(p, x)),
+};
+
+static TABLES: [TableSpec; 2] = [
     TableSpec {
         file: "bp-post2-limit-sweep.csv",
         golden_sha256: "35cc8107e84c0e60b0a7e2cd2d6476ef720e6892f7874583d81cd10864e05493",
@@ -25,7 +49,7 @@ pub(super) static TABLES: [TableSpec; 2] = [
     },
 ];
 
-pub(super) static CHARTS: [ChartSpec; 2] = [
+static CHARTS: [ChartSpec; 2] = [
     ChartSpec {
         id: ChartId::AdmissionLimitSweep,
         file: "bp-post2-limit-sweep.png",
@@ -38,7 +62,7 @@ pub(super) static CHARTS: [ChartSpec; 2] = [
     },
 ];
 
-pub(super) fn defaults() -> Params {
+fn defaults() -> Params {
     base_defaults()
 }
 
@@ -49,6 +73,8 @@ pub struct AdmissionReport {
     pub settings: AdmissionSettings,
     /// B = round(capacity × deadline): the in-system bound.
     pub budget: u32,
+    /// floor(deadline / service): the deadline-safe in-system bound.
+    pub deadline_safe: u32,
     /// One outcome per limit, on the bursty curve, in the order given.
     pub sweep: Vec<AdmissionOutcome>,
     /// Limit of the plateau's admission-limited rows.
@@ -59,7 +85,7 @@ pub struct AdmissionReport {
     pub limited: Vec<AdmissionOutcome>,
 }
 
-pub(super) fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
+fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
     let mut e = Estimate::default();
     e.add(p.curve().estimate_arrivals(p.duration_ms), p.limits.len() as u64);
     for &r in &p.offered_rps {
@@ -68,25 +94,63 @@ pub(super) fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
     Ok((e, 0))
 }
 
-pub(super) fn run(p: &Params) -> AdmissionReport {
+fn run(p: &Params, exec: &dyn Exec) -> AdmissionReport {
     let s = AdmissionSettings { service_ms: p.service_ms, deadline_ms: p.deadline_ms, duration_ms: p.duration_ms };
     let bursty = p.curve().arrivals(p.duration_ms);
     let plateau_limit = p.plateau_limit.unwrap_or_else(|| p.budget());
     let flats: Vec<Vec<f64>> =
-        p.offered_rps.iter().map(|&r| Curve::flat(r, p.duration_ms).arrivals(p.duration_ms)).collect();
+        par_map(exec, &p.offered_rps, |&r| Curve::flat(r, p.duration_ms).arrivals(p.duration_ms));
+    // Every independent run in one batch: the sweep, then both plateau modes.
+    let jobs: Vec<(&[f64], Limit)> = p
+        .limits
+        .iter()
+        .map(|&l| (bursty.as_slice(), l))
+        .chain(flats.iter().map(|a| (a.as_slice(), Limit::None)))
+        .chain(flats.iter().map(|a| (a.as_slice(), Limit::Finite(plateau_limit))))
+        .collect();
+    let mut out = par_map(exec, &jobs, |&(a, l)| admission::run(&s, a, l)).into_iter();
+    let sweep = out.by_ref().take(p.limits.len()).collect();
+    let no_control = out.by_ref().take(flats.len()).collect();
+    let limited = out.collect();
     AdmissionReport {
         settings: s,
         budget: p.budget(),
-        sweep: p.limits.iter().map(|&l| admission::run(&s, &bursty, l)).collect(),
+        deadline_safe: crate::calc::deadline_safe_bound(p.service_ms, p.deadline_ms),
+        sweep,
         plateau_limit,
-        no_control: flats.iter().map(|a| admission::run(&s, a, Limit::None)).collect(),
-        limited: flats.iter().map(|a| admission::run(&s, a, Limit::Finite(plateau_limit))).collect(),
+        no_control,
+        limited,
     }
 }
 
-impl AdmissionReport {
+impl ExperimentReport for AdmissionReport {
+    fn explanations(&self) -> Vec<Explanation> {
+        explain::explanations(self)
+    }
+
+    fn readouts(&self) -> Vec<Readout> {
+        explain::readouts(self)
+    }
+
+    fn tallies(&self) -> Vec<RunTally> {
+        let runs = self.sweep.iter().map(|o| ("limit sweep", o));
+        let runs = runs.chain(self.no_control.iter().map(|o| ("no-control", o)));
+        runs.chain(self.limited.iter().map(|o| ("admission-limited", o)))
+            .map(|(mode, o)| RunTally {
+                label: format!("{mode} {} at {} rps", o.limit.label(), o.offered_rps),
+                arrivals: o.arrivals,
+                goodput: o.goodput,
+                late: o.late,
+                refused: o.rejected,
+                unresolved: 0,
+                pcts: vec![o.reject_pct, o.served_late_pct, o.utilization_pct],
+                quantiles: Some((o.p50_ms, o.p99_ms)),
+            })
+            .collect()
+    }
+
     /// `bp-post2-limit-sweep.csv` and `bp-post2-plateau.csv`.
-    pub fn tables(&self) -> Vec<Table> {
+    fn tables(&self) -> Vec<Table> {
         let mut sweep = Table::new(&TABLES[0]);
         for o in &self.sweep {
             sweep.rows.push(

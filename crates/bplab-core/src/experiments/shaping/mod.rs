@@ -1,15 +1,51 @@
 //! Post 3 experiment: the burst sweep of both gates and the release timeline.
 
+mod explain;
+
 use serde::Serialize;
 
-use super::scenario::Estimate;
-use super::{ChartId, ChartSpec, base_defaults};
+use super::{
+    ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
+    base_defaults, par_map,
+};
+use crate::calc::{Explanation, capacity_rps};
 use crate::error::ConfigError;
 use crate::models::shaping::{self, GateKind, ShapingRow, ShapingSettings};
 use crate::params::Params;
 use crate::table::{Row, Table, TableSpec};
 
-pub(super) static TABLES: [TableSpec; 2] = [
+use crate::params::ParamKey::*;
+
+/// The registry entry.
+pub(super) const DEF: Experiment = Experiment {
+    id: ExperimentId::Shaping,
+    name: "shaping",
+    title: "Token vs leaky bucket",
+    post: "Post 3: Token Bucket vs Leaky Bucket",
+    dir: "bp-post3",
+    lesson: "Both gates admit the same average; the token bucket passes the burst to the server, the leaky bucket holds it at the gate.",
+    tables: &TABLES,
+    charts: &CHARTS,
+    params: &[
+        ServiceMs,
+        DeadlineMs,
+        DurationMs,
+        ValleyRps,
+        ValleyMs,
+        SpikeRps,
+        SpikeMs,
+        GateRateRps,
+        Bursts,
+        WindowBurst,
+        WindowMs,
+    ],
+    main_param: WindowBurst,
+    defaults,
+    check,
+    run: |p, x| Report::Shaping(run(p, x)),
+};
+
+static TABLES: [TableSpec; 2] = [
     TableSpec {
         file: "bp-post3-burst-sweep.csv",
         golden_sha256: "d29c75e9eaa020ba6192686883d30a6366ab7640534847a20d55e339072987c6",
@@ -24,7 +60,7 @@ pub(super) static TABLES: [TableSpec; 2] = [
     },
 ];
 
-pub(super) static CHARTS: [ChartSpec; 2] = [
+static CHARTS: [ChartSpec; 2] = [
     ChartSpec {
         id: ChartId::ShapingTimeline,
         file: "bp-post3-shaping.png",
@@ -37,7 +73,7 @@ pub(super) static CHARTS: [ChartSpec; 2] = [
     },
 ];
 
-pub(super) fn defaults() -> Params {
+fn defaults() -> Params {
     Params { valley_rps: 20.0, valley_ms: 1000, spike_rps: 600.0, spike_ms: 200, ..base_defaults() }
 }
 
@@ -70,16 +106,56 @@ pub struct ShapingReport {
     /// Token then leaky row at the timeline's burst: where the wait lands
     /// and the downstream peak for the burst being looked at.
     pub at_burst: Vec<ShapingRow>,
+    /// The most goodput any policy can reach on this curve.
+    pub ceiling: Ceiling,
 }
 
-pub(super) fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
+/// An upper estimate of the goodput any gate (or none) can reach on the
+/// curve: arrivals in a segment faster than capacity can only be served on
+/// time during the segment plus one deadline, at capacity; slower segments
+/// count in full.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Ceiling {
+    /// Segments (tiles) faster than capacity.
+    pub spikes: u64,
+    /// Arrivals in those segments.
+    pub spike_arrivals: u64,
+    /// Of those, at most this many can be served on time:
+    /// `Σ min(arrivals, floor((segment + deadline) × capacity / 1000))`.
+    pub spike_servable: u64,
+    /// Arrivals in segments at or below capacity.
+    pub other_arrivals: u64,
+    /// `(spike_servable + other_arrivals) / window`, rps.
+    pub rps: f64,
+}
+
+fn ceiling(p: &Params, arrivals: &[f64]) -> Ceiling {
+    let cap = capacity_rps(f64::from(p.service_ms), 1);
+    let mut c = Ceiling { spikes: 0, spike_arrivals: 0, spike_servable: 0, other_arrivals: 0, rps: 0.0 };
+    p.curve().for_each_tile(p.duration_ms, |start, end, seg| {
+        let n = (arrivals.partition_point(|&t| t < f64::from(end))
+            - arrivals.partition_point(|&t| t < f64::from(start))) as u64;
+        if seg.rate_rps > cap {
+            let servable = (f64::from(end - start + p.deadline_ms) * cap / 1000.0).floor() as u64;
+            c.spikes += 1;
+            c.spike_arrivals += n;
+            c.spike_servable += n.min(servable);
+        } else {
+            c.other_arrivals += n;
+        }
+    });
+    c.rps = (c.spike_servable + c.other_arrivals) as f64 / (f64::from(p.duration_ms) / 1000.0);
+    c
+}
+
+fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
     let mut e = Estimate::default();
     // Each sweep row, the two timeline gates and the two focus rows replay the curve.
     e.add(p.curve().estimate_arrivals(p.duration_ms), 2 * p.bursts.len() as u64 + 5);
     Ok((e, u64::from(p.duration_ms / p.window_ms)))
 }
 
-pub(super) fn run(p: &Params) -> ShapingReport {
+fn run(p: &Params, exec: &dyn Exec) -> ShapingReport {
     let s = ShapingSettings {
         service_ms: p.service_ms,
         deadline_ms: p.deadline_ms,
@@ -87,12 +163,15 @@ pub(super) fn run(p: &Params) -> ShapingReport {
         gate_rate_rps: p.gate_rate_rps,
     };
     let arrivals = p.curve().arrivals(p.duration_ms);
-    let sweep = GateKind::ALL
+    let burst = p.window_burst.unwrap_or_else(|| p.budget());
+    // The sweep (token rows, then leaky rows), then both gates at the timeline's burst.
+    let jobs: Vec<(GateKind, u32)> = GateKind::ALL
         .iter()
         .flat_map(|&g| p.bursts.iter().map(move |&b| (g, b)))
-        .map(|(g, b)| shaping::run(&s, &arrivals, g, b))
+        .chain(GateKind::ALL.iter().map(|&g| (g, burst)))
         .collect();
-    let burst = p.window_burst.unwrap_or_else(|| p.budget());
+    let mut sweep = par_map(exec, &jobs, |&(g, b)| shaping::run(&s, &arrivals, g, b));
+    let at_burst = sweep.split_off(sweep.len() - GateKind::ALL.len());
     let windows = (p.duration_ms / p.window_ms) as usize;
     let rates = |times: Vec<f64>| shaping::window_rates(times, p.window_ms, windows);
     let timeline = Timeline {
@@ -102,13 +181,38 @@ pub(super) fn run(p: &Params) -> ShapingReport {
         token_rps: rates(shaping::releases(&arrivals, GateKind::TokenBucket, p.gate_rate_rps, burst)),
         leaky_rps: rates(shaping::releases(&arrivals, GateKind::LeakyBucket, p.gate_rate_rps, burst)),
     };
-    let at_burst = GateKind::ALL.iter().map(|&g| shaping::run(&s, &arrivals, g, burst)).collect();
-    ShapingReport { settings: s, budget: p.budget(), sweep, timeline, at_burst }
+    let ceiling = ceiling(p, &arrivals);
+    ShapingReport { settings: s, budget: p.budget(), sweep, timeline, at_burst, ceiling }
 }
 
-impl ShapingReport {
+impl ExperimentReport for ShapingReport {
+    fn explanations(&self) -> Vec<Explanation> {
+        vec![explain::explanation(self)]
+    }
+
+    fn readouts(&self) -> Vec<Readout> {
+        explain::readouts(self)
+    }
+
+    fn tallies(&self) -> Vec<RunTally> {
+        self.sweep
+            .iter()
+            .chain(&self.at_burst)
+            .map(|r| RunTally {
+                label: format!("{} burst {}", r.gate.label(), r.burst),
+                arrivals: r.arrivals,
+                goodput: r.goodput,
+                late: r.late,
+                refused: r.rejected,
+                unresolved: 0,
+                pcts: vec![r.reject_pct, r.served_late_pct],
+                quantiles: None,
+            })
+            .collect()
+    }
+
     /// `bp-post3-burst-sweep.csv` and `bp-post3-shaping.csv`.
-    pub fn tables(&self) -> Vec<Table> {
+    fn tables(&self) -> Vec<Table> {
         let mut sweep = Table::new(&TABLES[0]);
         for r in &self.sweep {
             sweep.rows.push(

@@ -1,0 +1,52 @@
+//! Small pieces every experiment module uses: the article constants and
+//! explanation builders.
+
+use crate::calc::Step;
+use crate::models::admission::Limit;
+use crate::params::Params;
+
+/// The article constants shared by every experiment (S = 10 ms, D = 200 ms,
+/// T = 5 s, W = 100 ms, gate rate 100 rps, share 0.25, …).
+pub(crate) fn base_defaults() -> Params {
+    Params {
+        service_ms: 10,
+        deadline_ms: 200,
+        duration_ms: 5000,
+        offered_rps: vec![50.0, 75.0, 100.0, 125.0, 150.0, 200.0, 300.0],
+        valley_rps: 50.0,
+        valley_ms: 200,
+        spike_rps: 300.0,
+        spike_ms: 100,
+        queue_capacity: 100_000,
+        max_retries: 3,
+        retry_backoff_ms: 50,
+        limits: [1, 2, 4, 8, 12, 16, 20, 28, 40, 80, 200].into_iter().map(Limit::Finite).chain([Limit::None]).collect(),
+        plateau_limit: None,
+        gate_rate_rps: 100.0,
+        bursts: vec![1, 2, 4, 8, 12, 16, 20, 28, 40, 80],
+        window_burst: None,
+        window_ms: 100,
+        critical_share: 0.25,
+    }
+}
+
+/// One derivation step.
+pub(crate) fn step(label: &str, formula: &str, substituted: String, value: String) -> Step {
+    Step { label: label.into(), formula: formula.into(), substituted, value }
+}
+
+/// Owned copies of fixed sentences.
+pub(crate) fn strings(items: &[&str]) -> Vec<String> {
+    items.iter().map(|s| (*s).to_owned()).collect()
+}
+
+/// Index of the largest value (the first of ties); `None` when empty.
+pub(crate) fn argmax(values: impl IntoIterator<Item = f64>) -> Option<usize> {
+    let mut best: Option<(usize, f64)> = None;
+    for (i, v) in values.into_iter().enumerate() {
+        if best.is_none_or(|(_, b)| v > b) {
+            best = Some((i, v));
+        }
+    }
+    best.map(|(i, _)| i)
+}

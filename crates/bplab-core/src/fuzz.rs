@@ -1,0 +1,221 @@
+//! A seeded generator of configurations over the whole parameter space, with
+//! the edges weighted in, and the invariants every run must keep. Used by the
+//! native fuzz test, `scripts/fuzz.sh` and the browser (wasm) fuzz test, so
+//! all three draw the same cases from the same seed.
+//!
+//! Each case is a list of text edits, applied through [`Params::set`] exactly
+//! as the CLI and the page apply typed values, then [`Scenario::new`] with the
+//! given caps. A case ends in a refusal (a [`ConfigError`]) or a result whose
+//! invariants [`check`] verifies; anything else is a bug.
+
+use rand_chacha::ChaCha8Rng;
+use rand_chacha::rand_core::{Rng, SeedableRng};
+
+use crate::params::{MAX_LIST_LEN, PARAMS, ParamKind, ParamSpec, Params};
+use crate::{Caps, ConfigError, EXPERIMENTS, Experiment, ExperimentId, Scenario};
+
+/// One generated configuration: an experiment and the text typed into some
+/// of its parameters.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FuzzCase {
+    /// Which experiment.
+    pub experiment: ExperimentId,
+    /// `(flag name, text)` edits, applied in order.
+    pub edits: Vec<(&'static str, String)>,
+}
+
+/// How a case ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    /// A typed value was refused (clear message).
+    InputRefused(ConfigError),
+    /// The parameters were refused as a whole (cross-field rule or work cap).
+    RunRefused(ConfigError),
+    /// The run finished and kept every invariant; arrivals simulated.
+    Ran(u64),
+}
+
+/// Draws cases from a seeded ChaCha generator.
+#[derive(Clone, Debug)]
+pub struct FuzzGen {
+    rng: ChaCha8Rng,
+    /// This case may type values outside the accepted range.
+    hostile: bool,
+}
+
+impl FuzzGen {
+    /// A generator; the same seed always gives the same cases.
+    pub fn new(seed: u64) -> Self {
+        Self { rng: ChaCha8Rng::seed_from_u64(seed), hostile: false }
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        if n == 0 { 0 } else { self.rng.next_u64() % n }
+    }
+
+    fn unit(&mut self) -> f64 {
+        (self.rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items.get(self.below(items.len() as u64) as usize).copied().unwrap_or("")
+    }
+
+    /// A value for one scalar: edges (min, max, one step inside each bound,
+    /// the smallest positive, subnormals) weighted in, then uniform and
+    /// log-uniform draws; hostile cases add values outside the range.
+    fn scalar(&mut self, s: &ParamSpec, whole: bool) -> String {
+        let (lo, hi) = (s.min, s.max);
+        let uniform = lo + (hi - lo) * self.unit();
+        let log_uniform = if hi > 0.0 { libm::exp(libm::log(hi.max(1e-300)) * self.unit()) } else { uniform };
+        if self.hostile && self.below(4) == 0 {
+            return match self.below(3) {
+                0 => format!("{}", hi * 2.0 + 1.0),
+                1 => format!("{}", lo - 1.0),
+                _ => self.pick(&["", "abc", "NaN", "inf", "-0", "1e400", " 7 ", "1,2", "5e-324"]).to_owned(),
+            };
+        }
+        let v = if whole {
+            match self.below(8) {
+                0 => lo,
+                1 => hi,
+                2 => lo + 1.0,
+                3 => hi - 1.0,
+                4 | 5 => uniform,
+                _ => log_uniform.max(lo),
+            }
+        } else {
+            match self.below(10) {
+                0 => f64::from_bits(1),       // the smallest positive value, a subnormal
+                1 => f64::MIN_POSITIVE / 4.0, // a subnormal
+                2 => 1e-10,
+                3 => f64::MIN_POSITIVE,
+                4 => hi,
+                5 => hi * (1.0 - f64::EPSILON), // one step inside the maximum
+                6 | 7 => uniform,
+                _ => log_uniform,
+            }
+        };
+        let v = if v <= lo && s.min_exclusive { f64::from_bits(lo.to_bits() + 1).max(f64::from_bits(1)) } else { v };
+        let v = if v >= hi && s.max_exclusive { hi * (1.0 - f64::EPSILON) } else { v };
+        if whole { format!("{}", libm::trunc(v)) } else { format!("{v:e}") }
+    }
+
+    fn list(&mut self, s: &ParamSpec, whole: bool, limits: bool) -> String {
+        let len = match self.below(6) {
+            0 => 1,
+            1 => MAX_LIST_LEN,
+            2 if self.hostile => MAX_LIST_LEN + 1, // outside
+            _ => 1 + self.below(6) as usize,
+        };
+        let mut items: Vec<String> = Vec::with_capacity(len);
+        for _ in 0..len {
+            let dup = !items.is_empty() && self.below(4) == 0;
+            let item = if dup {
+                items.last().cloned().unwrap_or_default()
+            } else if limits && self.below(5) == 0 {
+                "none".to_owned()
+            } else {
+                self.scalar(s, whole)
+            };
+            items.push(item);
+        }
+        items.join(",")
+    }
+
+    fn value(&mut self, s: &ParamSpec) -> String {
+        match s.kind {
+            ParamKind::Int => self.scalar(s, true),
+            ParamKind::Real => self.scalar(s, false),
+            ParamKind::IntOrBudget => {
+                if self.below(4) == 0 {
+                    "B".to_owned()
+                } else {
+                    self.scalar(s, true)
+                }
+            }
+            ParamKind::RealList => self.list(s, false, false),
+            ParamKind::IntList => self.list(s, true, false),
+            ParamKind::LimitList => self.list(s, true, true),
+        }
+    }
+
+    /// The next case: a random experiment, each of its parameters edited
+    /// with probability 1/2.
+    pub fn next_case(&mut self) -> FuzzCase {
+        let exp = &EXPERIMENTS[self.below(EXPERIMENTS.len() as u64) as usize];
+        // One case in eight types values outside the accepted range.
+        self.hostile = self.below(8) == 0;
+        let mut edits = Vec::new();
+        for &k in exp.params {
+            if self.below(2) == 0 {
+                let spec = ParamSpec::of(k);
+                edits.push((spec.name, self.value(spec)));
+            }
+        }
+        FuzzCase { experiment: exp.id, edits }
+    }
+}
+
+/// Applies `case` and runs it under `caps`; `Err` names the broken invariant.
+pub fn check(case: &FuzzCase, caps: Caps) -> Result<Verdict, String> {
+    let exp = Experiment::get(case.experiment);
+    let mut p: Params = exp.defaults();
+    for (name, text) in &case.edits {
+        let Some(spec) = PARAMS.iter().find(|s| s.name == *name) else {
+            return Err(format!("unknown parameter {name}"));
+        };
+        if let Err(e) = p.set(spec.key, text) {
+            if e.to_string().is_empty() {
+                return Err("an empty refusal message".into());
+            }
+            return Ok(Verdict::InputRefused(e));
+        }
+    }
+    let sc = match Scenario::new(case.experiment, p, caps) {
+        Ok(sc) => sc,
+        Err(e) => return Ok(Verdict::RunRefused(e)),
+    };
+    let report = sc.run();
+    let mut simulated = 0u64;
+    for t in report.tallies() {
+        if !t.conserved() {
+            return Err(format!("{}: counts not conserved: {t:?}", exp.name));
+        }
+        if let Some(bad) = t.pcts.iter().find(|v| !(0.0..=100.0).contains(*v)) {
+            return Err(format!("{}: {}: percentage {bad} outside [0, 100]", exp.name, t.label));
+        }
+        if let Some((p50, p99)) = t.quantiles
+            && p50 > p99
+        {
+            return Err(format!("{}: {}: p50 {p50} > p99 {p99}", exp.name, t.label));
+        }
+        if t.arrivals > caps.max_run_arrivals {
+            return Err(format!(
+                "{}: {}: {} arrivals in one run, cap {}",
+                exp.name, t.label, t.arrivals, caps.max_run_arrivals
+            ));
+        }
+        simulated = simulated.saturating_add(t.arrivals);
+    }
+    if simulated > caps.max_total_arrivals {
+        return Err(format!("{}: {simulated} arrivals simulated, cap {}", exp.name, caps.max_total_arrivals));
+    }
+    for e in report.explanations() {
+        let text = e.to_text();
+        if e.answer.is_empty() || text.contains("NaN") {
+            return Err(format!("{}: explanation is empty or says NaN: {text}", exp.name));
+        }
+    }
+    for t in report.tables() {
+        let cols = t.spec.columns().count();
+        if t.rows.iter().any(|r| r.len() != cols) {
+            return Err(format!("{}: {}: a row with the wrong column count", exp.name, t.spec.file));
+        }
+    }
+    Ok(Verdict::Ran(simulated))
+}
+
+/// Caps for fuzzing: the page's per-run cap, a smaller per-experiment total
+/// so a million cases finish in minutes.
+pub const FUZZ_CAPS: Caps = Caps { max_run_arrivals: 200_000, max_total_arrivals: 400_000, max_windows: 20_000 };
