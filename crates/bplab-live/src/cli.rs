@@ -1,69 +1,111 @@
 //! Command-line arguments (`clap::Args`) and the blocking `run_*` entry
 //! points the `bplab` binary calls for `serve`, `load` and `measure`.
 //!
-//! Flag values that need range checks are taken as text or plain numbers
-//! and validated here, so every bad value comes back as a usage
-//! [`LiveError`] (see [`LiveError::is_usage`]) naming the value.
+//! Every flag value is taken as text and validated here against its flag
+//! spec ([`crate::flags`]) before anything is bound, resolved or sent, so a
+//! bad value comes back as a usage [`LiveError`] (see
+//! [`LiveError::is_usage`]) reading `--flag: 'value' is not accepted;
+//! expected <range>`. The defaults come from [`ServeSettings::DEFAULT`] and
+//! [`LoadSettings::lesson`]; the `--help` ranges from the flag specs.
 
 use std::future::Future;
 use std::io::Write as _;
-use std::net::SocketAddr;
 use std::path::PathBuf;
 
 use crate::compare::{ModelInputs, Prediction};
 use crate::error::LiveError;
-use crate::load::{self, LoadConfig, Target, parse_rates};
-use crate::measure::measure;
-use crate::server::{self, ServeConfig, parse_limit};
+use crate::load::{self, CLIENT_TIMEOUT_MS, LoadConfig, LoadSettings, MAX_PLAN_SECONDS, RATE, SECONDS, SEED, Target};
+use crate::measure::{DEFAULT_SAMPLES, MeasureConfig, SAMPLES, measure};
+use crate::server::{
+    self, ADDR_ACCEPTED, HEADER_TIMEOUT_MS, LIMIT, MAX_CONNECTIONS_FLAG, SPIN_MS, ServeConfig, ServeSettings, WAIT_MS,
+    WORKERS, parse_addr, parse_limit,
+};
 
-/// The lesson's sweep, used when `--rate` is not given.
-pub const DEFAULT_RATES: &str = "40,48,60,100";
+const SERVE: ServeSettings = ServeSettings::DEFAULT;
+
+/// The default target: the default `serve` address.
+fn default_target() -> String {
+    format!("http://{}/", SERVE.addr)
+}
+
+fn rates_text(rates: &[f64]) -> String {
+    rates.iter().map(|&r| load::format_rate(r)).collect::<Vec<_>>().join(",")
+}
+
+fn rate_help() -> String {
+    format!(
+        "offered rates, comma-separated (default {}; with --check and no --rate, only the check runs); {}",
+        rates_text(&load::LESSON_RATES_RPS),
+        RATE.list_accepted(load::MAX_RATES)
+    )
+}
+
+fn seconds_help() -> String {
+    format!("{}; rates × seconds at most {MAX_PLAN_SECONDS}", SECONDS.help())
+}
 
 /// `bplab serve`: run the live service.
 #[derive(Debug, Clone, clap::Args)]
 pub struct ServeArgs {
-    /// Worker slots: requests in service at once (1..=1024).
-    #[arg(long, default_value_t = 1)]
-    pub workers: usize,
-    /// CPU busy-spin per request, ms (0..=10000).
-    #[arg(long, default_value_t = 2)]
-    pub spin_ms: u64,
-    /// Sleep per request after the spin, slot still held, ms (0..=60000).
-    #[arg(long, default_value_t = 18)]
-    pub wait_ms: u64,
-    /// Requests allowed to wait for a slot (0..=100000), or `off` for no limit.
-    #[arg(long, default_value = "off", allow_hyphen_values = true)]
+    /// Worker slots (see [`WORKERS`]).
+    #[arg(long, default_value_t = SERVE.workers.to_string(), allow_hyphen_values = true, help = WORKERS.help())]
+    pub workers: String,
+    /// CPU busy-spin per request, ms (see [`SPIN_MS`]).
+    #[arg(long, default_value_t = SERVE.spin_ms.to_string(), allow_hyphen_values = true, help = SPIN_MS.help())]
+    pub spin_ms: String,
+    /// Sleep per request after the spin, ms (see [`WAIT_MS`]).
+    #[arg(long, default_value_t = SERVE.wait_ms.to_string(), allow_hyphen_values = true, help = WAIT_MS.help())]
+    pub wait_ms: String,
+    /// Requests allowed to wait for a slot, or `off` (see [`LIMIT`]).
+    #[arg(long, default_value = "off", allow_hyphen_values = true, help = LIMIT.help())]
     pub limit: String,
     /// Listen address; port 0 picks a free port (printed on start).
-    #[arg(long, default_value = "127.0.0.1:8081")]
+    #[arg(long, default_value_t = SERVE.addr.to_string(), help = format!("listen address; {ADDR_ACCEPTED}"))]
     pub addr: String,
-    /// Open connections at once (1..=16384); more wait in the accept backlog.
-    #[arg(long, default_value_t = 1024)]
-    pub max_connections: usize,
-    /// Time a client gets to send the request head, ms (1..=600000).
-    #[arg(long, default_value_t = 5000)]
-    pub header_timeout_ms: u64,
+    /// Open connections at once (see [`MAX_CONNECTIONS_FLAG`]).
+    #[arg(
+        long,
+        default_value_t = SERVE.max_connections.to_string(),
+        allow_hyphen_values = true,
+        help = MAX_CONNECTIONS_FLAG.help()
+    )]
+    pub max_connections: String,
+    /// Time a client gets to send the request head, ms (see
+    /// [`HEADER_TIMEOUT_MS`]).
+    #[arg(
+        long,
+        default_value_t = SERVE.header_read_timeout_ms.to_string(),
+        allow_hyphen_values = true,
+        help = HEADER_TIMEOUT_MS.help()
+    )]
+    pub header_timeout_ms: String,
 }
 
 /// `bplab load`: open-loop Poisson load against a running service.
 #[derive(Debug, Clone, clap::Args)]
 pub struct LoadArgs {
     /// Target URL (http only; loopback only unless --allow-non-loopback).
-    #[arg(long, default_value = "http://127.0.0.1:8081/")]
+    #[arg(long, default_value_t = default_target())]
     pub target: String,
-    /// Offered rates, requests per second, comma-separated (default
-    /// 40,48,60,100; with --check and no --rate, only the check runs).
-    #[arg(long, allow_hyphen_values = true)]
+    /// Offered rates, requests per second, comma-separated (see [`RATE`]);
+    /// absent = the lesson's sweep, or only the check with `--check`.
+    #[arg(long, allow_hyphen_values = true, help = rate_help())]
     pub rate: Option<String>,
-    /// Sending window per rate, seconds (0.1..=600; rates x seconds <= 600).
-    #[arg(long, default_value_t = 20.0, allow_hyphen_values = true)]
-    pub seconds: f64,
-    /// Seed of the arrival schedule.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-    /// Give up on a request this long after its send time, ms (1..=60000).
-    #[arg(long, default_value_t = 2000)]
-    pub client_timeout_ms: u64,
+    /// Sending window per rate, seconds (see [`SECONDS`]).
+    #[arg(long, default_value_t = load::format_rate(load::DEFAULT_SECONDS), allow_hyphen_values = true, help = seconds_help())]
+    pub seconds: String,
+    /// Seed of the arrival schedule (see [`SEED`]).
+    #[arg(long, default_value_t = load::DEFAULT_SEED.to_string(), allow_hyphen_values = true, help = SEED.help())]
+    pub seed: String,
+    /// Give up on a request this long after its send time, ms (see
+    /// [`CLIENT_TIMEOUT_MS`]).
+    #[arg(
+        long,
+        default_value_t = load::DEFAULT_CLIENT_TIMEOUT_MS.to_string(),
+        allow_hyphen_values = true,
+        help = CLIENT_TIMEOUT_MS.help()
+    )]
+    pub client_timeout_ms: String,
     /// First print the server's configuration line from /stats.
     #[arg(long)]
     pub check: bool,
@@ -83,60 +125,77 @@ pub struct LoadArgs {
 #[derive(Debug, Clone, clap::Args)]
 pub struct MeasureArgs {
     /// Target URL (http only; loopback only unless --allow-non-loopback).
-    #[arg(long, default_value = "http://127.0.0.1:8081/")]
+    #[arg(long, default_value_t = default_target())]
     pub target: String,
-    /// Sequential requests to measure after 3 warm-up requests (1..=1000).
-    #[arg(long, default_value_t = 30)]
-    pub samples: usize,
-    /// Latency budget to derive the admission limit for, ms (the lesson's 230).
-    #[arg(long, default_value_t = 230.0, allow_hyphen_values = true)]
-    pub budget_ms: f64,
+    /// Sequential requests to measure after the warm-up (see [`SAMPLES`]).
+    #[arg(long, default_value_t = DEFAULT_SAMPLES.to_string(), allow_hyphen_values = true, help = SAMPLES.help())]
+    pub samples: String,
+    /// Latency budget to derive the admission limit for, ms (the range is
+    /// the core limit calculator's, see [`crate::measure::budget_accepted`]).
+    #[arg(
+        long,
+        default_value_t = crate::measure::DEFAULT_BUDGET_MS.to_string(),
+        allow_hyphen_values = true,
+        help = format!("latency budget to derive the admission limit for; {}", crate::measure::budget_accepted())
+    )]
+    pub budget_ms: String,
     /// Allow a target outside 127.0.0.0/8 and ::1 (only hosts you own).
     #[arg(long)]
     pub allow_non_loopback: bool,
 }
 
 impl ServeArgs {
-    /// Validate into a [`ServeConfig`].
+    /// Validate every flag into a [`ServeConfig`] (nothing is bound yet).
     pub fn to_config(&self) -> Result<ServeConfig, LiveError> {
-        let addr: SocketAddr = self.addr.trim().parse().map_err(|_| LiveError::Unparsable {
-            name: "addr",
-            value: self.addr.clone(),
-            expected: "IP:PORT, e.g. 127.0.0.1:8080 or [::1]:0",
-        })?;
-        ServeConfig::new(
-            self.workers,
-            self.spin_ms,
-            self.wait_ms,
-            parse_limit(&self.limit)?,
-            addr,
-            self.max_connections,
-            self.header_timeout_ms,
-        )
+        ServeConfig::new(ServeSettings {
+            workers: WORKERS.parse_usize(&self.workers)?,
+            spin_ms: SPIN_MS.parse(&self.spin_ms)?,
+            wait_ms: WAIT_MS.parse(&self.wait_ms)?,
+            limit: parse_limit(&self.limit)?,
+            addr: parse_addr(&self.addr)?,
+            max_connections: MAX_CONNECTIONS_FLAG.parse_usize(&self.max_connections)?,
+            header_read_timeout_ms: HEADER_TIMEOUT_MS.parse(&self.header_timeout_ms)?,
+        })
     }
 }
 
 impl LoadArgs {
-    /// Validate into a [`LoadConfig`] (the default rates when `--rate` is
-    /// absent).
+    /// Validate every flag into a [`LoadConfig`] (the lesson's rates when
+    /// `--rate` is absent). Nothing is resolved or sent yet.
     pub fn to_config(&self) -> Result<LoadConfig, LiveError> {
-        let rates = parse_rates(self.rate.as_deref().unwrap_or(DEFAULT_RATES))?;
-        LoadConfig::new(
-            Target::parse(&self.target)?,
-            rates,
-            self.seconds,
-            self.seed,
-            self.client_timeout_ms,
-            self.check,
-            self.csv.clone(),
-            self.allow_non_loopback,
-            self.compare,
-        )
+        let lesson = LoadSettings::lesson(Target::parse(&self.target)?);
+        LoadConfig::new(LoadSettings {
+            rates_rps: match &self.rate {
+                Some(text) => load::parse_rates(text)?,
+                None => lesson.rates_rps.clone(),
+            },
+            seconds: SECONDS.parse(&self.seconds)?,
+            seed: SEED.parse(&self.seed)?,
+            client_timeout_ms: CLIENT_TIMEOUT_MS.parse(&self.client_timeout_ms)?,
+            check: self.check,
+            csv: self.csv.clone(),
+            allow_non_loopback: self.allow_non_loopback,
+            compare: self.compare,
+            ..lesson
+        })
     }
 
     /// True when the run is the acceptance check alone (`--check`, no `--rate`).
     pub fn check_only(&self) -> bool {
         self.check && self.rate.is_none()
+    }
+}
+
+impl MeasureArgs {
+    /// Validate every flag, `--budget-ms` included, into a
+    /// [`MeasureConfig`] before anything is resolved or sent.
+    pub fn to_config(&self) -> Result<MeasureConfig, LiveError> {
+        MeasureConfig::new(
+            Target::parse(&self.target)?,
+            SAMPLES.parse_usize(&self.samples)?,
+            crate::measure::parse_budget_ms(&self.budget_ms)?,
+            self.allow_non_loopback,
+        )
     }
 }
 
@@ -190,12 +249,20 @@ pub fn run_serve(args: ServeArgs) -> Result<(), LiveError> {
 }
 
 /// Run the load sweep (and `--check` / `--compare`), printing the table.
+/// Every flag is checked, the target resolved and the CSV file created
+/// before the first request.
 pub fn run_load(args: LoadArgs) -> Result<(), LiveError> {
     let cfg = args.to_config()?;
     let check_only = args.check_only();
     block_on(async move {
         // Refuse a non-loopback target before printing or sending anything.
         let addr = cfg.target().resolve(cfg.allow_non_loopback()).await?;
+        // Create the CSV file up front so a bad path fails before any request.
+        let csv_error = |path: &std::path::Path, source| LiveError::Csv { path: path.to_path_buf(), source };
+        let mut csv_file = match cfg.csv() {
+            Some(path) if !check_only => Some((path, std::fs::File::create(path).map_err(|e| csv_error(path, e))?)),
+            _ => None,
+        };
         if cfg.check() {
             let stats = load::client::get_stats(addr, &cfg.target().host_header()).await?;
             println!("target {}", cfg.target());
@@ -204,15 +271,14 @@ pub fn run_load(args: LoadArgs) -> Result<(), LiveError> {
                 return Ok(());
             }
         }
-        // Create the CSV file up front so a bad path fails before the sweep.
-        let csv_error = |path: &std::path::Path, source| LiveError::Csv { path: path.to_path_buf(), source };
-        let mut csv_file = match cfg.csv() {
-            Some(path) => Some((path, std::fs::File::create(path).map_err(|e| csv_error(path, e))?)),
-            None => None,
-        };
         let predictions = if cfg.compare() { predictions_for(&cfg).await? } else { Vec::new() };
-        println!("{}", load::header(cfg.compare()));
+        // The header waits for the first row, so a target where nothing
+        // listens gives one error line and no table.
+        let mut header_done = false;
         let rows = load::sweep(&cfg, &predictions, |row| {
+            if !std::mem::replace(&mut header_done, true) {
+                println!("{}", load::header(cfg.compare()));
+            }
             println!("{}", load::format_row(row, cfg.compare()));
             let _ = std::io::stdout().flush();
         })
@@ -227,7 +293,7 @@ pub fn run_load(args: LoadArgs) -> Result<(), LiveError> {
 /// Measure, print the measurement and the model's assumptions, and predict
 /// every rate of the sweep.
 async fn predictions_for(cfg: &LoadConfig) -> Result<Vec<Prediction>, LiveError> {
-    let m = measure(cfg.target(), 30, cfg.allow_non_loopback()).await?;
+    let m = measure(cfg.target(), DEFAULT_SAMPLES, cfg.allow_non_loopback()).await?;
     println!("{}", m.summary());
     let inputs = ModelInputs::from_measurement(&m, cfg)?;
     println!("{}", inputs.describe());
@@ -235,12 +301,13 @@ async fn predictions_for(cfg: &LoadConfig) -> Result<Vec<Prediction>, LiveError>
 }
 
 /// Measure the service time, print the summary and return the measurement
-/// (the `bplab` binary then derives the limit from it).
-pub fn run_measure(args: &MeasureArgs) -> Result<crate::Measurement, LiveError> {
-    let target = Target::parse(&args.target)?;
-    crate::error::check_range("samples", args.samples, 1, crate::measure::MAX_SAMPLES, "1..=1000")?;
+/// (the `bplab` binary then derives the limit from it with
+/// [`MeasureConfig::budget_ms`]). `cfg` comes from
+/// [`MeasureArgs::to_config`], so every flag was checked before this sends
+/// anything.
+pub fn run_measure(cfg: &MeasureConfig) -> Result<crate::Measurement, LiveError> {
     block_on(async move {
-        let m = measure(&target, args.samples, args.allow_non_loopback).await?;
+        let m = measure(cfg.target(), cfg.samples(), cfg.allow_non_loopback()).await?;
         println!("{}", m.summary());
         Ok(m)
     })

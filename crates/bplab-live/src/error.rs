@@ -13,29 +13,27 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum LiveError {
-    /// A numeric flag is outside its accepted range. Fix: pass a value in
-    /// the stated range.
-    #[error("{name} = {value} is out of range: accepted {range}")]
+    /// A flag value outside its accepted range, or not parseable. The
+    /// message reads like the core's `ConfigError::OutOfRange`, with the
+    /// flag's `--`: `--workers: '0' is not accepted; expected a whole number
+    /// from 1 to 1024 (slots)`. Fix: pick a value in `accepted`.
+    #[error("--{flag}: '{value}' is not accepted; expected {accepted}")]
     OutOfRange {
-        /// Flag or field name, e.g. `workers`.
-        name: &'static str,
+        /// Flag name without `--`, e.g. `workers`.
+        flag: &'static str,
         /// The value as given.
         value: String,
-        /// The accepted range, e.g. `1..=1024`.
-        range: &'static str,
-    },
-    /// A flag value could not be parsed at all. Fix: use the stated form.
-    #[error("{name} = {value:?} is not valid: expected {expected}")]
-    Unparsable {
-        /// Flag or field name, e.g. `limit`.
-        name: &'static str,
-        /// The text as given.
-        value: String,
-        /// What would have been accepted.
-        expected: &'static str,
+        /// What is accepted, in words, built from the constants that
+        /// enforce it (see [`crate::flags`]).
+        accepted: String,
     },
     /// The load target URL is not a plain `http://host[:port][/path]` URL.
-    #[error("target {value:?} is not valid: {reason} (expected http://HOST[:PORT][/PATH])")]
+    /// Fix: use that form.
+    #[error(
+        "--target: '{value}' is not accepted; expected http://HOST[:PORT][/PATH] with PORT from 1 to {max_port} \
+         (default 80): {reason}",
+        max_port = u16::MAX
+    )]
     BadTarget {
         /// The URL as given.
         value: String,
@@ -46,25 +44,24 @@ pub enum LiveError {
     /// Fix: point at 127.0.0.1 / localhost / \[::1\], or pass
     /// `--allow-non-loopback` if you really own that host.
     #[error(
-        "target {host} resolves to {addr}, which is not a loopback address; \
-         only 127.0.0.0/8 and ::1 are allowed unless --allow-non-loopback is given"
+        "--target: '{target}' is not accepted; expected a loopback host (127.0.0.0/8 or ::1; it resolves to {addr}), \
+         or --allow-non-loopback for a host you own"
     )]
     NonLoopback {
-        /// Host as written in the target.
-        host: String,
+        /// The target (normalised URL).
+        target: String,
         /// The first non-loopback address it resolved to.
         addr: SocketAddr,
     },
-    /// The load plan would send too many requests or run too long.
+    /// The load plan as a whole would send too many requests or run too
+    /// long; the message gives the `--seconds` range these rates allow.
     /// Fix: fewer rates, lower rates or a shorter `--seconds`.
-    #[error("load plan too large: {what} = {value} exceeds the maximum {max}")]
+    #[error("--seconds: '{value}' is not accepted; expected {accepted}")]
     PlanTooLarge {
-        /// `requests` or `seconds`.
-        what: &'static str,
-        /// The planned amount.
+        /// `--seconds` as planned.
         value: String,
-        /// The cap.
-        max: &'static str,
+        /// The range these rates allow, and why.
+        accepted: String,
     },
     /// Could not bind the listening socket.
     #[error("cannot listen on {addr}: {source}")]
@@ -108,6 +105,22 @@ pub enum LiveError {
         /// What went wrong.
         reason: String,
     },
+    /// Every request of one rate failed to connect: nothing listens at the
+    /// target. Fix: start the service (`bplab serve`) or correct `--target`.
+    #[error(
+        "cannot connect to {addr}: all {sent} requests at {rate_rps} rps failed to connect ({reason}); \
+         is the service running there?"
+    )]
+    Unreachable {
+        /// Target address.
+        addr: SocketAddr,
+        /// Requests sent in that rate's window.
+        sent: u64,
+        /// The offered rate, requests per second.
+        rate_rps: f64,
+        /// The first connect error.
+        reason: String,
+    },
     /// Writing the CSV file failed.
     #[error("cannot write CSV {path}: {source}")]
     Csv {
@@ -132,25 +145,11 @@ impl LiveError {
         matches!(
             self,
             LiveError::OutOfRange { .. }
-                | LiveError::Unparsable { .. }
                 | LiveError::BadTarget { .. }
                 | LiveError::NonLoopback { .. }
                 | LiveError::PlanTooLarge { .. }
         )
     }
-
-    /// Shorthand for an [`LiveError::OutOfRange`].
-    pub(crate) fn range(name: &'static str, value: impl ToString, range: &'static str) -> Self {
-        LiveError::OutOfRange { name, value: value.to_string(), range }
-    }
-}
-
-/// Check `lo <= value <= hi` for an integer flag, naming it in the error.
-pub(crate) fn check_range<T>(name: &'static str, value: T, lo: T, hi: T, range: &'static str) -> Result<T, LiveError>
-where
-    T: PartialOrd + ToString + Copy,
-{
-    if value < lo || value > hi { Err(LiveError::range(name, value, range)) } else { Ok(value) }
 }
 
 #[cfg(test)]
@@ -158,17 +157,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn usage_errors_name_value_and_range() {
-        let e = check_range("workers", 0usize, 1, 1024, "1..=1024").unwrap_err();
+    fn usage_errors_name_flag_value_and_range() {
+        let e = LiveError::OutOfRange { flag: "workers", value: "0".into(), accepted: "a whole number".into() };
         assert!(e.is_usage());
-        let msg = e.to_string();
-        assert!(msg.contains("workers = 0"), "{msg}");
-        assert!(msg.contains("1..=1024"), "{msg}");
+        assert_eq!(e.to_string(), "--workers: '0' is not accepted; expected a whole number");
     }
 
     #[test]
     fn runtime_errors_are_not_usage() {
         let e = LiveError::Model { reason: "x".into() };
         assert!(!e.is_usage());
+        let addr = SocketAddr::from(([127, 0, 0, 1], 9));
+        let e = LiveError::Unreachable { addr, sent: 3, rate_rps: 50.0, reason: "refused".into() };
+        assert!(!e.is_usage());
+        assert!(!e.to_string().contains('\n'), "{e}");
     }
 }

@@ -9,6 +9,8 @@
 //!   done lost queued`).
 //! * [`mod@measure`]: sequential low-load requests giving the service time.
 //! * [`compare`]: the core's admission model beside the measurement.
+//! * [`flags`]: each flag's accepted range, used by its check and its
+//!   message (`--flag: 'value' is not accepted; expected <range>`).
 //! * [`cli`]: `clap` argument structs and the `run_*` entry points the
 //!   `bplab` binary wires to `serve`, `load` and `measure`.
 //!
@@ -19,6 +21,7 @@
 pub mod cli;
 pub mod compare;
 pub mod error;
+pub mod flags;
 pub mod load;
 pub mod measure;
 pub mod server;
@@ -26,7 +29,7 @@ pub mod stats;
 
 pub use cli::{LoadArgs, MeasureArgs, ServeArgs, run_load, run_measure, run_serve};
 pub use error::LiveError;
-pub use load::{LoadConfig, RateRow, Target};
-pub use measure::{Measurement, measure};
-pub use server::{BoundServer, ServeConfig, bind, serve};
+pub use load::{LoadConfig, LoadSettings, RateRow, Target};
+pub use measure::{MeasureConfig, Measurement, measure};
+pub use server::{BoundServer, ServeConfig, ServeSettings, bind, serve};
 pub use stats::{StatsConfig, StatsSnapshot};

@@ -4,7 +4,11 @@
 
 use std::time::{Duration, Instant};
 
-use crate::error::{LiveError, check_range};
+use bplab_core::ConfigError;
+use bplab_core::calc::{self, LimitInput};
+
+use crate::error::LiveError;
+use crate::flags::WholeFlag;
 use crate::load::Target;
 use crate::load::client::{get, get_stats};
 use crate::stats::StatsConfig;
@@ -13,10 +17,96 @@ use crate::stats::StatsConfig;
 pub const WARMUP_REQUESTS: usize = 3;
 /// Most samples one measurement may take.
 pub const MAX_SAMPLES: usize = 1000;
+/// The default `--budget-ms`: the lesson's 230 ms.
+pub const DEFAULT_BUDGET_MS: f64 = 230.0;
+/// Samples taken by default (and by `load --compare`).
+pub const DEFAULT_SAMPLES: usize = 30;
+/// `--samples`: sequential requests measured after the warm-up,
+/// `1..=MAX_SAMPLES`.
+pub const SAMPLES: WholeFlag = WholeFlag {
+    name: "samples",
+    label: "sequential requests to measure after the warm-up",
+    min: 1,
+    max: MAX_SAMPLES as u64,
+    unit: "requests",
+    or_word: None,
+};
 /// How long one sequential request may take.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(10);
 /// How long to wait for a busy server to drain before measuring.
 const IDLE_WAIT: Duration = Duration::from_secs(30);
+
+/// `bplab measure`'s flags, validated by [`MeasureConfig::new`] before
+/// anything is resolved or sent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MeasureConfig {
+    target: Target,
+    samples: usize,
+    budget_ms: f64,
+    allow_non_loopback: bool,
+}
+
+impl MeasureConfig {
+    /// Check `samples` against [`SAMPLES`] and `budget_ms` against the core
+    /// limit calculator's range (see [`parse_budget_ms`]).
+    pub fn new(target: Target, samples: usize, budget_ms: f64, allow_non_loopback: bool) -> Result<Self, LiveError> {
+        SAMPLES.check_usize(samples)?;
+        if let Some(accepted) = budget_refusal(budget_ms) {
+            return Err(LiveError::OutOfRange { flag: BUDGET_MS, value: calc::fmt_num(budget_ms), accepted });
+        }
+        Ok(MeasureConfig { target, samples, budget_ms, allow_non_loopback })
+    }
+
+    /// Where to measure.
+    pub fn target(&self) -> &Target {
+        &self.target
+    }
+    /// Requests measured after the warm-up.
+    pub fn samples(&self) -> usize {
+        self.samples
+    }
+    /// Latency budget the limit is derived for, ms.
+    pub fn budget_ms(&self) -> f64 {
+        self.budget_ms
+    }
+    /// Non-loopback targets allowed.
+    pub fn allow_non_loopback(&self) -> bool {
+        self.allow_non_loopback
+    }
+}
+
+/// The core's name for the budget parameter, and the flag's.
+const BUDGET_MS: &str = "budget-ms";
+
+/// If the core limit calculator refuses `budget_ms` as a budget, what it
+/// accepts instead. The range is asked from the core (with the smallest
+/// service time, so only the budget's own range can fail), not copied: the
+/// later derivation uses the same check.
+fn budget_refusal(budget_ms: f64) -> Option<String> {
+    let probe = LimitInput { workers: 1, budget_ms, service_ms: f64::MIN_POSITIVE };
+    match calc::limit(probe) {
+        Err(ConfigError::OutOfRange { param: BUDGET_MS, accepted, .. }) => Some(accepted),
+        _ => None,
+    }
+}
+
+/// What `--budget-ms` accepts, in the core's words, e.g. "a number above 0
+/// to 10000000 (ms)".
+pub fn budget_accepted() -> String {
+    budget_refusal(f64::NAN).unwrap_or_default()
+}
+
+/// Parse `--budget-ms`: a number in the core limit calculator's budget
+/// range; `0`, `-5` and `abc` are usage errors naming the value as given.
+/// (That the budget is above the measured service time can only be checked
+/// after measuring.)
+pub fn parse_budget_ms(text: &str) -> Result<f64, LiveError> {
+    let v = text.trim().parse::<f64>().unwrap_or(f64::NAN);
+    match budget_refusal(v) {
+        Some(accepted) => Err(LiveError::OutOfRange { flag: BUDGET_MS, value: text.to_string(), accepted }),
+        None => Ok(v),
+    }
+}
 
 /// The result of [`measure`].
 #[derive(Debug, Clone, PartialEq)]
@@ -51,12 +141,12 @@ impl Measurement {
 }
 
 /// Measure the service time of `target` with `samples` sequential requests
-/// (`1..=1000`) after [`WARMUP_REQUESTS`] warm-up requests. Every request
+/// (in [`SAMPLES`]' range, checked before anything is sent) after [`WARMUP_REQUESTS`] warm-up requests. Every request
 /// must get a 2xx answer within 10 s. If `/stats` shows requests still in
 /// the server, waits up to 30 s for it to drain first. Loopback only unless
 /// `allow_non_loopback`.
 pub async fn measure(target: &Target, samples: usize, allow_non_loopback: bool) -> Result<Measurement, LiveError> {
-    check_range("samples", samples, 1, MAX_SAMPLES, "1..=1000")?;
+    SAMPLES.check_usize(samples)?;
     let addr = target.resolve(allow_non_loopback).await?;
     let host = target.host_header();
     let server = match get_stats(addr, &host).await {
@@ -123,5 +213,21 @@ mod tests {
         assert_eq!(m.mean_ms, 22.0);
         assert_eq!((m.min_ms, m.max_ms), (20.0, 25.0));
         assert_eq!(summarize(&[3.0, 1.0, 2.0], None).p50_ms, 2.0);
+    }
+
+    #[test]
+    fn budget_range_is_the_cores() {
+        assert_eq!(parse_budget_ms(" 230 ").ok(), Some(230.0));
+        for bad in ["0", "-5", "abc", "inf", "NaN", "1e99"] {
+            let e = parse_budget_ms(bad).unwrap_err();
+            assert!(e.is_usage());
+            assert_eq!(e.to_string(), format!("--budget-ms: '{bad}' is not accepted; expected {}", budget_accepted()));
+        }
+        assert!(budget_accepted().contains("(ms)"), "{}", budget_accepted());
+        let target = Target::parse("http://127.0.0.1:9/").expect("target");
+        assert!(
+            MeasureConfig::new(target.clone(), 0, 230.0, false).unwrap_err().to_string().starts_with("--samples: '0'")
+        );
+        assert!(MeasureConfig::new(target, 30, 0.0, false).unwrap_err().to_string().starts_with("--budget-ms: '0'"));
     }
 }

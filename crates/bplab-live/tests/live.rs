@@ -5,8 +5,10 @@
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use bplab_live::load::{LoadConfig, Target, schedule, sweep};
-use bplab_live::{LiveError, LoadArgs, ServeArgs, ServeConfig, StatsSnapshot, bind, measure, run_load, run_serve};
+use bplab_live::load::{LoadConfig, LoadSettings, Target, schedule, sweep};
+use bplab_live::{
+    LiveError, LoadArgs, ServeArgs, ServeConfig, ServeSettings, StatsSnapshot, bind, measure, run_load, run_serve,
+};
 use clap::Parser;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -29,8 +31,16 @@ async fn start(
     header_timeout_ms: u64,
 ) -> Running {
     let loopback = SocketAddr::from(([127, 0, 0, 1], 0));
-    let cfg = ServeConfig::new(workers, spin_ms, wait_ms, limit, loopback, max_connections, header_timeout_ms)
-        .expect("valid config");
+    let cfg = ServeConfig::new(ServeSettings {
+        workers,
+        spin_ms,
+        wait_ms,
+        limit,
+        addr: loopback,
+        max_connections,
+        header_read_timeout_ms: header_timeout_ms,
+    })
+    .expect("valid config");
     let bound = bind(cfg).await.expect("bind");
     let addr = bound.local_addr();
     let (stop, stopped) = oneshot::channel::<()>();
@@ -45,7 +55,13 @@ fn target(addr: SocketAddr) -> Target {
 }
 
 fn load_cfg(addr: SocketAddr, rate: f64, seconds: f64, timeout_ms: u64) -> LoadConfig {
-    LoadConfig::new(target(addr), vec![rate], seconds, 1, timeout_ms, false, None, false, false).expect("load config")
+    LoadConfig::new(LoadSettings {
+        rates_rps: vec![rate],
+        seconds,
+        client_timeout_ms: timeout_ms,
+        ..LoadSettings::lesson(target(addr))
+    })
+    .expect("load config")
 }
 
 /// Send raw bytes, read until the server closes (or 5 s), return the text.
@@ -251,21 +267,21 @@ fn bad_configs_are_usage_errors() {
         full.extend_from_slice(argv);
         run_serve(ServeCli::try_parse_from(full).expect("clap parse").args).unwrap_err()
     };
-    usage_err(serve(&["--workers", "0"]), "workers = 0");
-    usage_err(serve(&["--limit", "-3"]), "-3");
-    usage_err(serve(&["--limit", "abc"]), "abc");
-    usage_err(serve(&["--addr", "nowhere"]), "nowhere");
+    usage_err(serve(&["--workers", "0"]), "--workers: '0' is not accepted; expected a whole number from 1 to 1024");
+    usage_err(serve(&["--limit", "-3"]), "--limit: '-3' is not accepted");
+    usage_err(serve(&["--limit", "abc"]), "--limit: 'abc' is not accepted");
+    usage_err(serve(&["--addr", "nowhere"]), "--addr: 'nowhere' is not accepted");
 
     let load = |argv: &[&str]| {
         let mut full = vec!["load"];
         full.extend_from_slice(argv);
         run_load(LoadCli::try_parse_from(full).expect("clap parse").args).unwrap_err()
     };
-    usage_err(load(&["--rate", "0"]), "rate = 0");
-    usage_err(load(&["--rate", "40,abc"]), "abc");
+    usage_err(load(&["--rate", "0"]), "--rate: '0' is not accepted");
+    usage_err(load(&["--rate", "40,abc"]), "--rate: '40,abc' is not accepted");
     usage_err(load(&["--target", "http://10.0.0.1:9/"]), "10.0.0.1");
     usage_err(load(&["--target", "https://127.0.0.1/"]), "https");
-    usage_err(load(&["--seconds", "-1"]), "seconds = -1");
+    usage_err(load(&["--seconds", "-1"]), "--seconds: '-1' is not accepted");
     usage_err(load(&["--rate", "100", "--seconds", "601"]), "601");
     usage_err(load(&["--rate", "10,10,10,10,10,10,10", "--seconds", "100"]), "600");
     usage_err(load(&["--rate", "5000,5000", "--seconds", "30"]), "200000");
@@ -283,8 +299,13 @@ fn run_load_end_to_end_with_compare_and_csv() {
     let server = std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().expect("rt");
         rt.block_on(async move {
-            let cfg =
-                ServeConfig::new(1, 2, 18, Some(10), SocketAddr::from(([127, 0, 0, 1], 0)), 64, 5000).expect("cfg");
+            let cfg = ServeConfig::new(ServeSettings {
+                limit: Some(10),
+                addr: SocketAddr::from(([127, 0, 0, 1], 0)),
+                max_connections: 64,
+                ..ServeSettings::DEFAULT
+            })
+            .expect("cfg");
             let bound = bind(cfg).await.expect("bind");
             addr_tx.send(bound.local_addr()).expect("send addr");
             bound
@@ -321,17 +342,7 @@ fn schedule_is_deterministic() {
     assert_eq!(a, schedule(48.0, 20.0, 1, 200_000));
     assert_ne!(a, schedule(48.0, 20.0, 2, 200_000));
     assert!((850..1070).contains(&a.len()), "{}", a.len());
-    let cfg = LoadConfig::new(
-        Target::parse("http://127.0.0.1:9/").expect("target"),
-        vec![40.0, 48.0, 60.0, 100.0],
-        20.0,
-        1,
-        2000,
-        false,
-        None,
-        false,
-        false,
-    )
-    .expect("cfg");
+    let cfg =
+        LoadConfig::new(LoadSettings::lesson(Target::parse("http://127.0.0.1:9/").expect("target"))).expect("cfg");
     assert_eq!(cfg.plan().expect("plan"), cfg.plan().expect("plan"));
 }

@@ -49,15 +49,17 @@ fn print_limit(input: LimitInput) -> Result<(), Failure> {
 pub fn measure(m: &ArgMatches) -> Result<(), Failure> {
     use clap::FromArgMatches;
     let args = bplab_live::MeasureArgs::from_arg_matches(m).map_err(|e| Failure::Usage(e.to_string()))?;
-    let measured = bplab_live::run_measure(&args)?;
+    // Every flag, --budget-ms included, is checked before anything is sent.
+    let cfg = args.to_config()?;
+    let measured = bplab_live::run_measure(&cfg)?;
     let workers = measured.server.as_ref().map_or(1, |s| s.workers);
     let workers = u32::try_from(workers).unwrap_or(u32::MAX);
     println!(
         "deriving the limit from the measured p50 service time, {workers} worker(s), budget {} ms",
-        fmt_num(args.budget_ms)
+        fmt_num(cfg.budget_ms())
     );
     println!();
-    print_limit(LimitInput { workers, budget_ms: args.budget_ms, service_ms: measured.p50_ms })
+    print_limit(LimitInput { workers, budget_ms: cfg.budget_ms(), service_ms: measured.p50_ms })
 }
 
 /// `bplab littles` with any two of the three quantities.

@@ -1,2 +1,53 @@
 //! The stochastic engine: seeded Poisson traffic, service-time
 //! distributions, many workers behind one FIFO line.
+//!
+//! * [`RateSchedule`] draws open-loop Poisson arrivals (constant rate, steps
+//!   or the bursty curve) from ChaCha8 stream 0 of the run seed: the same
+//!   times `bplab load` sends at.
+//! * [`ServiceTime`] is `fixed:21`, `exp:21`, `lognormal:p50=20,p99=60` or
+//!   `mix:20,5%x10`, drawn from stream 1 of the same seed.
+//! * [`serve`] runs any arrival and service lists through a [`Server`];
+//!   [`Setup::run`] does all three from one seed.
+//! * [`Run::summary`] gives the load tool's columns; [`csv`] and
+//!   [`summary_csv`] render runs as fixed text.
+//!
+//! ```
+//! use bplab_core::stochastic::{Abandon, Server, ServiceTime, Setup};
+//! let server = Server { workers: 1, line_limit: Some(10), timeout_ms: Some(2000.0), abandon: Abandon::Served };
+//! let setup = Setup::poisson(100.0, "fixed:21".parse().unwrap(), server, 20_000.0, 1);
+//! let s = setup.run(1_000_000).unwrap().summary(100.0);
+//! assert_eq!(s.sent, s.ok + s.refused + s.gaveup + s.error);
+//! assert!(s.queued <= 10 && s.p99_ms.unwrap() <= 11.0 * 21.0 + 1.0);
+//! ```
+//!
+//! Everything is plain f64 arithmetic plus `libm`, so one seed gives the
+//! same bits natively and in wasm.
+
+mod csv;
+mod engine;
+mod error;
+mod normal;
+mod parse;
+mod rng;
+mod run;
+mod server;
+mod service;
+mod setup;
+mod summary;
+mod traffic;
+
+#[cfg(test)]
+mod tests;
+
+pub use csv::{REQUESTS_HEADER, SUMMARY_HEADER, csv, summary_csv};
+pub use engine::{MAX_TIME_MS, serve};
+pub use error::StochasticError;
+pub use normal::{normal_cdf, normal_quantile};
+pub use parse::{GRAMMAR, ParseServiceError};
+pub use rng::SERVICE_STREAM;
+pub use run::{Outcome, Request, Run};
+pub use server::{Abandon, MAX_WORKERS, Server};
+pub use service::{MAX_LOGNORMAL_SPREAD, MAX_MIX_FACTOR, ServiceDraws, ServiceTime};
+pub use setup::Setup;
+pub use summary::Summary;
+pub use traffic::{ArrivalTimes, MAX_MS, RateSchedule, Step};

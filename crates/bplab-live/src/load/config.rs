@@ -1,16 +1,21 @@
-//! Validated load-generator configuration and its bounded plan.
+//! Validated load-generator configuration and its bounded plan: the plain
+//! [`LoadSettings`], checked once by [`LoadConfig::new`].
 
 use std::path::{Path, PathBuf};
 
-use crate::error::{LiveError, check_range};
+use crate::error::LiveError;
+use crate::flags::{RealFlag, WholeFlag};
 use crate::load::Target;
 use crate::load::schedule::schedule;
+use crate::load::table::num;
 
 /// Most requests one run may plan, over all rates.
 pub const MAX_PLAN_REQUESTS: usize = 200_000;
 /// Most seconds of sending one run may plan (rates × seconds); each rate
 /// also waits up to one client timeout for its last answers.
 pub const MAX_PLAN_SECONDS: f64 = 600.0;
+/// Shortest accepted sending window per rate, seconds.
+pub const MIN_SECONDS: f64 = 0.1;
 /// Highest accepted offered rate, requests per second.
 pub const MAX_RATE_RPS: f64 = 10_000.0;
 /// Most rates in one sweep.
@@ -18,121 +23,191 @@ pub const MAX_RATES: usize = 64;
 /// Longest accepted client timeout, ms.
 pub const MAX_CLIENT_TIMEOUT_MS: u64 = 60_000;
 
+/// The lesson's sweep: offered rates, requests per second.
+pub const LESSON_RATES_RPS: [f64; 4] = [40.0, 48.0, 60.0, 100.0];
+/// Default sending window per rate, seconds.
+pub const DEFAULT_SECONDS: f64 = 20.0;
+/// Default seed of the arrival schedule.
+pub const DEFAULT_SEED: u64 = 1;
+/// Default client timeout, ms.
+pub const DEFAULT_CLIENT_TIMEOUT_MS: u64 = 2000;
+
+/// `--rate`: each offered rate, `(0, MAX_RATE_RPS]`; up to [`MAX_RATES`] of them.
+pub const RATE: RealFlag = RealFlag {
+    name: "rate",
+    label: "offered rate",
+    min: 0.0,
+    max: MAX_RATE_RPS,
+    min_exclusive: true,
+    unit: "requests per second",
+};
+/// `--seconds`: sending window per rate, `[MIN_SECONDS, MAX_PLAN_SECONDS]`
+/// (and rates × seconds at most [`MAX_PLAN_SECONDS`]).
+pub const SECONDS: RealFlag = RealFlag {
+    name: "seconds",
+    label: "sending window per rate",
+    min: MIN_SECONDS,
+    max: MAX_PLAN_SECONDS,
+    min_exclusive: false,
+    unit: "s",
+};
+/// `--seed`: seed of the arrival schedule, any `u64`.
+pub const SEED: WholeFlag =
+    WholeFlag { name: "seed", label: "seed of the arrival schedule", min: 0, max: u64::MAX, unit: "", or_word: None };
+/// `--client-timeout-ms`: give-up time from the scheduled send time,
+/// `1..=MAX_CLIENT_TIMEOUT_MS`.
+pub const CLIENT_TIMEOUT_MS: WholeFlag = WholeFlag {
+    name: "client-timeout-ms",
+    label: "give up on a request this long after its send time",
+    min: 1,
+    max: MAX_CLIENT_TIMEOUT_MS,
+    unit: "ms",
+    or_word: None,
+};
+
+/// The load generator's settings as plain named fields; [`LoadConfig::new`]
+/// checks them. Start from [`LoadSettings::lesson`] and override fields.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoadSettings {
+    /// Where to send (work path) and where `/stats` lives.
+    pub target: Target,
+    /// Offered rates, requests per second, each in [`RATE`]'s range, run in
+    /// order; 1 to [`MAX_RATES`] of them.
+    pub rates_rps: Vec<f64>,
+    /// Sending window per rate, seconds, in [`SECONDS`]'s range.
+    pub seconds: f64,
+    /// Seed of the arrival schedule (same seed, same schedule).
+    pub seed: u64,
+    /// Client gives up on a request this many ms after its scheduled send
+    /// time, in [`CLIENT_TIMEOUT_MS`]'s range.
+    pub client_timeout_ms: u64,
+    /// First print the server's configuration line from `/stats`.
+    pub check: bool,
+    /// Also write the table as CSV to this file.
+    pub csv: Option<PathBuf>,
+    /// Allow targets that resolve outside 127.0.0.0/8 and ::1.
+    pub allow_non_loopback: bool,
+    /// Measure the service time first and print the core model's prediction
+    /// beside each measured row.
+    pub compare: bool,
+}
+
+impl LoadSettings {
+    /// The lesson's sweep against `target` (and the CLI defaults):
+    /// [`LESSON_RATES_RPS`], [`DEFAULT_SECONDS`] each, [`DEFAULT_SEED`],
+    /// [`DEFAULT_CLIENT_TIMEOUT_MS`]; no check, no CSV, loopback only, no
+    /// comparison.
+    pub fn lesson(target: Target) -> Self {
+        LoadSettings {
+            target,
+            rates_rps: LESSON_RATES_RPS.to_vec(),
+            seconds: DEFAULT_SECONDS,
+            seed: DEFAULT_SEED,
+            client_timeout_ms: DEFAULT_CLIENT_TIMEOUT_MS,
+            check: false,
+            csv: None,
+            allow_non_loopback: false,
+            compare: false,
+        }
+    }
+}
+
 /// Load-generator configuration, validated once by [`LoadConfig::new`].
 #[derive(Debug, Clone, PartialEq)]
 pub struct LoadConfig {
-    /// Where to send (work path) and where `/stats` lives.
-    target: Target,
-    /// Offered rates, requests per second, each in `(0, 10000]`, run in order.
-    rates_rps: Vec<f64>,
-    /// Sending window per rate, seconds, in `[0.1, 600]`.
-    seconds: f64,
-    /// Seed of the arrival schedule (same seed, same schedule).
-    seed: u64,
-    /// Client gives up on a request this many ms after its scheduled send
-    /// time, `1..=60000`.
-    client_timeout_ms: u64,
-    /// First print the server's configuration line from `/stats`.
-    check: bool,
-    /// Also write the table as CSV to this file.
-    csv: Option<PathBuf>,
-    /// Allow targets that resolve outside 127.0.0.0/8 and ::1.
-    allow_non_loopback: bool,
-    /// Measure the service time first and print the core model's prediction
-    /// beside each measured row.
-    compare: bool,
+    s: LoadSettings,
+}
+
+/// `x` rounded down to 3 decimals, so a derived upper bound is never above
+/// the true one.
+fn floor3(x: f64) -> f64 {
+    (x * 1000.0).floor() / 1000.0
 }
 
 impl LoadConfig {
-    /// Validate and build. Ranges: see the field docs; the whole plan is
-    /// bounded by [`MAX_PLAN_REQUESTS`] and [`MAX_PLAN_SECONDS`].
-    #[allow(clippy::too_many_arguments)]
-    pub fn new(
-        target: Target,
-        rates_rps: Vec<f64>,
-        seconds: f64,
-        seed: u64,
-        client_timeout_ms: u64,
-        check: bool,
-        csv: Option<PathBuf>,
-        allow_non_loopback: bool,
-        compare: bool,
-    ) -> Result<Self, LiveError> {
-        if rates_rps.is_empty() {
-            return Err(LiveError::range("rate", "(none)", "one to 64 rates, each in (0, 10000]"));
+    /// Check every field of `settings` (see the [`LoadSettings`] field
+    /// docs), then the whole plan: rates × seconds at most
+    /// [`MAX_PLAN_SECONDS`] and at most [`MAX_PLAN_REQUESTS`] requests,
+    /// expected and drawn. The first problem is a usage error naming the
+    /// flag, the value and the accepted range; nothing is sent before this.
+    pub fn new(settings: LoadSettings) -> Result<Self, LiveError> {
+        let s = settings;
+        let n = s.rates_rps.len();
+        if n == 0 || n > MAX_RATES {
+            let given: Vec<String> = s.rates_rps.iter().map(|&r| num(r)).collect();
+            return Err(rate_list_error(&given.join(",")));
         }
-        if rates_rps.len() > MAX_RATES {
-            return Err(LiveError::range("number of rates", rates_rps.len(), "1..=64"));
+        for &r in &s.rates_rps {
+            RATE.check(r).map_err(|_| rate_list_error(&num(r)))?;
         }
-        for &r in &rates_rps {
-            check_rate(r)?;
+        SECONDS.check(s.seconds)?;
+        CLIENT_TIMEOUT_MS.check(s.client_timeout_ms)?;
+        let too_large = |max_s: f64, why: String| LiveError::PlanTooLarge {
+            value: num(s.seconds),
+            accepted: format!("a number from {MIN_SECONDS} to {} (s) {why}", floor3(max_s)),
+        };
+        if s.seconds * n as f64 > MAX_PLAN_SECONDS {
+            let why = format!("with {n} rates (rates × seconds at most {MAX_PLAN_SECONDS})");
+            return Err(too_large(MAX_PLAN_SECONDS / n as f64, why));
         }
-        if !(seconds.is_finite() && (0.1..=MAX_PLAN_SECONDS).contains(&seconds)) {
-            return Err(LiveError::range("seconds", seconds, "0.1..=600"));
+        let total_rps: f64 = s.rates_rps.iter().sum();
+        if total_rps * s.seconds > MAX_PLAN_REQUESTS as f64 {
+            let why = format!(
+                "at {} requests per second over all rates (at most {MAX_PLAN_REQUESTS} requests)",
+                num(total_rps)
+            );
+            return Err(too_large(MAX_PLAN_REQUESTS as f64 / total_rps, why));
         }
-        check_range("client_timeout_ms", client_timeout_ms, 1, MAX_CLIENT_TIMEOUT_MS, "1..=60000")?;
-        let total_s = seconds * rates_rps.len() as f64;
-        if total_s > MAX_PLAN_SECONDS {
-            return Err(LiveError::PlanTooLarge {
-                what: "seconds (rates x seconds)",
-                value: format!("{total_s}"),
-                max: "600",
-            });
-        }
-        let expected: f64 = rates_rps.iter().map(|r| r * seconds).sum();
-        if expected > MAX_PLAN_REQUESTS as f64 {
-            return Err(LiveError::PlanTooLarge {
-                what: "expected requests",
-                value: format!("{expected:.0}"),
-                max: "200000",
-            });
-        }
-        Ok(LoadConfig { target, rates_rps, seconds, seed, client_timeout_ms, check, csv, allow_non_loopback, compare })
+        let cfg = LoadConfig { s };
+        // Draw the schedules once here so a plan that is too large is refused
+        // before anything is sent (the sweep draws the same plan again).
+        cfg.plan()?;
+        Ok(cfg)
     }
 
     /// Where to send (work path) and where `/stats` lives.
     pub fn target(&self) -> &Target {
-        &self.target
+        &self.s.target
     }
 
     /// Offered rates, requests per second, in order.
     pub fn rates_rps(&self) -> &[f64] {
-        &self.rates_rps
+        &self.s.rates_rps
     }
 
     /// Sending window per rate, seconds.
     pub fn seconds(&self) -> f64 {
-        self.seconds
+        self.s.seconds
     }
 
     /// Seed of the arrival schedule.
     pub fn seed(&self) -> u64 {
-        self.seed
+        self.s.seed
     }
 
     /// Client timeout, ms from the scheduled send time.
     pub fn client_timeout_ms(&self) -> u64 {
-        self.client_timeout_ms
+        self.s.client_timeout_ms
     }
 
     /// Print the server configuration line first.
     pub fn check(&self) -> bool {
-        self.check
+        self.s.check
     }
 
     /// CSV output file, if any.
     pub fn csv(&self) -> Option<&Path> {
-        self.csv.as_deref()
+        self.s.csv.as_deref()
     }
 
     /// Non-loopback targets allowed.
     pub fn allow_non_loopback(&self) -> bool {
-        self.allow_non_loopback
+        self.s.allow_non_loopback
     }
 
     /// Print the model beside the measurement.
     pub fn compare(&self) -> bool {
-        self.compare
+        self.s.compare
     }
 
     /// The send schedule of every rate (ms offsets, see
@@ -140,16 +215,17 @@ impl LoadConfig {
     /// schedules together exceed [`MAX_PLAN_REQUESTS`].
     pub fn plan(&self) -> Result<Vec<Vec<f64>>, LiveError> {
         let mut total = 0usize;
-        let mut out = Vec::with_capacity(self.rates_rps.len());
-        for &rate in &self.rates_rps {
+        let mut out = Vec::with_capacity(self.s.rates_rps.len());
+        for &rate in &self.s.rates_rps {
             let left = MAX_PLAN_REQUESTS - total;
-            let s = schedule(rate, self.seconds, self.seed, left);
+            let s = schedule(rate, self.s.seconds, self.s.seed, left);
             total += s.len();
             if total > MAX_PLAN_REQUESTS {
                 return Err(LiveError::PlanTooLarge {
-                    what: "drawn requests",
-                    value: format!("more than {total}"),
-                    max: "200000",
+                    value: num(self.s.seconds),
+                    accepted: format!(
+                        "a shorter window: the drawn schedules hold more than {MAX_PLAN_REQUESTS} requests (the cap per run)"
+                    ),
                 });
             }
             out.push(s);
@@ -158,35 +234,23 @@ impl LoadConfig {
     }
 }
 
-fn check_rate(r: f64) -> Result<f64, LiveError> {
-    if r.is_finite() && r > 0.0 && r <= MAX_RATE_RPS {
-        Ok(r)
-    } else {
-        Err(LiveError::range("rate", r, "(0, 10000] requests per second"))
-    }
+fn rate_list_error(value: &str) -> LiveError {
+    LiveError::OutOfRange { flag: RATE.name, value: value.to_string(), accepted: RATE.list_accepted(MAX_RATES) }
 }
 
-/// Parse a `--rate` list such as `40,48,60,100` (requests per second).
-/// Each entry must be a number in `(0, 10000]`; `0`, `-5` and `abc` are
-/// usage errors naming the entry.
+/// Parse a `--rate` list such as `40,48,60,100` (requests per second): 1 to
+/// [`MAX_RATES`] numbers, each in [`RATE`]'s range. `0`, `-5`, `abc` and
+/// `40,,60` are usage errors naming the list as given.
 pub fn parse_rates(text: &str) -> Result<Vec<f64>, LiveError> {
-    let mut out = Vec::new();
-    for part in text.split(',') {
-        let p = part.trim();
-        let r: f64 = p.parse().map_err(|_| LiveError::Unparsable {
-            name: "rate",
-            value: p.to_string(),
-            expected: "comma-separated numbers in (0, 10000], e.g. 40,48,60,100",
-        })?;
-        if !(r.is_finite() && r > 0.0 && r <= MAX_RATE_RPS) {
-            return Err(LiveError::range("rate", p, "(0, 10000] requests per second"));
-        }
-        out.push(r);
+    let rates: Vec<f64> = text
+        .split(',')
+        .map(|part| RATE.parse(part).ok())
+        .collect::<Option<_>>()
+        .ok_or_else(|| rate_list_error(text))?;
+    if rates.len() > MAX_RATES {
+        return Err(rate_list_error(text));
     }
-    if out.len() > MAX_RATES {
-        return Err(LiveError::range("number of rates", out.len(), "1..=64"));
-    }
-    Ok(out)
+    Ok(rates)
 }
 
 #[cfg(test)]
@@ -197,8 +261,8 @@ mod tests {
         Target::parse("http://127.0.0.1:1/").expect("target")
     }
 
-    fn cfg(rates: Vec<f64>, seconds: f64) -> Result<LoadConfig, LiveError> {
-        LoadConfig::new(target(), rates, seconds, 1, 2000, false, None, false, false)
+    fn cfg(rates_rps: Vec<f64>, seconds: f64) -> Result<LoadConfig, LiveError> {
+        LoadConfig::new(LoadSettings { rates_rps, seconds, ..LoadSettings::lesson(target()) })
     }
 
     #[test]
@@ -208,7 +272,12 @@ mod tests {
             let e = parse_rates(bad).unwrap_err();
             assert!(e.is_usage(), "{bad}");
         }
-        assert!(parse_rates("0").unwrap_err().to_string().contains("rate = 0"));
+        assert_eq!(
+            parse_rates("40,0").unwrap_err().to_string(),
+            "--rate: '40,0' is not accepted; expected 1 to 64 comma-separated numbers, each above 0 to 10000 \
+             (requests per second)"
+        );
+        assert!(parse_rates(&vec!["1"; MAX_RATES + 1].join(",")).is_err());
     }
 
     #[test]
@@ -216,11 +285,22 @@ mod tests {
         assert!(cfg(vec![40.0, 48.0, 60.0, 100.0], 20.0).is_ok());
         let e = cfg(vec![10.0; 11], 60.0).unwrap_err();
         assert!(matches!(e, LiveError::PlanTooLarge { .. }), "{e}");
+        assert_eq!(
+            e.to_string(),
+            "--seconds: '60' is not accepted; expected a number from 0.1 to 54.545 (s) with 11 rates \
+             (rates × seconds at most 600)"
+        );
         let e = cfg(vec![5000.0, 5000.0], 30.0).unwrap_err();
         assert!(matches!(e, LiveError::PlanTooLarge { .. }), "{e}");
+        assert!(
+            e.to_string().starts_with("--seconds: '30' is not accepted; expected a number from 0.1 to 20 (s)"),
+            "{e}"
+        );
         assert!(cfg(vec![], 1.0).unwrap_err().is_usage());
         assert!(cfg(vec![1.0], 0.0).unwrap_err().is_usage());
         assert!(cfg(vec![1.0], f64::NAN).unwrap_err().is_usage());
+        let e = LoadConfig::new(LoadSettings { client_timeout_ms: 0, ..LoadSettings::lesson(target()) }).unwrap_err();
+        assert!(e.to_string().starts_with("--client-timeout-ms: '0' is not accepted; expected a whole number"), "{e}");
     }
 
     #[test]

@@ -8,9 +8,12 @@ mod table;
 mod target;
 
 pub use config::{
-    LoadConfig, MAX_CLIENT_TIMEOUT_MS, MAX_PLAN_REQUESTS, MAX_PLAN_SECONDS, MAX_RATE_RPS, MAX_RATES, parse_rates,
+    CLIENT_TIMEOUT_MS, DEFAULT_CLIENT_TIMEOUT_MS, DEFAULT_SECONDS, DEFAULT_SEED, LESSON_RATES_RPS, LoadConfig,
+    LoadSettings, MAX_CLIENT_TIMEOUT_MS, MAX_PLAN_REQUESTS, MAX_PLAN_SECONDS, MAX_RATE_RPS, MAX_RATES, MIN_SECONDS,
+    RATE, SECONDS, SEED, parse_rates,
 };
 pub use schedule::schedule;
 pub use sweep::sweep;
+pub(crate) use table::num as format_rate;
 pub use table::{RateRow, format_row, header, to_csv};
 pub use target::{Target, is_loopback};

@@ -1,20 +1,18 @@
 //! Open-loop Poisson arrival schedules, computed ahead of time.
 //!
-//! Gaps are exponential: `gap_ms = -ln(1 - u) / rate_rps * 1000` with `u`
-//! uniform in `[0, 1)` from the top 53 bits of
-//! `ChaCha8Rng::seed_from_u64(seed).next_u64()`. Every rate of a sweep uses
-//! the same seed, so the same underlying unit-exponential draws are scaled
-//! by each rate ("common random numbers"): doubling the rate compresses the
-//! same arrival pattern into half the time. The same `(rate, seconds, seed)`
-//! always yields the same schedule.
+//! A thin wrapper over the core's generator,
+//! [`bplab_core::stochastic::RateSchedule::constant`], so `bplab load` and
+//! the model (`bplab_core::stochastic::Setup`) send at the same times for
+//! the same seed. Gaps are exponential: `gap_ms = -ln(1 - u) / rate_rps *
+//! 1000` with `u` uniform in `[0, 1)` from the top 53 bits of
+//! `ChaCha8Rng::seed_from_u64(seed).next_u64()` (`ln` is `libm::log`, so the
+//! page computes the same bits). Every rate of a sweep uses the same seed,
+//! so the same underlying unit-exponential draws are scaled by each rate
+//! ("common random numbers"): doubling the rate compresses the same arrival
+//! pattern into half the time. The same `(rate, seconds, seed)` always
+//! yields the same schedule.
 
-use rand_chacha::ChaCha8Rng;
-use rand_chacha::rand_core::{Rng, SeedableRng};
-
-/// Uniform in `[0, 1)` from the top 53 bits of one `u64`.
-fn unit(rng: &mut ChaCha8Rng) -> f64 {
-    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-}
+use bplab_core::stochastic::RateSchedule;
 
 /// Send offsets in milliseconds from the window start, ascending, every one
 /// `< seconds * 1000`. Generation stops early (returning `cap + 1` offsets)
@@ -23,24 +21,10 @@ fn unit(rng: &mut ChaCha8Rng) -> f64 {
 /// (validated by [`crate::load::LoadConfig::new`]); otherwise the schedule
 /// is empty.
 pub fn schedule(rate_rps: f64, seconds: f64, seed: u64, cap: usize) -> Vec<f64> {
-    let mut out = Vec::new();
     if !(rate_rps.is_finite() && rate_rps > 0.0 && seconds.is_finite() && seconds > 0.0) {
-        return out;
+        return Vec::new();
     }
-    let window_ms = seconds * 1000.0;
-    let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    let mut t_ms = 0.0;
-    loop {
-        let u = unit(&mut rng);
-        t_ms += -(1.0 - u).ln() / rate_rps * 1000.0;
-        if t_ms >= window_ms {
-            return out;
-        }
-        out.push(t_ms);
-        if out.len() > cap {
-            return out;
-        }
-    }
+    RateSchedule::constant(rate_rps).arrivals(seconds * 1000.0, seed).take(cap.saturating_add(1)).collect()
 }
 
 #[cfg(test)]
@@ -79,5 +63,14 @@ mod tests {
         assert_eq!(schedule(1000.0, 10.0, 1, 50).len(), 51);
         assert!(schedule(0.0, 10.0, 1, 50).is_empty());
         assert!(schedule(f64::NAN, 10.0, 1, 50).is_empty());
+    }
+
+    #[test]
+    fn same_times_as_the_model() {
+        use bplab_core::stochastic::{Server, ServiceTime, Setup};
+        let setup = Setup::poisson(48.0, ServiceTime::Fixed { ms: 21.0 }, Server::unbounded(1), 5000.0, 9);
+        let run = setup.run(100_000).expect("valid setup");
+        let model: Vec<f64> = run.requests.iter().map(|r| r.arrival_ms).collect();
+        assert_eq!(schedule(48.0, 5.0, 9, 100_000), model);
     }
 }

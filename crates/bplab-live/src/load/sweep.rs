@@ -1,7 +1,9 @@
 //! Running the plan: each rate's requests are spawned at their scheduled
 //! times without waiting for earlier answers (open loop); the next rate
 //! starts only after every request of the previous one has been answered or
-//! given up on.
+//! given up on. If every request of a rate fails to connect (nothing
+//! listens at the target), the sweep stops with [`LiveError::Unreachable`]
+//! instead of printing rows of errors.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -14,7 +16,7 @@ use tokio::time::Instant;
 
 use crate::compare::Prediction;
 use crate::error::LiveError;
-use crate::load::client::{get, get_stats, reset_peak};
+use crate::load::client::{FetchError, get, get_stats, reset_peak};
 use crate::load::{LoadConfig, RateRow};
 use crate::stats::StatsSnapshot;
 
@@ -28,6 +30,8 @@ enum Outcome {
     Ok(u64),
     Refused,
     GaveUp,
+    /// The TCP connect failed (counted in `error`).
+    NoConnect(std::io::ErrorKind),
     Error,
 }
 
@@ -44,6 +48,7 @@ async fn one(shot: Arc<Shot>, at: Instant) -> Outcome {
     let deadline = at + shot.timeout;
     match tokio::time::timeout_at(deadline, get(shot.addr, &shot.host, &shot.path)).await {
         Err(_) => Outcome::GaveUp,
+        Ok(Err(FetchError::Connect(e))) => Outcome::NoConnect(e.kind()),
         Ok(Err(_)) => Outcome::Error,
         Ok(Ok((status, _))) if status.is_success() => {
             Outcome::Ok(u64::try_from(at.elapsed().as_micros()).unwrap_or(u64::MAX))
@@ -72,7 +77,10 @@ pub async fn sweep(
     });
     let mut rows = Vec::with_capacity(plan.len());
     for (i, (schedule, &rate)) in plan.iter().zip(cfg.rates_rps()).enumerate() {
-        let mut row = run_rate(&shot, rate, cfg.seconds(), schedule).await;
+        let (mut row, no_connect) = run_rate(&shot, rate, cfg.seconds(), schedule).await;
+        if let Some(kind) = no_connect {
+            return Err(LiveError::Unreachable { addr, sent: row.sent, rate_rps: rate, reason: kind.to_string() });
+        }
         row.prediction = predictions.get(i).copied();
         on_row(&row);
         rows.push(row);
@@ -80,7 +88,14 @@ pub async fn sweep(
     Ok(rows)
 }
 
-async fn run_rate(shot: &Arc<Shot>, rate_rps: f64, seconds: f64, schedule: &[f64]) -> RateRow {
+/// Run one rate's window. The second value is the connect error when every
+/// request of a non-empty window failed to connect.
+async fn run_rate(
+    shot: &Arc<Shot>,
+    rate_rps: f64,
+    seconds: f64,
+    schedule: &[f64],
+) -> (RateRow, Option<std::io::ErrorKind>) {
     let before = reset_peak(shot.addr, &shot.host).await.ok();
     let start = Instant::now();
     let mut tasks = JoinSet::new();
@@ -91,6 +106,7 @@ async fn run_rate(shot: &Arc<Shot>, rate_rps: f64, seconds: f64, schedule: &[f64
     }
     let mut hist = Histogram::<u64>::new_with_bounds(1, HIST_MAX_US, 3).ok();
     let (mut ok, mut refused, mut gaveup, mut error) = (0u64, 0u64, 0u64, 0u64);
+    let (mut no_connect, mut connect_kind) = (0u64, None);
     while let Some(joined) = tasks.join_next().await {
         match joined.unwrap_or(Outcome::Error) {
             Outcome::Ok(us) => {
@@ -101,6 +117,11 @@ async fn run_rate(shot: &Arc<Shot>, rate_rps: f64, seconds: f64, schedule: &[f64
             }
             Outcome::Refused => refused += 1,
             Outcome::GaveUp => gaveup += 1,
+            Outcome::NoConnect(kind) => {
+                error += 1;
+                no_connect += 1;
+                connect_kind.get_or_insert(kind);
+            }
             Outcome::Error => error += 1,
         }
     }
@@ -125,7 +146,8 @@ async fn run_rate(shot: &Arc<Shot>, rate_rps: f64, seconds: f64, schedule: &[f64
     if let (Some(b), Some(a)) = (before, after) {
         apply_server_deltas(&mut row, &b, &a);
     }
-    row
+    let unreachable = (row.sent > 0 && no_connect == row.sent).then_some(connect_kind).flatten();
+    (row, unreachable)
 }
 
 /// Fill `done`, `lost` and `queued` from two `/stats` snapshots (see

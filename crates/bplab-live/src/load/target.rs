@@ -63,7 +63,7 @@ impl Target {
             None => 80,
             Some(p) => match p.parse::<u16>() {
                 Ok(n) if n > 0 => n,
-                _ => return Err(bad("the port must be a number 1..=65535")),
+                _ => return Err(bad("the port is out of range")),
             },
         };
         let path = if path.is_empty() {
@@ -118,7 +118,7 @@ impl Target {
         if let Some(addr) = addrs.iter().find(|a| !is_loopback(a.ip()))
             && !allow_non_loopback
         {
-            return Err(LiveError::NonLoopback { host: self.host.clone(), addr: *addr });
+            return Err(LiveError::NonLoopback { target: self.to_string(), addr: *addr });
         }
         addrs
             .first()
@@ -171,6 +171,7 @@ mod tests {
         ] {
             let e = Target::parse(bad).unwrap_err();
             assert!(e.is_usage(), "{bad}");
+            assert!(e.to_string().starts_with(&format!("--target: '{bad}' is not accepted; expected http://")), "{e}");
         }
     }
 
@@ -179,7 +180,10 @@ mod tests {
         let t = Target::parse("http://10.1.2.3:80/").expect("ok");
         let e = t.resolve(false).await.unwrap_err();
         assert!(e.is_usage());
-        assert!(e.to_string().contains("10.1.2.3"), "{e}");
+        assert!(
+            e.to_string().starts_with("--target: 'http://10.1.2.3:80/' is not accepted; expected a loopback"),
+            "{e}"
+        );
         let t = Target::parse("http://127.0.0.2:80/").expect("ok");
         assert!(t.resolve(false).await.is_ok());
         assert!(is_loopback("::ffff:127.0.0.1".parse().expect("ip")));

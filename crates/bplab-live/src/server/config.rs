@@ -1,8 +1,10 @@
-//! Validated server configuration.
+//! Validated server configuration: the plain [`ServeSettings`], checked
+//! once by [`ServeConfig::new`] against the flag specs below.
 
-use std::net::SocketAddr;
+use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 
-use crate::error::{LiveError, check_range};
+use crate::error::LiveError;
+use crate::flags::WholeFlag;
 use crate::stats::StatsConfig;
 
 /// Largest accepted `workers`.
@@ -18,130 +20,220 @@ pub const MAX_CONNECTIONS: usize = 16_384;
 /// Largest accepted `header_read_timeout_ms` (10 min).
 pub const MAX_HEADER_TIMEOUT_MS: u64 = 600_000;
 
+/// `--workers`: slots in service at once, `1..=MAX_WORKERS`.
+pub const WORKERS: WholeFlag = WholeFlag {
+    name: "workers",
+    label: "worker slots: requests in service at once",
+    min: 1,
+    max: MAX_WORKERS as u64,
+    unit: "slots",
+    or_word: None,
+};
+/// `--spin-ms`: CPU busy-spin per request, `0..=MAX_SPIN_MS`.
+pub const SPIN_MS: WholeFlag = WholeFlag {
+    name: "spin-ms",
+    label: "CPU busy-spin per request",
+    min: 0,
+    max: MAX_SPIN_MS,
+    unit: "ms",
+    or_word: None,
+};
+/// `--wait-ms`: sleep per request after the spin, `0..=MAX_WAIT_MS`.
+pub const WAIT_MS: WholeFlag = WholeFlag {
+    name: "wait-ms",
+    label: "sleep per request after the spin, slot still held",
+    min: 0,
+    max: MAX_WAIT_MS,
+    unit: "ms",
+    or_word: None,
+};
+/// `--limit`: requests allowed to wait for a slot, `0..=MAX_LIMIT`, or `off`.
+pub const LIMIT: WholeFlag = WholeFlag {
+    name: "limit",
+    label: "requests allowed to wait for a slot (503 beyond it)",
+    min: 0,
+    max: MAX_LIMIT as u64,
+    unit: "requests",
+    or_word: Some("off"),
+};
+/// `--max-connections`: open connections at once, `1..=MAX_CONNECTIONS`.
+pub const MAX_CONNECTIONS_FLAG: WholeFlag = WholeFlag {
+    name: "max-connections",
+    label: "open connections at once; more wait in the accept backlog",
+    min: 1,
+    max: MAX_CONNECTIONS as u64,
+    unit: "connections",
+    or_word: None,
+};
+/// `--header-timeout-ms`: time to send the request head,
+/// `1..=MAX_HEADER_TIMEOUT_MS`.
+pub const HEADER_TIMEOUT_MS: WholeFlag = WholeFlag {
+    name: "header-timeout-ms",
+    label: "time a client gets to send the request head",
+    min: 1,
+    max: MAX_HEADER_TIMEOUT_MS,
+    unit: "ms",
+    or_word: None,
+};
+/// What `--addr` accepts.
+pub const ADDR_ACCEPTED: &str = "IP:PORT, e.g. 127.0.0.1:8080 or [::1]:0 (port 0 picks a free port)";
+
+/// The service's settings as plain named fields; [`ServeConfig::new`]
+/// checks them. Ranges are the flag specs' ([`WORKERS`], [`SPIN_MS`], ...).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ServeSettings {
+    /// Slots in service at once, `1..=MAX_WORKERS`.
+    pub workers: usize,
+    /// CPU busy-spin per request, ms, `0..=MAX_SPIN_MS`.
+    pub spin_ms: u64,
+    /// Sleep per request after the spin, ms, `0..=MAX_WAIT_MS`.
+    pub wait_ms: u64,
+    /// Requests that may wait for a slot (not counting those in service),
+    /// `Some(0..=MAX_LIMIT)`; `None` = unbounded ("off").
+    pub limit: Option<usize>,
+    /// Where to listen; port 0 picks a free port.
+    pub addr: SocketAddr,
+    /// Open connections at once, `1..=MAX_CONNECTIONS`; further connections
+    /// wait in the kernel's accept backlog.
+    pub max_connections: usize,
+    /// How long a client may take to send the request head, ms,
+    /// `1..=MAX_HEADER_TIMEOUT_MS` (slowloris guard).
+    pub header_read_timeout_ms: u64,
+}
+
+impl ServeSettings {
+    /// The lesson's service (and the CLI defaults): 1 worker, 2 ms spin,
+    /// 18 ms wait, no limit, 127.0.0.1:8081, 1024 connections, 5 s header
+    /// timeout.
+    pub const DEFAULT: ServeSettings = ServeSettings {
+        workers: 1,
+        spin_ms: 2,
+        wait_ms: 18,
+        limit: None,
+        addr: SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::LOCALHOST, 8081)),
+        max_connections: 1024,
+        header_read_timeout_ms: 5000,
+    };
+}
+
+impl Default for ServeSettings {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
 /// The live service's configuration, validated once by [`ServeConfig::new`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ServeConfig {
-    workers: usize,
-    spin_ms: u64,
-    wait_ms: u64,
-    limit: Option<usize>,
-    addr: SocketAddr,
-    max_connections: usize,
-    header_read_timeout_ms: u64,
+    s: ServeSettings,
 }
 
 impl ServeConfig {
-    /// Validate and build a configuration.
-    ///
-    /// * `workers`: slots in service at once, `1..=1024`.
-    /// * `spin_ms`: CPU busy-spin per request, `0..=10000` ms.
-    /// * `wait_ms`: sleep per request after the spin, `0..=60000` ms.
-    /// * `limit`: requests that may wait for a slot (not counting those in
-    ///   service), `Some(0..=100000)`; `None` = unbounded ("off").
-    /// * `addr`: where to listen; port 0 picks a free port.
-    /// * `max_connections`: open connections at once, `1..=16384`; further
-    ///   connections wait in the kernel's accept backlog.
-    /// * `header_read_timeout_ms`: how long a client may take to send the
-    ///   request head, `1..=600000` ms (slowloris guard).
-    pub fn new(
-        workers: usize,
-        spin_ms: u64,
-        wait_ms: u64,
-        limit: Option<usize>,
-        addr: SocketAddr,
-        max_connections: usize,
-        header_read_timeout_ms: u64,
-    ) -> Result<Self, LiveError> {
-        check_range("workers", workers, 1, MAX_WORKERS, "1..=1024")?;
-        check_range("spin_ms", spin_ms, 0, MAX_SPIN_MS, "0..=10000")?;
-        check_range("wait_ms", wait_ms, 0, MAX_WAIT_MS, "0..=60000")?;
-        if let Some(l) = limit {
-            check_range("limit", l, 0, MAX_LIMIT, "0..=100000 or off")?;
+    /// Check every field of `settings` against its flag spec (see the
+    /// [`ServeSettings`] field docs); the first bad one is a usage error
+    /// naming the flag, the value and the accepted range.
+    pub fn new(settings: ServeSettings) -> Result<Self, LiveError> {
+        WORKERS.check_usize(settings.workers)?;
+        SPIN_MS.check(settings.spin_ms)?;
+        WAIT_MS.check(settings.wait_ms)?;
+        if let Some(l) = settings.limit {
+            LIMIT.check_usize(l)?;
         }
-        check_range("max_connections", max_connections, 1, MAX_CONNECTIONS, "1..=16384")?;
-        check_range("header_read_timeout_ms", header_read_timeout_ms, 1, MAX_HEADER_TIMEOUT_MS, "1..=600000")?;
-        Ok(ServeConfig { workers, spin_ms, wait_ms, limit, addr, max_connections, header_read_timeout_ms })
+        MAX_CONNECTIONS_FLAG.check_usize(settings.max_connections)?;
+        HEADER_TIMEOUT_MS.check(settings.header_read_timeout_ms)?;
+        Ok(ServeConfig { s: settings })
     }
 
+    /// The settings it was built from.
+    pub fn settings(&self) -> &ServeSettings {
+        &self.s
+    }
     /// Worker slots.
     pub fn workers(&self) -> usize {
-        self.workers
+        self.s.workers
     }
     /// CPU busy-spin per request, ms.
     pub fn spin_ms(&self) -> u64 {
-        self.spin_ms
+        self.s.spin_ms
     }
     /// Sleep per request, ms.
     pub fn wait_ms(&self) -> u64 {
-        self.wait_ms
+        self.s.wait_ms
     }
     /// Waiting requests allowed; `None` = off.
     pub fn limit(&self) -> Option<usize> {
-        self.limit
+        self.s.limit
     }
     /// Requested listen address.
     pub fn addr(&self) -> SocketAddr {
-        self.addr
+        self.s.addr
     }
     /// Open-connection cap.
     pub fn max_connections(&self) -> usize {
-        self.max_connections
+        self.s.max_connections
     }
     /// Header read timeout, ms.
     pub fn header_read_timeout_ms(&self) -> u64 {
-        self.header_read_timeout_ms
+        self.s.header_read_timeout_ms
     }
 
     /// The part of the configuration `/stats` reports.
     pub fn stats_config(&self) -> StatsConfig {
         StatsConfig {
-            workers: self.workers,
-            spin_ms: self.spin_ms,
-            wait_ms: self.wait_ms,
-            limit: self.limit,
-            max_connections: self.max_connections,
-            header_read_timeout_ms: self.header_read_timeout_ms,
+            workers: self.s.workers,
+            spin_ms: self.s.spin_ms,
+            wait_ms: self.s.wait_ms,
+            limit: self.s.limit,
+            max_connections: self.s.max_connections,
+            header_read_timeout_ms: self.s.header_read_timeout_ms,
         }
     }
 }
 
-/// Parse a `--limit` value: a count `0..=100000` or `off`
-/// (case-insensitive). `"-3"` and `"abc"` are usage errors naming the value.
+/// Parse a `--limit` value: a count in [`LIMIT`]'s range or `off` (also
+/// `none`, case-insensitive). `"-3"` and `"abc"` are usage errors naming the
+/// value.
 pub fn parse_limit(text: &str) -> Result<Option<usize>, LiveError> {
     let t = text.trim();
     if t.eq_ignore_ascii_case("off") || t.eq_ignore_ascii_case("none") {
         return Ok(None);
     }
-    match t.parse::<i128>() {
-        Ok(n) if (0..=MAX_LIMIT as i128).contains(&n) => Ok(Some(n as usize)),
-        Ok(_) => Err(LiveError::range("limit", t, "0..=100000 or off")),
-        Err(_) => Err(LiveError::Unparsable {
-            name: "limit",
-            value: text.to_string(),
-            expected: "a whole number 0..=100000 or off",
-        }),
-    }
+    LIMIT.parse_usize(text).map(Some)
+}
+
+/// Parse a `--addr` value (`IP:PORT`).
+pub fn parse_addr(text: &str) -> Result<SocketAddr, LiveError> {
+    text.trim().parse().map_err(|_| LiveError::OutOfRange {
+        flag: "addr",
+        value: text.to_string(),
+        accepted: ADDR_ACCEPTED.to_string(),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn addr() -> SocketAddr {
-        SocketAddr::from(([127, 0, 0, 1], 0))
+    fn settings(workers: usize, limit: Option<usize>) -> ServeSettings {
+        ServeSettings { workers, limit, addr: SocketAddr::from(([127, 0, 0, 1], 0)), ..ServeSettings::DEFAULT }
     }
 
     #[test]
     fn valid_config_builds() {
-        let c = ServeConfig::new(1, 2, 18, Some(10), addr(), 100, 5000).expect("valid");
+        let c = ServeConfig::new(settings(1, Some(10))).expect("valid");
         assert_eq!(c.stats_config().config_line(), "workers 1 spin 2ms wait 18ms limit 10");
     }
 
     #[test]
     fn zero_workers_rejected() {
-        let e = ServeConfig::new(0, 2, 18, None, addr(), 100, 5000).unwrap_err();
+        let e = ServeConfig::new(settings(0, None)).unwrap_err();
         assert!(e.is_usage());
-        assert!(e.to_string().contains("workers = 0"));
+        assert_eq!(e.to_string(), "--workers: '0' is not accepted; expected a whole number from 1 to 1024 (slots)");
+        let e = ServeConfig::new(settings(1, Some(MAX_LIMIT + 1))).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--limit: '100001' is not accepted; expected a whole number from 0 to 100000 (requests), or off"
+        );
     }
 
     #[test]
@@ -150,10 +242,17 @@ mod tests {
         assert_eq!(parse_limit("OFF").ok(), Some(None));
         assert_eq!(parse_limit("10").ok(), Some(Some(10)));
         assert_eq!(parse_limit("0").ok(), Some(Some(0)));
+        assert_eq!(parse_limit("none").ok(), Some(None));
+        assert!(
+            parse_addr("nowhere")
+                .unwrap_err()
+                .to_string()
+                .starts_with("--addr: 'nowhere' is not accepted; expected IP:PORT")
+        );
         for bad in ["-3", "abc", "", "1e3", "100001"] {
             let e = parse_limit(bad).unwrap_err();
             assert!(e.is_usage(), "{bad}");
-            assert!(e.to_string().contains(bad), "{bad}: {e}");
+            assert!(e.to_string().starts_with(&format!("--limit: '{bad}' is not accepted; expected ")), "{bad}: {e}");
         }
     }
 }

@@ -125,11 +125,21 @@ impl Door {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::server::ServeSettings;
     use std::net::SocketAddr;
 
     fn door(workers: usize, limit: Option<usize>) -> Door {
         let addr = SocketAddr::from(([127, 0, 0, 1], 0));
-        let cfg = ServeConfig::new(workers, 0, 0, limit, addr, 10, 1000).expect("valid");
+        let settings = ServeSettings {
+            workers,
+            spin_ms: 0,
+            wait_ms: 0,
+            limit,
+            addr,
+            max_connections: 10,
+            header_read_timeout_ms: 1000,
+        };
+        let cfg = ServeConfig::new(settings).expect("valid");
         Door::new(cfg)
     }
 

@@ -7,7 +7,9 @@ mod handler;
 mod listen;
 
 pub use config::{
-    MAX_CONNECTIONS, MAX_HEADER_TIMEOUT_MS, MAX_LIMIT, MAX_SPIN_MS, MAX_WAIT_MS, MAX_WORKERS, ServeConfig, parse_limit,
+    ADDR_ACCEPTED, HEADER_TIMEOUT_MS, LIMIT, MAX_CONNECTIONS, MAX_CONNECTIONS_FLAG, MAX_HEADER_TIMEOUT_MS, MAX_LIMIT,
+    MAX_SPIN_MS, MAX_WAIT_MS, MAX_WORKERS, SPIN_MS, ServeConfig, ServeSettings, WAIT_MS, WORKERS, parse_addr,
+    parse_limit,
 };
 pub use handler::MAX_BODY_BYTES;
 pub use listen::{BoundServer, bind, serve};

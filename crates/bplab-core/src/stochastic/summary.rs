@@ -1,0 +1,104 @@
+//! One run reduced to the load tool's row (`bplab load`'s `RateRow`).
+//!
+//! Every column below is defined exactly as bplab-live's
+//! `load::table::RateRow` defines it, with the window's two `/stats` reads
+//! placed at time 0 and at the **horizon**, the moment the last caller
+//! resolved (answered, refused or gave up), which is when the load tool
+//! reads `/stats` again. Differences are named on the field.
+
+use super::run::{Outcome, Run};
+use crate::numerics::LatencyHistogram;
+
+/// The lesson's columns for one run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// Offered rate, requests per second (the schedule's mean over the window).
+    pub offered_rps: f64,
+    /// Requests sent: every arrival in the window.
+    pub sent: u64,
+    /// Answers received within the client timeout (`end <= arrival + timeout`).
+    pub ok: u64,
+    /// Refused at arrival because the line was full.
+    pub refused: u64,
+    /// Callers that gave up at the timeout (`late` + `dropped`), counted
+    /// from the scheduled send time, as the load tool does.
+    pub gaveup: u64,
+    /// Connect failures, resets, bad statuses: always 0 in the model.
+    pub error: u64,
+    /// `ok / seconds` of the window (the drain is not counted).
+    pub ok_per_sec: f64,
+    /// Median latency (end − arrival) of the `ok` answers, ms; `None` when
+    /// there are none. Model difference: whole ms from the core's
+    /// HdrHistogram (Java 2.2.2 rule, values rounded half-up), where the load
+    /// tool keeps µs; the two agree to within 1 ms below 2048 ms.
+    pub p50_ms: Option<f64>,
+    /// 99th percentile of the same latencies, same rule.
+    pub p99_ms: Option<f64>,
+    /// Exact mean of the same latencies, ms (not a load-tool column).
+    pub mean_ms: Option<f64>,
+    /// Work finished by the horizon, whether or not its caller was still
+    /// waiting (`ok` + the late ones that ended by then).
+    pub done: u64,
+    /// `sent − done − refused − (in service + waiting at the horizon)`: work
+    /// the server dropped without a trace. 0 with [`super::Abandon::Served`];
+    /// the number of dropped requests with [`super::Abandon::Dropped`].
+    pub lost: i64,
+    /// Peak depth of the line (waiting requests, not those in service).
+    pub queued: u64,
+    /// Requests still waiting at the horizon (the backlog the next window
+    /// would inherit; not printed by the load tool).
+    pub queued_end: u64,
+    /// `done − ok`: work the server finished for nobody (not a load-tool
+    /// column; the lesson reads it off `done` and `ok`).
+    pub wasted: u64,
+}
+
+impl Run {
+    /// The load tool's row for this run. `offered_rps` is printed as given.
+    pub fn summary(&self, offered_rps: f64) -> Summary {
+        let horizon = self.horizon_ms();
+        let mut hist = LatencyHistogram::new();
+        let (mut ok, mut refused, mut gaveup, mut done) = (0u64, 0u64, 0u64, 0u64);
+        let (mut in_service_end, mut queued_end) = (0u64, 0u64);
+        let mut sum_ms = 0.0;
+        for r in &self.requests {
+            match r.outcome {
+                Outcome::Ok => {
+                    ok += 1;
+                    let latency = r.sojourn_ms().unwrap_or(0.0);
+                    sum_ms += latency;
+                    hist.record_ms(latency);
+                }
+                Outcome::Refused => refused += 1,
+                o if o.gave_up() => gaveup += 1,
+                _ => {}
+            }
+            match (r.start_ms, r.end_ms) {
+                (Some(_), Some(end)) if end <= horizon => done += 1,
+                (Some(start), Some(_)) if start <= horizon => in_service_end += 1,
+                (Some(_), Some(_)) => queued_end += 1,
+                _ => {}
+            }
+        }
+        let sent = self.requests.len() as u64;
+        let lost = sent as i64 - done as i64 - refused as i64 - (in_service_end + queued_end) as i64;
+        let pct = |p: f64| (ok > 0).then(|| hist.value_at_percentile(p) as f64);
+        Summary {
+            offered_rps,
+            sent,
+            ok,
+            refused,
+            gaveup,
+            error: 0,
+            ok_per_sec: ok as f64 / (self.window_ms / 1000.0),
+            p50_ms: pct(50.0),
+            p99_ms: pct(99.0),
+            mean_ms: (ok > 0).then(|| sum_ms / ok as f64),
+            done,
+            lost,
+            queued: self.peak_line,
+            queued_end,
+            wasted: done.saturating_sub(ok),
+        }
+    }
+}
