@@ -33,6 +33,7 @@ mod collapse;
 mod common;
 mod error;
 mod legend;
+mod lesson;
 mod plot;
 mod priority;
 mod shaping;
@@ -97,6 +98,8 @@ pub fn draw<DB: DrawingBackend>(
         (C::SheddingHangover, Report::Shedding(r)) => shedding::hangover(r),
         (C::PriorityProtection, Report::Priority(r)) => priority::protection(r, focus),
         (C::PriorityBurst, Report::Priority(r)) => priority::burst(r),
+        (C::LessonSweep, Report::Lesson(r)) => lesson::sweep(r),
+        (C::LessonLatency, Report::Lesson(r)) => lesson::latency(r),
         (chart, report) => return Err(ChartError::WrongReport { chart, report: report.id() }),
     };
     plot::render(area, &plot)

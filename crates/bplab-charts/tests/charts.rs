@@ -94,6 +94,9 @@ fn tiny(id: ExperimentId) -> Report {
     p.window_ms = 1;
     p.valley_ms = 1;
     p.spike_ms = 1;
+    p.rates_rps = vec![1.0];
+    p.seconds = 0.001;
+    p.replicas = 1;
     Scenario::new(id, p, Caps::CLI).unwrap_or_else(|e| panic!("{id:?}: {e}")).run()
 }
 
@@ -120,6 +123,7 @@ fn emptied(report: &Report) -> Report {
         }
         Report::Shedding(s) => (s.sweep.clear(), s.hangover.clear()).0,
         Report::Priority(p) => (p.protection.clear(), p.burst.clear()).0,
+        Report::Lesson(l) => (l.rates.clear(), l.at.counts.clear()).0,
     }
     r
 }

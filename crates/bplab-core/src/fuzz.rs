@@ -137,6 +137,30 @@ impl FuzzGen {
             ParamKind::RealList => self.list(s, false, false),
             ParamKind::IntList => self.list(s, true, false),
             ParamKind::LimitList => self.list(s, true, true),
+            ParamKind::IntOrOff => {
+                if self.below(4) == 0 {
+                    "off".to_owned()
+                } else {
+                    self.scalar(s, true)
+                }
+            }
+            ParamKind::Service => self.service(),
+        }
+    }
+
+    /// A service-time text: each form with edge values, and junk when hostile.
+    fn service(&mut self) -> String {
+        if self.hostile && self.below(3) == 0 {
+            return self
+                .pick(&["", "fixed", "fixed:0", "exp:-1", "lognormal:p50=60,p99=20", "mix:20,101%x2", "x:1"])
+                .to_owned();
+        }
+        let ms = self.pick(&["0.001", "1", "21", "250", "60000"]);
+        match self.below(4) {
+            0 => format!("fixed:{ms}"),
+            1 => format!("exp:{ms}"),
+            2 => format!("lognormal:p50={ms},p99={}", self.pick(&["0.002", "2", "60", "1000", "600000"])),
+            _ => format!("mix:{ms},{}%x{}", self.pick(&["0", "5", "50", "100"]), self.pick(&["1", "10", "1000"])),
         }
     }
 

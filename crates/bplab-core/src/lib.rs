@@ -32,7 +32,7 @@ mod table;
 
 pub use error::ConfigError;
 pub use experiments::{
-    AdmissionReport, Caps, Ceiling, ChartId, ChartSpec, CollapseReport, EXPERIMENTS, Exec, Experiment, ExperimentId,
+    AdmissionReport, Caps, Ceiling, Histogram, Interval, LessonReport, RateResult, RowSummary, ChartId, ChartSpec, CollapseReport, EXPERIMENTS, Exec, Experiment, ExperimentId,
     ExperimentReport, Job, PriorityReport, Readout, Report, RunTally, Scenario, Sequential, ShapingReport,
     SheddingReport, Timeline, par_map,
 };

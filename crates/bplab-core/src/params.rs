@@ -29,6 +29,15 @@ pub enum ParamKey {
     WindowBurst,
     WindowMs,
     CriticalShare,
+    Rates,
+    Seconds,
+    Seed,
+    Workers,
+    Service,
+    DoorLimit,
+    ClientTimeoutMs,
+    Replicas,
+    AtRate,
 }
 
 /// The shape of a parameter's value.
@@ -46,6 +55,10 @@ pub enum ParamKind {
     IntList,
     /// Comma-separated whole numbers or `none`.
     LimitList,
+    /// A whole number, or `off` for none.
+    IntOrOff,
+    /// A service-time distribution (`fixed:21`, `exp:21`, …).
+    Service,
 }
 
 /// Name, label, unit and accepted range of one parameter.
@@ -317,11 +330,110 @@ pub const PARAMS: &[ParamSpec] = &[
         help: "share of arrivals classified critical",
         slider: span(0.01, 0.99, 0.01),
     },
+    spec(
+        ParamKey::Rates,
+        "rate",
+        "Offered rates",
+        "rps",
+        ParamKind::RealList,
+        0.0,
+        100_000.0,
+        "open-loop Poisson arrival rates of the sweep, comma-separated",
+        None,
+    ),
+    spec(
+        ParamKey::Seconds,
+        "seconds",
+        "Seconds per rate",
+        "s",
+        ParamKind::Real,
+        0.0,
+        600.0,
+        "how long each rate is offered",
+        span(1.0, 60.0, 1.0),
+    ),
+    spec(
+        ParamKey::Seed,
+        "seed",
+        "Seed",
+        "",
+        ParamKind::Int,
+        0.0,
+        4_294_967_295.0,
+        "seed of the arrival and service-time draws (the same seed as bplab load's)",
+        span(0.0, 100.0, 1.0),
+    ),
+    spec(
+        ParamKey::Workers,
+        "workers",
+        "Workers",
+        "servers",
+        ParamKind::Int,
+        1.0,
+        1024.0,
+        "requests served at once, fed by one FIFO line",
+        span(1.0, 16.0, 1.0),
+    ),
+    spec(
+        ParamKey::Service,
+        "service",
+        "Service time",
+        "ms",
+        ParamKind::Service,
+        0.0,
+        0.0,
+        "distribution of one request's service time",
+        None,
+    ),
+    spec(
+        ParamKey::DoorLimit,
+        "limit",
+        "Queue limit",
+        "requests",
+        ParamKind::IntOrOff,
+        0.0,
+        1_000_000.0,
+        "requests allowed to wait in the line (beyond the workers); off for no limit",
+        span(0.0, 100.0, 1.0),
+    ),
+    spec(
+        ParamKey::ClientTimeoutMs,
+        "client-timeout-ms",
+        "Client timeout",
+        "ms",
+        ParamKind::Int,
+        1.0,
+        HOUR_MS,
+        "a caller gives up after this long; the server still serves what it has queued",
+        span(100.0, 5000.0, 100.0),
+    ),
+    spec(
+        ParamKey::Replicas,
+        "replicas",
+        "Replicas",
+        "runs",
+        ParamKind::Int,
+        1.0,
+        100.0,
+        "independent seeds per rate (seed, seed + 1, …) for a 95 % interval",
+        span(1.0, 10.0, 1.0),
+    ),
+    spec(
+        ParamKey::AtRate,
+        "at-rate",
+        "Histogram rate",
+        "rps",
+        ParamKind::Real,
+        0.0,
+        100_000.0,
+        "the rate whose latency histogram is shown",
+        span(5.0, 200.0, 1.0),
+    ),
 ];
 
 // A missing or misplaced entry is a compile error, not a silent fallback.
 const _: () = {
-    assert!(PARAMS.len() == ParamKey::CriticalShare as usize + 1);
+    assert!(PARAMS.len() == ParamKey::AtRate as usize + 1);
     let mut i = 0;
     while i < PARAMS.len() {
         assert!(PARAMS[i].key as usize == i);
@@ -356,6 +468,8 @@ impl ParamSpec {
             ParamKind::LimitList => {
                 format!("1 to {MAX_LIST_LEN} comma-separated whole numbers {range} or 'none' ({unit})")
             }
+            ParamKind::IntOrOff => format!("a whole number {range} ({unit}), or off"),
+            ParamKind::Service => crate::stochastic::GRAMMAR.to_owned(),
         }
     }
 
@@ -420,6 +534,16 @@ pub struct Params {
     pub window_burst: Option<u32>,
     pub window_ms: u32,
     pub critical_share: f64,
+    pub rates_rps: Vec<f64>,
+    pub seconds: f64,
+    pub seed: u32,
+    pub workers: u32,
+    /// A service-time distribution in its canonical text form.
+    pub service: String,
+    pub door_limit: Option<u32>,
+    pub client_timeout_ms: u32,
+    pub replicas: u32,
+    pub at_rate_rps: f64,
 }
 
 fn join<T>(items: &[T], f: impl Fn(&T) -> String) -> String {
@@ -472,6 +596,19 @@ impl Params {
             ParamKey::WindowBurst => self.window_burst = opt(text)?,
             ParamKey::WindowMs => self.window_ms = s.int(text, text)?,
             ParamKey::CriticalShare => self.critical_share = s.real(text, text)?,
+            ParamKey::Rates => self.rates_rps = s.list(text, |t| s.real(t, t))?,
+            ParamKey::Seconds => self.seconds = s.real(text, text)?,
+            ParamKey::Seed => self.seed = s.int(text, text)?,
+            ParamKey::Workers => self.workers = s.int(text, text)?,
+            ParamKey::Service => {
+                self.service = crate::stochastic::ServiceTime::parse(text.trim()).map_err(|_| s.err(text))?.to_string()
+            }
+            ParamKey::DoorLimit => {
+                self.door_limit = if text.trim().eq_ignore_ascii_case("off") { None } else { Some(s.int(text, text)?) }
+            }
+            ParamKey::ClientTimeoutMs => self.client_timeout_ms = s.int(text, text)?,
+            ParamKey::Replicas => self.replicas = s.int(text, text)?,
+            ParamKey::AtRate => self.at_rate_rps = s.real(text, text)?,
         }
         Ok(())
     }
@@ -498,6 +635,15 @@ impl Params {
             ParamKey::WindowBurst => opt(self.window_burst),
             ParamKey::WindowMs => self.window_ms.to_string(),
             ParamKey::CriticalShare => self.critical_share.to_string(),
+            ParamKey::Rates => join(&self.rates_rps, |v| v.to_string()),
+            ParamKey::Seconds => self.seconds.to_string(),
+            ParamKey::Seed => self.seed.to_string(),
+            ParamKey::Workers => self.workers.to_string(),
+            ParamKey::Service => self.service.clone(),
+            ParamKey::DoorLimit => self.door_limit.map_or_else(|| "off".to_owned(), |n| n.to_string()),
+            ParamKey::ClientTimeoutMs => self.client_timeout_ms.to_string(),
+            ParamKey::Replicas => self.replicas.to_string(),
+            ParamKey::AtRate => self.at_rate_rps.to_string(),
         }
     }
 

@@ -8,8 +8,8 @@ pub struct TableSpec {
     /// File name, e.g. `bp-post2-plateau.csv`.
     pub file: &'static str,
     /// SHA-256 (hex) of the reference lab's CSV at the article defaults,
-    /// as the articles print it.
-    pub golden_sha256: &'static str,
+    /// as the articles print it; `None` for a table no article published.
+    pub golden_sha256: Option<&'static str>,
     /// Header line without the newline.
     pub header: &'static str,
     /// What the table shows, one line.

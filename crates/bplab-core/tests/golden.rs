@@ -14,7 +14,7 @@ fn every_table_matches_its_golden_file_byte_for_byte() {
     let mut checked = 0;
     for exp in EXPERIMENTS {
         let report = Scenario::defaults(exp.id).run();
-        for table in report.tables() {
+        for table in report.tables().into_iter().filter(|t| t.spec.golden_sha256.is_some()) {
             let want = golden(exp.dir, table.spec.file);
             let got = table.csv();
             if got.as_bytes() != want.as_slice() {

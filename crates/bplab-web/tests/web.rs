@@ -233,3 +233,30 @@ fn shaping_readouts_are_at_the_chosen_burst() {
     let want = format!("gate 0 ms, server {} ms; downstream peak", token.server_wait_p99_ms);
     assert!(text("shaping-out-1").starts_with(&want), "{} vs {want}", text("shaping-out-1"));
 }
+
+#[wasm_bindgen_test]
+fn the_fuzz_harness_passes_in_wasm() {
+    // The native fuzz test's generator and invariants, in the browser's wasm
+    // engine: 2,000 cases, each a clear refusal or a result that keeps them.
+    let mut g = bplab_core::fuzz::FuzzGen::new(20_261_130);
+    let mut ran = 0;
+    for i in 0..2_000 {
+        let case = g.next_case();
+        match bplab_core::fuzz::check(&case, bplab_core::fuzz::FUZZ_CAPS) {
+            Ok(bplab_core::fuzz::Verdict::Ran(_)) => ran += 1,
+            Ok(_) => {}
+            Err(why) => panic!("case {i}: {why}\n{case:?}"),
+        }
+    }
+    assert!(ran * 8 >= 2_000, "only {ran} cases reached a model run");
+}
+
+#[wasm_bindgen_test]
+fn a_tiny_gate_rate_typed_on_the_page_keeps_the_widget_alive() {
+    page("");
+    type_in("shaping-gate-rate-rps", "1e-10");
+    assert_eq!(msg_shown("shaping-gate-rate-rps"), None, "1e-10 is in range: it runs");
+    type_in("shaping-gate-rate-rps", "120");
+    assert_eq!(input("shaping-gate-rate-rps").value(), "120");
+    assert!(!text("shaping-out-0").is_empty());
+}

@@ -65,6 +65,7 @@ macro_rules! registry {
     };
 }
 
+pub use lesson::{Histogram, Interval, RateResult, RowSummary};
 pub use shaping::{Ceiling, Timeline};
 
 registry! {
@@ -73,6 +74,7 @@ registry! {
     Shaping => shaping::ShapingReport,
     Shedding => shedding::SheddingReport,
     Priority => priority::PriorityReport,
+    Lesson => lesson::LessonReport,
 }
 
 /// Identifies one chart (the charts crate draws each).
@@ -89,6 +91,8 @@ pub enum ChartId {
     SheddingHangover,
     PriorityProtection,
     PriorityBurst,
+    LessonSweep,
+    LessonLatency,
 }
 
 /// A chart's id, PNG file name and title.

@@ -27,6 +27,16 @@ pub(crate) fn base_defaults() -> Params {
         window_burst: None,
         window_ms: 100,
         critical_share: 0.25,
+        // The course lesson's experiment (seed 003).
+        rates_rps: vec![40.0, 48.0, 60.0, 100.0],
+        seconds: 20.0,
+        seed: 1,
+        workers: 1,
+        service: "fixed:21".to_owned(),
+        door_limit: Some(10),
+        client_timeout_ms: 2000,
+        replicas: 3,
+        at_rate_rps: 60.0,
     }
 }
 

@@ -37,13 +37,13 @@ pub(super) const DEF: Experiment = Experiment {
 static TABLES: [TableSpec; 2] = [
     TableSpec {
         file: "bp-post2-limit-sweep.csv",
-        golden_sha256: "35cc8107e84c0e60b0a7e2cd2d6476ef720e6892f7874583d81cd10864e05493",
+        golden_sha256: Some("35cc8107e84c0e60b0a7e2cd2d6476ef720e6892f7874583d81cd10864e05493"),
         header: "admission_limit,offered_rps,goodput_rps,reject_pct,served_late_pct,p99_ms,utilization_pct",
         title: "Goodput, rejection and lateness per admission limit (bursty curve)",
     },
     TableSpec {
         file: "bp-post2-plateau.csv",
-        golden_sha256: "b0fd5a5518c669cc96a11c01f1026d3797f57e21a507d9927263557d20d3a238",
+        golden_sha256: Some("b0fd5a5518c669cc96a11c01f1026d3797f57e21a507d9927263557d20d3a238"),
         header: "mode,offered_rps,goodput_rps,reject_pct,p99_ms",
         title: "Offered-load sweep without control and with the limit",
     },

@@ -35,7 +35,7 @@ pub(super) const DEF: Experiment = Experiment {
 
 static TABLES: [TableSpec; 1] = [TableSpec {
     file: "bp-post1-collapse-sweep.csv",
-    golden_sha256: "965e6578eba2dbb33316af1fa12dc225f99b5b1d05ca6dee2572270b2ab84eeb",
+    golden_sha256: Some("965e6578eba2dbb33316af1fa12dc225f99b5b1d05ca6dee2572270b2ab84eeb"),
     header: "mode,offered_rps,effective_rps,ideal_goodput_rps,goodput_rps,wasted_pct,p50_ms,p99_ms,avg_queue_depth",
     title: "Offered-load sweep without and with retries",
 }];

@@ -48,13 +48,13 @@ pub(super) const DEF: Experiment = Experiment {
 static TABLES: [TableSpec; 2] = [
     TableSpec {
         file: "bp-post5-protection.csv",
-        golden_sha256: "203c11498ab8bb7c7ed9fdba300e977b5d8864341382af6ec9db495cac108ecc",
+        golden_sha256: Some("203c11498ab8bb7c7ed9fdba300e977b5d8864341382af6ec9db495cac108ecc"),
         header: "policy,offered_rps,critical_offered_rps,critical_success_pct,background_success_pct,critical_p99_ms,background_p99_ms,critical_slo_met,total_goodput_rps",
         title: "Blind vs priority door across offered load",
     },
     TableSpec {
         file: "bp-post5-slo-burst.csv",
-        golden_sha256: "15ae9d057e9bc224882a461eef3a80cdccaa668a13204b0e0f16f92b5cdcd3be",
+        golden_sha256: Some("15ae9d057e9bc224882a461eef3a80cdccaa668a13204b0e0f16f92b5cdcd3be"),
         header: "window_start_ms,blind_critical_pct,priority_critical_pct,blind_background_pct,priority_background_pct",
         title: "Per-class success per arrival window through repeated bursts",
     },

@@ -48,13 +48,13 @@ pub(super) const DEF: Experiment = Experiment {
 static TABLES: [TableSpec; 2] = [
     TableSpec {
         file: "bp-post3-burst-sweep.csv",
-        golden_sha256: "d29c75e9eaa020ba6192686883d30a6366ab7640534847a20d55e339072987c6",
+        golden_sha256: Some("d29c75e9eaa020ba6192686883d30a6366ab7640534847a20d55e339072987c6"),
         header: "limiter,burst_capacity,offered_rps,goodput_rps,reject_pct,served_late_pct,gate_delay_p99_ms,server_wait_p99_ms,downstream_peak_rps",
         title: "Token vs leaky bucket per burst size: where the wait lands and the downstream peak",
     },
     TableSpec {
         file: "bp-post3-shaping.csv",
-        golden_sha256: "80841498be4d0e0a48076599602ed624b18d23e45dcbd6e880ebd580b7471543",
+        golden_sha256: Some("80841498be4d0e0a48076599602ed624b18d23e45dcbd6e880ebd580b7471543"),
         header: "window_start_ms,offered_rps,token_bucket_rps,leaky_bucket_rps",
         title: "Offered and released rate per window",
     },

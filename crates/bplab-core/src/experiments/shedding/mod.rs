@@ -37,13 +37,13 @@ pub(super) const DEF: Experiment = Experiment {
 static TABLES: [TableSpec; 2] = [
     TableSpec {
         file: "bp-post4-shed-sweep.csv",
-        golden_sha256: "bc2ba213029757e0f7a86fd9b940ad35d7d787184b69d563c22b8ca0029e9609",
+        golden_sha256: Some("bc2ba213029757e0f7a86fd9b940ad35d7d787184b69d563c22b8ca0029e9609"),
         header: "policy,offered_rps,goodput_rps,shed_pct,served_late_pct,p99_served_ms,shed_wait_p50_ms,wasted_pct",
         title: "Four shedding policies across offered load",
     },
     TableSpec {
         file: "bp-post4-hangover.csv",
-        golden_sha256: "2a2941d8f543cef2b563fab8ec83af554d4ab8378bc459c01ca89b2c9654d775",
+        golden_sha256: Some("2a2941d8f543cef2b563fab8ec83af554d4ab8378bc459c01ca89b2c9654d775"),
         header: "window_start_ms,fifo_p99_ms,tail_drop_p99_ms,expire_p99_ms,lifo_p99_ms",
         title: "Served p99 per window through repeated bursts (the hangover)",
     },
