@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds the browser lab into dist/ (Trunk, release, offline): wasm + js + css,
-# nothing fetched at run time. Installs missing tools first unless SKIP_INSTALL=1.
+# nothing fetched at run time; then dist/bplab.html, the same lab in one
+# self-contained file that opens from file:// (scripts/single-file.mjs).
+# Installs missing tools first unless SKIP_INSTALL=1.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -12,4 +14,5 @@ export PATH="$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 # Trunk runs offline (Trunk.toml), which makes cargo offline too: fetch crates first.
 cargo fetch --quiet
 trunk build --release --skip-version-check
+node scripts/single-file.mjs dist
 ls -l dist

@@ -2,8 +2,9 @@
 # Tests the browser lab: wasm-bindgen tests in headless Chrome (wasm-pack),
 # then builds dist/, serves it on a free 127.0.0.1 port and runs the
 # end-to-end tests (node --test tests/e2e/, Debian chromium via
-# playwright-core). Screenshots go to target/e2e-shots/. Exits non-zero on
-# any failure. MEASURE=1 also prints the slider latency and page weight.
+# playwright-core; file.test.mjs also opens dist/ from file://).
+# Screenshots go to target/e2e-shots/. Exits non-zero on any failure.
+# MEASURE=1 also prints the slider latency and page weight.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$ROOT"
@@ -32,7 +33,7 @@ done
 
 echo "== end-to-end tests against http://127.0.0.1:$PORT/"
 start=$SECONDS
-BASE_URL="http://127.0.0.1:$PORT/" node --test --test-concurrency=1 tests/e2e/
+BASE_URL="http://127.0.0.1:$PORT/" DIST_DIR="$ROOT/dist" node --test --test-concurrency=1 tests/e2e/
 echo "e2e tests: $((SECONDS - start)) s"
 
 if [ "${MEASURE:-0}" = 1 ]; then

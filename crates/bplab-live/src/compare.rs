@@ -1,36 +1,27 @@
 //! The model beside the measurement (`load --compare`).
 //!
-//! The prediction comes from the core's admission model
-//! ([`bplab_core::models::admission`]): one FIFO server with a fixed service
-//! time, an arrival rejected when the occupancy ahead of it is at least the
-//! limit, and each served request's sojourn judged against a deadline.
-//! The live service is mapped onto it as follows — each line is an
-//! approximation worth reading before trusting a column:
+//! The prediction comes from the core's stochastic engine
+//! ([`bplab_core::stochastic`]) fed exactly what the load tool sends: the
+//! same seeded Poisson arrival times (the load tool draws its schedule from
+//! the same generator, so request k arrives at the same offset in both), the
+//! same window and client timeout, and the server as `/stats` describes it:
 //!
-//! * **service_ms = measured service time / workers**, rounded to a whole
-//!   millisecond (at least 1). The core models a single server; `workers`
-//!   parallel slots of time `S` drain at the same rate as one server of
-//!   time `S / workers`, but a single request's sojourn is `S`, not
-//!   `S / workers`, so with several workers predicted latencies are low by
-//!   up to `S - S / workers`. Exact for one worker.
-//! * **limit = live limit + workers**: the live limit counts only requests
-//!   waiting for a slot, the core's counts everything in the system. `off`
-//!   maps to the core's "no limit".
-//! * **deadline = client timeout**: the core counts a request served after
-//!   the deadline as late, not as goodput, like the client's give-up. As
-//!   in the live server, every admitted request is still served, late ones
-//!   included (the wasted work).
-//! * **arrivals = the core's flat curve at the offered rate** (evenly
-//!   spaced), window = `seconds`. The live generator sends Poisson
-//!   arrivals, so below capacity the live tail includes random queueing
-//!   the flat model does not have; above capacity both saturate the queue.
-//! * **p99**: the model's p99 is over all served requests (late ones
-//!   included); the measured p99 is over `ok` answers only. With a limit
-//!   they coincide (nothing is late); without one the model's p99 shows how
-//!   late the late answers were.
+//! * **service time = the measured p50** (spin + wait + overhead per
+//!   request), held fixed: the live server's spin and wait barely vary, so a
+//!   fixed service time is the honest model; the measurement's spread is
+//!   not modelled.
+//! * **workers** parallel servers fed by one FIFO line, exactly as the live
+//!   door's slots.
+//! * **limit** = the live limit on *waiting* requests (`off` = none): an
+//!   arrival finding the line full is refused at once, as the door does.
+//! * **client timeout**: a caller gives up after it; the server still
+//!   serves what it queued (done but not ok), as the live server does.
+//! * **p99** is over `ok` answers, as measured.
+//!
+//! What remains different: network and HTTP overhead per request, the load
+//! tool's scheduling jitter, and service-time variance on the machine.
 
-use bplab_core::arrivals::Curve;
-use bplab_core::models::admission::{AdmissionSettings, Limit, run};
+use bplab_core::stochastic::{Server, ServiceTime, Setup};
 use serde::Serialize;
 
 use crate::error::LiveError;
@@ -40,64 +31,49 @@ use crate::measure::Measurement;
 /// The model's view of one offered rate.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Prediction {
-    /// On-time completions per second of the window.
+    /// Answers within the client timeout per second of the window.
     pub ok_per_sec: f64,
-    /// 99th percentile sojourn of served requests, ms (`None` if nothing
-    /// was served).
+    /// 99th percentile latency of ok answers, ms (`None` if none).
     pub p99_ms: Option<f64>,
 }
 
-/// Predict one rate with the core's admission model.
+/// Predict one rate with the core's stochastic engine.
 ///
 /// * `rate_rps`: offered rate, `> 0` and finite.
-/// * `service_ms`: the *single-server* service time (already divided by
-///   workers), whole ms `>= 1`.
-/// * `workers`, `limit`: the live settings (`limit` waiting, `None` = off);
-///   the model's in-system limit is `limit + workers`.
+/// * `service_ms`: the measured service time of one request, ms, `> 0`.
+/// * `workers`, `limit`: the live settings (`limit` waiting, `None` = off).
 /// * `deadline_ms`: client timeout, ms.
-/// * `seconds`: window, `> 0`.
+/// * `seconds`: window, `> 0`; `seed`: the load tool's seed.
 pub fn predict(
     rate_rps: f64,
-    service_ms: u32,
+    service_ms: f64,
     workers: usize,
     limit: Option<usize>,
     deadline_ms: u32,
     seconds: f64,
+    seed: u64,
 ) -> Result<Prediction, LiveError> {
     let bad = |reason: String| LiveError::Model { reason };
     if !(rate_rps.is_finite() && rate_rps > 0.0) {
-        return Err(bad(format!("rate {rate_rps} must be > 0")));
+        return Err(bad(format!("rate {rate_rps} must be above 0")));
     }
-    if service_ms == 0 {
-        return Err(bad("service_ms must be >= 1".to_string()));
-    }
-    let window_ms = seconds * 1000.0;
-    if !(window_ms.is_finite() && window_ms >= 1.0 && window_ms <= f64::from(u32::MAX)) {
-        return Err(bad(format!("window {seconds} s is out of range")));
-    }
-    let window_ms = window_ms.round() as u32;
-    let model_limit = match limit {
-        None => Limit::None,
-        Some(l) => {
-            let in_system = l.saturating_add(workers.max(1));
-            Limit::Finite(
-                u32::try_from(in_system)
-                    .map_err(|_| bad(format!("limit {l} + workers {workers} exceeds the model's range")))?,
-            )
-        }
+    let workers = u32::try_from(workers.max(1)).map_err(|_| bad(format!("{workers} workers is out of range")))?;
+    let line_limit = match limit {
+        None => None,
+        Some(l) => Some(u32::try_from(l).map_err(|_| bad(format!("limit {l} is out of range")))?),
     };
-    let settings = AdmissionSettings { service_ms, deadline_ms, duration_ms: window_ms };
-    let arrivals = Curve::flat(rate_rps, window_ms).arrivals(window_ms);
-    let out = run(&settings, &arrivals, model_limit);
-    let served = out.goodput + out.late;
-    Ok(Prediction { ok_per_sec: out.goodput_rps, p99_ms: (served > 0).then_some(out.p99_ms as f64) })
+    let server = Server { workers, line_limit, timeout_ms: Some(f64::from(deadline_ms)), ..Server::unbounded(workers) };
+    let setup = Setup::poisson(rate_rps, ServiceTime::Fixed { ms: service_ms }, server, seconds * 1000.0, seed);
+    let run = setup.run(crate::load::MAX_PLAN_REQUESTS as u64 * 2).map_err(|e| bad(e.to_string()))?;
+    let s = run.summary(rate_rps);
+    Ok(Prediction { ok_per_sec: s.ok_per_sec, p99_ms: s.p99_ms })
 }
 
 /// The model parameters derived from a measurement and a load plan.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ModelInputs {
-    /// Single-server service time given to the model, whole ms.
-    pub service_ms: u32,
+    /// Service time of one request given to the model, ms (the measured p50).
+    pub service_ms: f64,
     /// Live worker slots.
     pub workers: usize,
     /// Live waiting limit (`None` = off).
@@ -106,41 +82,40 @@ pub struct ModelInputs {
     pub deadline_ms: u32,
     /// Window, seconds.
     pub seconds: f64,
+    /// The load tool's seed.
+    pub seed: u64,
 }
 
 impl ModelInputs {
-    /// Derive the inputs: `service_ms = round(p50 / workers)` (at least 1),
-    /// workers and limit from the server's `/stats` (required).
+    /// Derive the inputs: the measured p50 service time, workers and limit
+    /// from the server's `/stats` (required), the plan's seed, window and
+    /// client timeout.
     pub fn from_measurement(m: &Measurement, cfg: &LoadConfig) -> Result<Self, LiveError> {
         let server = m.server.ok_or_else(|| LiveError::Model {
             reason: "--compare needs the target's /stats (workers and limit)".to_string(),
         })?;
-        let workers = server.workers.max(1);
-        let per_server = (m.p50_ms / workers as f64).round().max(1.0);
         Ok(ModelInputs {
-            service_ms: per_server.min(f64::from(u32::MAX)) as u32,
-            workers,
+            service_ms: m.p50_ms.max(0.001),
+            workers: server.workers.max(1),
             limit: server.limit,
             deadline_ms: u32::try_from(cfg.client_timeout_ms()).unwrap_or(u32::MAX),
             seconds: cfg.seconds(),
+            seed: cfg.seed(),
         })
     }
 
     /// Predict one offered rate.
     pub fn predict(&self, rate_rps: f64) -> Result<Prediction, LiveError> {
-        predict(rate_rps, self.service_ms, self.workers, self.limit, self.deadline_ms, self.seconds)
+        predict(rate_rps, self.service_ms, self.workers, self.limit, self.deadline_ms, self.seconds, self.seed)
     }
 
-    /// One line naming the model and the approximations in force.
+    /// One line naming the model and its inputs.
     pub fn describe(&self) -> String {
-        let limit = match self.limit {
-            Some(l) => format!("{} (= limit {l} + workers {})", l + self.workers, self.workers),
-            None => "none".to_string(),
-        };
+        let limit = self.limit.map_or_else(|| "off".to_string(), |l| l.to_string());
         format!(
-            "model: core admission model, one FIFO server, service {} ms (measured / workers), \
-             in-system limit {limit}, deadline {} ms, flat arrivals over {} s",
-            self.service_ms, self.deadline_ms, self.seconds
+            "model: core stochastic engine, the same Poisson arrivals (seed {}), fixed service {:.1} ms (measured p50), \
+             {} worker(s), queue limit {limit}, client timeout {} ms, {} s",
+            self.seed, self.service_ms, self.workers, self.deadline_ms, self.seconds
         )
     }
 }
@@ -152,22 +127,29 @@ mod tests {
     #[test]
     fn lesson_setting_with_limit() {
         // 1 worker, 21 ms, limit 10: capacity ~47.6/s, p99 pinned near 11 x 21.
-        let p = predict(100.0, 21, 1, Some(10), 2000, 20.0).expect("ok");
+        let p = predict(100.0, 21.0, 1, Some(10), 2000, 20.0, 1).expect("ok");
         assert!((p.ok_per_sec - 1000.0 / 21.0).abs() < 2.0, "{p:?}");
         let p99 = p.p99_ms.expect("served");
         assert!((200.0..=240.0).contains(&p99), "{p:?}");
     }
 
     #[test]
+    fn random_arrivals_queue_below_capacity() {
+        // At 40 rps (84 % busy) the deterministic model said p99 = 21 ms; queueing says far more.
+        let p = predict(40.0, 21.0, 1, Some(10), 2000, 20.0, 1).expect("ok");
+        assert!(p.p99_ms.expect("served") > 150.0, "{p:?}");
+    }
+
+    #[test]
     fn limit_off_collapses_goodput() {
-        let p = predict(100.0, 21, 1, None, 2000, 20.0).expect("ok");
-        assert!(p.ok_per_sec < 10.0, "{p:?}");
+        let p = predict(100.0, 21.0, 1, None, 2000, 20.0, 1).expect("ok");
+        assert!(p.ok_per_sec < 12.0, "{p:?}");
     }
 
     #[test]
     fn rejects_bad_inputs() {
-        assert!(predict(0.0, 21, 1, None, 2000, 20.0).is_err());
-        assert!(predict(10.0, 0, 1, None, 2000, 20.0).is_err());
-        assert!(predict(10.0, 21, 1, None, 2000, 0.0).is_err());
+        assert!(predict(0.0, 21.0, 1, None, 2000, 20.0, 1).is_err());
+        assert!(predict(10.0, 0.0, 1, None, 2000, 20.0, 1).is_err());
+        assert!(predict(10.0, 21.0, 1, None, 2000, 0.0, 1).is_err());
     }
 }
