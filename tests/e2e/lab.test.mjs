@@ -45,10 +45,10 @@ const slider = (scope, label) => scope.getByRole('slider', { name: label, exact:
 const box = (scope, label) => scope.getByRole('textbox', { name: label, exact: true });
 const result = (scope, name) => scope.getByRole('status', { name });
 
-test('the page loads six widgets offline-clean and screenshots them', async () => {
+test('the page loads seven widgets offline-clean and screenshots them', async () => {
   const page = await open();
-  await assert.doesNotReject(page.waitForFunction(() => document.querySelectorAll('section.widget').length === 6));
-  assert.equal(await page.locator('canvas').count(), 11);
+  await assert.doesNotReject(page.waitForFunction(() => document.querySelectorAll('section.widget').length === 7));
+  assert.equal(await page.locator('canvas').count(), 13);
   await page.screenshot({ path: join(SHOTS, 'page-top.png') });
   await page.screenshot({ path: join(SHOTS, 'page-full.png'), fullPage: true });
   for (const s of await page.locator('section.widget').all()) {
@@ -92,7 +92,7 @@ test('a bad typed value shows the accepted range beside the control and keeps th
   const w = page.locator('#w-admission');
   const service = box(w, 'Service time (ms)');
   const b = result(w, 'B = capacity × deadline');
-  assert.equal(await b.textContent(), '20 requests');
+  assert.equal(await b.textContent(), '20 requests (deadline-safe 20)');
   for (const bad of ['0', '-3', 'abc', '1e9']) {
     await service.fill(bad);
     const msg = w.locator('#admission-service-ms-msg');
@@ -100,11 +100,11 @@ test('a bad typed value shows the accepted range beside the control and keeps th
     assert.match(await msg.textContent(), /a whole number from 1 to 60000 \(ms\)/);
     assert.equal(await msg.getAttribute('role'), 'alert');
     assert.equal(await service.getAttribute('aria-invalid'), 'true');
-    assert.equal(await b.textContent(), '20 requests', 'last good result stays');
+    assert.equal(await b.textContent(), '20 requests (deadline-safe 20)', 'last good result stays');
   }
   await w.screenshot({ path: join(SHOTS, 'bad-input.png') });
   await service.fill('7');
-  assert.equal(await b.textContent(), '29 requests');
+  assert.equal(await b.textContent(), '29 requests (deadline-safe 28)');
   assert.ok(await w.locator('#admission-service-ms-msg').isHidden());
   await done(page);
 });
@@ -142,7 +142,8 @@ test('an embed URL renders that widget alone, sized for an iframe', async () => 
 
 test('CSV downloads at the defaults are the golden bytes; charts download as PNG', async () => {
   const page = await open();
-  const buttons = page.getByRole('button', { name: /^CSV: / });
+  // The nine article CSVs (the lesson's have no published reference).
+  const buttons = page.getByRole('button', { name: /^CSV: bp-/ });
   assert.equal(await buttons.count(), 9);
   for (const btn of await buttons.all()) {
     const [dl] = await Promise.all([page.waitForEvent('download'), btn.click()]);
@@ -169,6 +170,6 @@ test('bad URL parameters show inline messages and keep the defaults', async () =
   assert.match(await c.locator('#collapse-duration-ms-msg').textContent(), /'NaN'/);
   assert.match(await page.locator('#admission-status').textContent(), /Showing the article defaults/);
   assert.match(await page.getByRole('alert').filter({ hasText: 'embed' }).textContent(), /unknown widget 'nope'/);
-  assert.equal(await result(page, 'B = capacity × deadline').textContent(), '20 requests');
+  assert.equal(await result(page, 'B = capacity × deadline').textContent(), '20 requests (deadline-safe 20)');
   await done(page);
 });

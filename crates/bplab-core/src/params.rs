@@ -356,7 +356,7 @@ pub const PARAMS: &[ParamSpec] = &[
         ParamKey::Seed,
         "seed",
         "Seed",
-        "",
+        "integer",
         ParamKind::Int,
         0.0,
         4_294_967_295.0,
