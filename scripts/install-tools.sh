@@ -12,12 +12,12 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 log() { printf '[install-tools] %s\n' "$*"; }
 
-# What to install; default: everything. `--only web|browser|npm` narrows it.
+# What to install; default: everything. `--only web|trunk|browser|edge|npm` narrows it.
 want() { [ -z "${ONLY:-}" ] || [[ ",$ONLY," == *",$1,"* ]]; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --only) ONLY="$2"; shift 2 ;;
-    *) echo "install-tools: unknown argument '$1' (accepted: --only web,trunk,browser,npm)" >&2; exit 2 ;;
+    *) echo "install-tools: unknown argument '$1' (accepted: --only web,trunk,browser,edge,npm)" >&2; exit 2 ;;
   esac
 done
 
@@ -67,6 +67,27 @@ if want browser; then
   if dpkg -s binaryen >/dev/null 2>&1; then
     log "removing Debian binaryen (its wasm-opt breaks wasm-bindgen output)"
     apt-get remove -y -qq binaryen >/dev/null
+  fi
+fi
+
+if want edge; then
+  # nginx and haproxy: `cargo test -p bplab --test export` checks the exported configs with them.
+  if command -v nginx >/dev/null && command -v haproxy >/dev/null; then
+    log "nginx + haproxy: present"
+  else
+    log "apt-get install nginx-light haproxy (services not started)"
+    export DEBIAN_FRONTEND=noninteractive
+    # A package's postinst would start the daemon (nginx on port 80); forbid it for this install only.
+    made_policy=""
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+      printf '#!/bin/sh\nexit 101\n' > /usr/sbin/policy-rc.d
+      chmod 755 /usr/sbin/policy-rc.d
+      made_policy=1
+    fi
+    apt-get update -qq
+    apt-get install -y -qq nginx-light haproxy >/dev/null || status=$?
+    if [ -n "$made_policy" ]; then rm -f /usr/sbin/policy-rc.d; fi
+    [ "${status:-0}" -eq 0 ] || exit "$status"
   fi
 fi
 

@@ -20,7 +20,7 @@ fn print_explanation(e: &Explanation) {
     print!("{}", e.to_text());
 }
 
-/// `bplab limit --workers N --budget-ms B --service-ms S`.
+/// `bplab limit --workers N --budget-ms B --service-ms S [--export TARGET]`.
 pub fn limit(m: &ArgMatches) -> Result<(), Failure> {
     let workers_text = m.get_one::<String>("workers").map_or("1", String::as_str);
     let workers: u32 = workers_text.trim().parse().map_err(|_| {
@@ -28,7 +28,15 @@ pub fn limit(m: &ArgMatches) -> Result<(), Failure> {
     })?;
     let budget_ms = number(m, "budget-ms", "a number above 0 to 10000000 (ms)")?.unwrap_or(0.0);
     let service_ms = number(m, "service-ms", "a number above 0 to 1000000 (ms)")?.unwrap_or(0.0);
-    print_limit(LimitInput { workers, budget_ms, service_ms })
+    let input = LimitInput { workers, budget_ms, service_ms };
+    match m.get_one::<String>("export") {
+        None => print_limit(input),
+        Some(name) => {
+            let target = calc::EdgeTarget::parse(name)?;
+            print!("{}", calc::export(target, &input, &calc::limit(input)?));
+            Ok(())
+        }
+    }
 }
 
 fn print_limit(input: LimitInput) -> Result<(), Failure> {

@@ -54,7 +54,13 @@ pub fn command() -> Command {
                 .about("Admission limit from workers, latency budget and service time (both conventions)")
                 .arg(num("workers", "requests served at once").default_value("1"))
                 .arg(num("budget-ms", "latency budget for the whole time in the system, ms").required(true))
-                .arg(num("service-ms", "measured service time of one request, ms").required(true)),
+                .arg(num("service-ms", "measured service time of one request, ms").required(true))
+                .arg(
+                    Arg::new("export")
+                        .long("export")
+                        .value_name("TARGET")
+                        .help("print configuration carrying the limit instead: nginx, haproxy, envoy or tower"),
+                ),
         )
         .subcommand(
             Command::new("littles")

@@ -41,10 +41,6 @@ pub struct LimitResult {
     pub record: Record,
 }
 
-fn out_of_range(param: &'static str, v: f64, accepted: &str) -> ConfigError {
-    ConfigError::OutOfRange { param, value: fmt_num(v), accepted: accepted.to_owned() }
-}
-
 fn queue_exact(workers: f64, budget: f64, service: f64) -> f64 {
     workers * (budget - service) / service
 }
@@ -68,15 +64,10 @@ fn recognisable(x: f64) -> f64 {
 
 /// Computes both limit conventions with their explanation.
 pub fn limit(i: LimitInput) -> Result<LimitResult, ConfigError> {
-    if !(1..=100_000).contains(&i.workers) {
-        return Err(out_of_range("workers", f64::from(i.workers), "a whole number from 1 to 100000"));
-    }
-    if !(i.service_ms.is_finite() && i.service_ms > 0.0 && i.service_ms <= 1e6) {
-        return Err(out_of_range("service-ms", i.service_ms, "a number above 0 to 1000000 (ms)"));
-    }
-    if !(i.budget_ms.is_finite() && i.budget_ms > 0.0 && i.budget_ms <= 1e7) {
-        return Err(out_of_range("budget-ms", i.budget_ms, "a number above 0 to 10000000 (ms)"));
-    }
+    use super::params::{BUDGET, CALC_PARAMS, SERVICE, WORKERS};
+    CALC_PARAMS[WORKERS].check(f64::from(i.workers))?;
+    CALC_PARAMS[SERVICE].check(i.service_ms)?;
+    CALC_PARAMS[BUDGET].check(i.budget_ms)?;
     if i.budget_ms <= i.service_ms {
         return Err(ConfigError::BudgetNotAboveService { budget_ms: i.budget_ms, service_ms: i.service_ms });
     }

@@ -42,22 +42,16 @@ pub struct LittlesResult {
     pub explanation: Explanation,
 }
 
-fn check(name: &'static str, v: Option<f64>, max: f64) -> Result<Option<f64>, ConfigError> {
-    match v {
-        Some(x) if !(x.is_finite() && x > 0.0 && x <= max) => Err(ConfigError::OutOfRange {
-            param: name,
-            value: x.to_string(),
-            accepted: format!("a number above 0 to {max}"),
-        }),
-        other => Ok(other),
-    }
+fn check(i: usize, v: Option<f64>) -> Result<Option<f64>, ConfigError> {
+    v.map(|x| super::params::CALC_PARAMS[i].check(x)).transpose()
 }
 
 /// Solves `L = λ · W` (W in seconds) for the missing quantity.
 pub fn littles(input: LittlesInput) -> Result<LittlesResult, ConfigError> {
-    let lam = check("arrivals-rps", input.arrivals_rps, 1e9)?;
-    let w = check("latency-ms", input.latency_ms, 1e9)?;
-    let l = check("in-flight", input.in_flight, 1e12)?;
+    use super::params::{ARRIVALS, IN_FLIGHT, LATENCY};
+    let lam = check(ARRIVALS, input.arrivals_rps)?;
+    let w = check(LATENCY, input.latency_ms)?;
+    let l = check(IN_FLIGHT, input.in_flight)?;
     let given = [lam, w, l].iter().filter(|v| v.is_some()).count();
     let (lam, w, l, solved, step) = match (lam, w, l) {
         (Some(lam), Some(w), None) if given == 2 => {

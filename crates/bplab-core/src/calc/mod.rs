@@ -5,10 +5,14 @@
 
 mod derived;
 mod explain;
+mod export;
 mod limit;
 mod littles;
+mod params;
 
 pub use derived::{budget_value, capacity_rps, deadline_safe_bound, worst_sojourn_ms};
 pub use explain::{Explanation, Record, Step, fmt_num};
+pub use export::{EdgeTarget, export};
 pub use limit::{LimitInput, LimitResult, budget, limit};
 pub use littles::{LittlesInput, LittlesResult, Solved, littles};
+pub use params::{ARRIVALS, BUDGET, CALC_PARAMS, CalcParam, IN_FLIGHT, LATENCY, SERVICE, WORKERS};

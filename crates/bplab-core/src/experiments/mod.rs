@@ -33,9 +33,10 @@ macro_rules! registry {
         #[allow(missing_docs)]
         pub enum ExperimentId { $($variant),+ }
 
-        /// What one experiment produced: its typed report.
+        /// What one experiment produced: its typed report (built once per run
+        /// and passed by reference, so variant sizes do not matter).
         #[derive(Clone, Debug, PartialEq, serde::Serialize)]
-        #[allow(missing_docs)]
+        #[allow(missing_docs, clippy::large_enum_variant)]
         pub enum Report { $($variant($report)),+ }
 
         /// All experiments, in page order; `EXPERIMENTS[id as usize].id == id`.

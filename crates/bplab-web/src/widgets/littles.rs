@@ -7,13 +7,18 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use bplab_core::ConfigError;
-use bplab_core::calc::{self, Explanation, LimitInput, LittlesInput, fmt_num};
+use bplab_core::calc::{
+    self, ARRIVALS, BUDGET, CALC_PARAMS, Explanation, IN_FLIGHT, LATENCY, LimitInput, LittlesInput, SERVICE, WORKERS,
+    fmt_num,
+};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlCanvasElement, HtmlSelectElement};
 
 use super::shell;
 use crate::control::{Control, ControlSpec, SliderRange};
+
+const FIELDS: [bplab_core::calc::CalcParam; 6] = CALC_PARAMS;
 use crate::dom::{add, el, on, text_el};
 use crate::url_state::{self, Query, Source};
 use crate::{chart, explain};
@@ -21,28 +26,11 @@ use crate::{chart, explain};
 /// Widget name (URL prefix, embed name, ids).
 pub const NAME: &str = "littles";
 
-/// The six inputs: URL key, label, unit, slider, help, article default.
-const FIELDS: [(&str, &str, &str, SliderRange, &str, f64); 6] = [
-    ("arrivals-rps", "Arrivals", "per second", sr(1.0, 1000.0, 1.0), "λ, requests arriving per second", 48.0),
-    ("latency-ms", "Latency", "ms", sr(1.0, 2000.0, 1.0), "W, whole time in the system, queueing included", 230.0),
-    ("in-flight", "In flight", "requests", sr(1.0, 1000.0, 1.0), "L, requests in the system at once", 11.04),
-    ("workers", "Workers", "", sr(1.0, 64.0, 1.0), "requests served at once", 1.0),
-    ("budget-ms", "Latency budget", "ms", sr(1.0, 1000.0, 1.0), "time a caller allows in the system", 230.0),
-    ("service-ms", "Service time", "ms", sr(1.0, 200.0, 0.5), "measured time to serve one request", 21.0),
-];
-const ARRIVALS: usize = 0;
-const LATENCY: usize = 1;
-const IN_FLIGHT: usize = 2;
-const WORKERS: usize = 3;
-const BUDGET: usize = 4;
-const SERVICE: usize = 5;
+// The six inputs come from the core's calculator table (`CALC_PARAMS`):
+// λ, W, L, workers, budget, service.
 /// Which of the first three is solved: URL values of `solve`.
 const SOLVE: [(&str, &str); 3] =
     [("in-flight", "In flight (L)"), ("arrivals-rps", "Arrivals (λ)"), ("latency-ms", "Latency (W)")];
-
-const fn sr(min: f64, max: f64, step: f64) -> SliderRange {
-    SliderRange { min, max, step }
-}
 
 struct Littles {
     doc: Document,
@@ -124,7 +112,7 @@ impl Littles {
     }
 
     fn reset(&mut self) {
-        self.values = FIELDS.map(|f| f.5);
+        self.values = FIELDS.map(|f| f.default);
         for (c, v) in self.controls.iter().zip(self.values) {
             c.set_value(&fmt_num(v));
         }
@@ -170,8 +158,8 @@ impl Littles {
             out.push(("solve".to_owned(), (*name).to_owned()));
         }
         for (i, (f, v)) in FIELDS.iter().zip(self.values).enumerate() {
-            if i != field_index(self.solve) && v != f.5 {
-                out.push((f.0.to_owned(), fmt_num(v)));
+            if i != field_index(self.solve) && v != f.default {
+                out.push((f.name.to_owned(), fmt_num(v)));
             }
         }
         out
@@ -228,7 +216,7 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query) -> Result<(), JsValue>
     let solve = q.get(NAME, "solve").and_then(|s| SOLVE.iter().position(|(v, _)| *v == s)).unwrap_or(0);
     let w = Rc::new(RefCell::new(Littles {
         doc: doc.clone(),
-        values: FIELDS.map(|f| f.5),
+        values: FIELDS.map(|f| f.default),
         solve,
         controls: Vec::new(),
         outputs,
@@ -240,14 +228,22 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query) -> Result<(), JsValue>
     }));
     let mut controls = Vec::new();
     for (i, f) in FIELDS.iter().enumerate() {
-        let spec = ControlSpec { name: f.0, label: f.1, unit: f.2, slider: Some(f.3), help: f.4, inputmode: "decimal" };
+        let slider = SliderRange { min: f.slider.min, max: f.slider.max, step: f.slider.step };
+        let spec = ControlSpec {
+            name: f.name,
+            label: f.label,
+            unit: f.unit,
+            slider: Some(slider),
+            help: f.help,
+            inputmode: if f.whole { "numeric" } else { "decimal" },
+        };
         let w2 = w.clone();
         let edit = Rc::new(move |t: &str| {
             if let Ok(mut w) = w2.try_borrow_mut() {
                 w.edit(i, t);
             }
         });
-        let c = Control::build(doc, if i < 3 { &law } else { &lim }, NAME, &spec, &fmt_num(f.5), edit)?;
+        let c = Control::build(doc, if i < 3 { &law } else { &lim }, NAME, &spec, &fmt_num(f.default), edit)?;
         if i == BUDGET {
             c.mark_main();
         }
@@ -265,7 +261,7 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query) -> Result<(), JsValue>
     }
     // URL values go through the same path as typing: refused ones show their message.
     for (i, f) in FIELDS.iter().enumerate() {
-        if let Some(v) = q.get(NAME, f.0) {
+        if let Some(v) = q.get(NAME, f.name) {
             if let Some(c) = w.borrow().controls.get(i) {
                 c.set_value(v);
             }
