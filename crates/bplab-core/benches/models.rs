@@ -1,29 +1,20 @@
-//! Criterion benchmarks: all nine CSVs in-process, and each experiment at the
-//! article defaults and at a 600-second window, reported as arrivals/s.
+//! Criterion benchmarks: all nine reference CSVs in-process, and each
+//! experiment at the article defaults and at a 600-second window, reported
+//! as arrivals/s.
 //!
 //! Run: `cargo bench -p bplab-core --bench models`
 
 use criterion::{BenchmarkId, Criterion, Throughput, black_box, criterion_group, criterion_main};
 
-use bplab_core::{Caps, EXPERIMENTS, Report, Scenario};
-
-/// Arrivals (attempts, for collapse) every model run of the report processed.
-fn arrivals_processed(r: &Report) -> u64 {
-    match r {
-        Report::Collapse(r) => r.no_retry.iter().chain(&r.retry).map(|x| x.processed).sum(),
-        Report::Admission(r) => r.sweep.iter().chain(&r.no_control).chain(&r.limited).map(|o| o.arrivals).sum(),
-        Report::Shaping(r) => r.sweep.iter().map(|x| x.arrivals).sum(),
-        Report::Shedding(r) => r.sweep.iter().flatten().chain(&r.hangover).map(|o| o.arrivals).sum(),
-        Report::Priority(r) => r.protection.iter().chain(&r.burst).map(|o| o.arrivals).sum(),
-    }
-}
+use bplab_core::{Caps, EXPERIMENTS, Scenario};
 
 fn all_nine_csvs(c: &mut Criterion) {
     c.bench_function("all_nine_csvs", |b| {
         b.iter(|| {
             let mut bytes = 0;
             for e in EXPERIMENTS {
-                for t in Scenario::defaults(e.id).run().tables() {
+                let tables = Scenario::defaults(e.id).run().tables();
+                for t in tables.iter().filter(|t| t.spec.golden_sha256.is_some()) {
                     bytes += t.csv().len();
                 }
             }
@@ -38,9 +29,10 @@ fn per_experiment(c: &mut Criterion, group_name: &str, duration_ms: Option<u32>)
         let mut p = e.defaults();
         if let Some(d) = duration_ms {
             p.duration_ms = d;
+            p.seconds = f64::from(d) / 1000.0;
         }
         let Ok(sc) = Scenario::new(e.id, p, Caps::CLI) else { continue };
-        group.throughput(Throughput::Elements(arrivals_processed(&sc.run())));
+        group.throughput(Throughput::Elements(sc.run().arrivals_simulated()));
         group.bench_with_input(BenchmarkId::from_parameter(e.name), &sc, |b, sc| b.iter(|| black_box(sc.run())));
     }
     group.finish();
