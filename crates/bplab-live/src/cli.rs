@@ -16,6 +16,7 @@ use crate::compare::{ModelInputs, Prediction};
 use crate::error::LiveError;
 use crate::load::{self, CLIENT_TIMEOUT_MS, LoadConfig, LoadSettings, MAX_PLAN_SECONDS, RATE, SECONDS, SEED, Target};
 use crate::measure::{DEFAULT_SAMPLES, MeasureConfig, SAMPLES, measure};
+use crate::progress::Progress;
 use crate::server::{
     self, ADDR_ACCEPTED, HEADER_TIMEOUT_MS, LIMIT, MAX_CONNECTIONS_FLAG, SPIN_MS, ServeConfig, ServeSettings, WAIT_MS,
     WORKERS, parse_addr, parse_limit,
@@ -119,6 +120,10 @@ pub struct LoadArgs {
     /// prediction (ok/s, p99) beside each measured row.
     #[arg(long)]
     pub compare: bool,
+    /// No live progress line (it is drawn only when stdout is a terminal);
+    /// the rows are printed as each rate finishes either way.
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// `bplab measure`: service time at low load.
@@ -248,11 +253,14 @@ pub fn run_serve(args: ServeArgs) -> Result<(), LiveError> {
     })
 }
 
-/// Run the load sweep (and `--check` / `--compare`), printing the table.
+/// Run the load sweep (and `--check` / `--compare`), printing the table
+/// row by row as each rate finishes, under a live progress line when stdout
+/// is a terminal (not with `-q/--quiet`).
 /// Every flag is checked, the target resolved and the CSV file created
 /// before the first request.
 pub fn run_load(args: LoadArgs) -> Result<(), LiveError> {
     let cfg = args.to_config()?;
+    let quiet = args.quiet;
     let check_only = args.check_only();
     block_on(async move {
         // Refuse a non-loopback target before printing or sending anything.
@@ -274,15 +282,16 @@ pub fn run_load(args: LoadArgs) -> Result<(), LiveError> {
         let predictions = if cfg.compare() { predictions_for(&cfg).await? } else { Vec::new() };
         // The header waits for the first row, so a target where nothing
         // listens gives one error line and no table.
-        let mut header_done = false;
-        let rows = load::sweep(&cfg, &predictions, |row| {
-            if !std::mem::replace(&mut header_done, true) {
-                println!("{}", load::header(cfg.compare()));
-            }
-            println!("{}", load::format_row(row, cfg.compare()));
-            let _ = std::io::stdout().flush();
-        })
-        .await?;
+        let progress = std::cell::RefCell::new(Progress::new(quiet, cfg.compare()));
+        let rows = load::sweep_with_progress(
+            &cfg,
+            &predictions,
+            |row| progress.borrow_mut().row(row),
+            |tick| progress.borrow_mut().tick(tick),
+        )
+        .await;
+        progress.borrow_mut().clear();
+        let rows = rows?;
         if let Some((path, file)) = csv_file.as_mut() {
             file.write_all(load::to_csv(&rows, cfg.compare()).as_bytes()).map_err(|e| csv_error(path, e))?;
         }

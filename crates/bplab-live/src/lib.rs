@@ -11,6 +11,7 @@
 //! * [`compare`]: the core's admission model beside the measurement.
 //! * [`flags`]: each flag's accepted range, used by its check and its
 //!   message (`--flag: 'value' is not accepted; expected <range>`).
+//! * `progress`: the live progress line `bplab load` draws on a terminal.
 //! * [`cli`]: `clap` argument structs and the `run_*` entry points the
 //!   `bplab` binary wires to `serve`, `load` and `measure`.
 //!
@@ -24,6 +25,7 @@ pub mod error;
 pub mod flags;
 pub mod load;
 pub mod measure;
+mod progress;
 pub mod server;
 pub mod stats;
 
@@ -31,5 +33,5 @@ pub use cli::{LoadArgs, MeasureArgs, ServeArgs, run_load, run_measure, run_serve
 pub use error::LiveError;
 pub use load::{LoadConfig, LoadSettings, RateRow, Target};
 pub use measure::{MeasureConfig, Measurement, measure};
-pub use server::{BoundServer, ServeConfig, ServeSettings, bind, serve};
+pub use server::{BoundServer, MAX_HEAD_BYTES, ServeConfig, ServeSettings, bind, serve};
 pub use stats::{StatsConfig, StatsSnapshot};

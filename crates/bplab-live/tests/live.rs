@@ -215,8 +215,9 @@ async fn garbage_and_slowloris_do_not_stall() {
     drip.abort();
 }
 
-// (d') Beyond max_connections, extra connections wait in the backlog; idle
-// holders are dropped by the header timeout and service resumes.
+// (d') At max_connections, a new connection sheds the idle holder that has
+// waited longest for its request head, so service goes on at once (the
+// header timeout is only the backstop; tests/hostile.rs scales this up).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn connection_cap_holds_then_recovers() {
     let srv = start(1, 0, 5, None, 2, 400).await;
@@ -329,8 +330,12 @@ fn run_load_end_to_end_with_compare_and_csv() {
     assert_eq!(lines.len(), 2, "{text}");
     assert!(lines[0].ends_with(",model_ok_per_sec,model_p99_ms"), "{text}");
     assert!(lines[1].starts_with("20,"), "{text}");
-    let model_ok: f64 = lines[1].split(',').nth(12).expect("model column").parse().expect("number");
-    assert!((15.0..=25.0).contains(&model_ok), "{text}");
+    // Below capacity the model delivers what the schedule offers: the
+    // drawn arrivals (seed 1 draws 15 in 0.5 s at 20 rps), not the nominal rate.
+    let fields: Vec<&str> = lines[1].split(',').collect();
+    let offered_per_sec = fields[1].parse::<f64>().expect("sent") / 0.5;
+    let model_ok: f64 = fields[12].parse().expect("model column");
+    assert!((0.75 * offered_per_sec..=1.25 * offered_per_sec).contains(&model_ok), "{text}");
     let _ = stop_tx.send(());
     server.join().expect("server thread");
 }

@@ -5,6 +5,7 @@ mod config;
 pub mod schedule;
 mod sweep;
 mod table;
+mod tally;
 mod target;
 
 pub use config::{
@@ -13,7 +14,8 @@ pub use config::{
     RATE, SECONDS, SEED, parse_rates,
 };
 pub use schedule::schedule;
-pub use sweep::sweep;
+pub use sweep::{TICK, sweep, sweep_with_progress};
 pub(crate) use table::num as format_rate;
 pub use table::{RateRow, format_row, header, to_csv};
+pub use tally::Tick;
 pub use target::{Target, is_loopback};

@@ -4,12 +4,14 @@
 //! given up on. If every request of a rate fails to connect (nothing
 //! listens at the target), the sweep stops with [`LiveError::Unreachable`]
 //! instead of printing rows of errors.
+//!
+//! Answers are counted as they arrive (not after the window), so
+//! [`sweep_with_progress`] can report a live [`Tick`].
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use hdrhistogram::Histogram;
 use hyper::StatusCode;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
@@ -17,23 +19,12 @@ use tokio::time::Instant;
 use crate::compare::Prediction;
 use crate::error::LiveError;
 use crate::load::client::{FetchError, get, get_stats, reset_peak};
+use crate::load::tally::{Outcome, Tally, Tick};
 use crate::load::{LoadConfig, RateRow};
 use crate::stats::StatsSnapshot;
 
-/// Histogram range: 1 µs ..= 10 min, 3 significant digits.
-const HIST_MAX_US: u64 = 600_000_000;
-
-/// How one request ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Outcome {
-    /// 2xx, with latency in µs from scheduled send time.
-    Ok(u64),
-    Refused,
-    GaveUp,
-    /// The TCP connect failed (counted in `error`).
-    NoConnect(std::io::ErrorKind),
-    Error,
-}
+/// How often [`sweep_with_progress`] reports a [`Tick`].
+pub const TICK: Duration = Duration::from_millis(200);
 
 /// Where and how to send; shared by all request tasks.
 #[derive(Debug)]
@@ -65,7 +56,19 @@ async fn one(shot: Arc<Shot>, at: Instant) -> Outcome {
 pub async fn sweep(
     cfg: &LoadConfig,
     predictions: &[Prediction],
+    on_row: impl FnMut(&RateRow),
+) -> Result<Vec<RateRow>, LiveError> {
+    sweep_with_progress(cfg, predictions, on_row, |_| {}).await
+}
+
+/// [`sweep`], also calling `on_tick` every [`TICK`] while a rate's window
+/// runs and drains (for a live progress line). Sends are never delayed for
+/// it: a send that is due goes first.
+pub async fn sweep_with_progress(
+    cfg: &LoadConfig,
+    predictions: &[Prediction],
     mut on_row: impl FnMut(&RateRow),
+    mut on_tick: impl FnMut(&Tick),
 ) -> Result<Vec<RateRow>, LiveError> {
     let addr = cfg.target().resolve(cfg.allow_non_loopback()).await?;
     let plan = cfg.plan()?;
@@ -77,7 +80,20 @@ pub async fn sweep(
     });
     let mut rows = Vec::with_capacity(plan.len());
     for (i, (schedule, &rate)) in plan.iter().zip(cfg.rates_rps()).enumerate() {
-        let (mut row, no_connect) = run_rate(&shot, rate, cfg.seconds(), schedule).await;
+        let tick = Tick {
+            index: i,
+            rates: plan.len(),
+            rate_rps: rate,
+            elapsed_s: 0.0,
+            seconds: cfg.seconds(),
+            sent: 0,
+            planned: schedule.len() as u64,
+            ok: 0,
+            refused: 0,
+            in_flight: 0,
+            p99_ms: None,
+        };
+        let (mut row, no_connect) = run_rate(&shot, tick, schedule, &mut on_tick).await;
         if let Some(kind) = no_connect {
             return Err(LiveError::Unreachable { addr, sent: row.sent, rate_rps: rate, reason: kind.to_string() });
         }
@@ -88,55 +104,59 @@ pub async fn sweep(
     Ok(rows)
 }
 
-/// Run one rate's window. The second value is the connect error when every
-/// request of a non-empty window failed to connect.
+/// Run one rate's window (`tick` holds the rate, the window and the plan
+/// size). The second value is the connect error when every request of a
+/// non-empty window failed to connect.
 async fn run_rate(
     shot: &Arc<Shot>,
-    rate_rps: f64,
-    seconds: f64,
+    mut tick: Tick,
     schedule: &[f64],
+    on_tick: &mut impl FnMut(&Tick),
 ) -> (RateRow, Option<std::io::ErrorKind>) {
     let before = reset_peak(shot.addr, &shot.host).await.ok();
     let start = Instant::now();
     let mut tasks = JoinSet::new();
-    for &offset_ms in schedule {
-        let at = start + Duration::from_secs_f64(offset_ms / 1000.0);
-        tokio::time::sleep_until(at).await;
-        tasks.spawn(one(shot.clone(), at));
-    }
-    let mut hist = Histogram::<u64>::new_with_bounds(1, HIST_MAX_US, 3).ok();
-    let (mut ok, mut refused, mut gaveup, mut error) = (0u64, 0u64, 0u64, 0u64);
-    let (mut no_connect, mut connect_kind) = (0u64, None);
-    while let Some(joined) = tasks.join_next().await {
-        match joined.unwrap_or(Outcome::Error) {
-            Outcome::Ok(us) => {
-                ok += 1;
-                if let Some(h) = hist.as_mut() {
-                    h.saturating_record(us.clamp(1, HIST_MAX_US));
+    let mut tally = Tally::new();
+    let mut next_send = schedule.iter().map(|&offset_ms| start + Duration::from_secs_f64(offset_ms / 1000.0));
+    let mut due = next_send.next();
+    let mut next_tick = start;
+    loop {
+        tokio::select! {
+            biased;
+            () = tokio::time::sleep_until(due.unwrap_or(start)), if due.is_some() => {
+                if let Some(at) = due {
+                    tasks.spawn(one(shot.clone(), at));
                 }
+                due = next_send.next();
             }
-            Outcome::Refused => refused += 1,
-            Outcome::GaveUp => gaveup += 1,
-            Outcome::NoConnect(kind) => {
-                error += 1;
-                no_connect += 1;
-                connect_kind.get_or_insert(kind);
+            joined = tasks.join_next(), if !tasks.is_empty() => {
+                tally.record(joined.map_or(Outcome::Error, |j| j.unwrap_or(Outcome::Error)));
             }
-            Outcome::Error => error += 1,
+            () = tokio::time::sleep_until(next_tick) => {
+                tick.elapsed_s = start.elapsed().as_secs_f64();
+                tick.sent = tick.planned - next_send.len() as u64 - u64::from(due.is_some());
+                (tick.ok, tick.refused, tick.p99_ms) = (tally.ok, tally.refused, tally.quantile_ms(0.99));
+                tick.in_flight = tick.sent.saturating_sub(tally.answered());
+                on_tick(&tick);
+                next_tick += TICK;
+            }
+        }
+        if due.is_none() && tasks.is_empty() {
+            break;
         }
     }
     let after = get_stats(shot.addr, &shot.host).await.ok();
-    let quantile = |q: f64| hist.as_ref().filter(|h| !h.is_empty()).map(|h| h.value_at_quantile(q) as f64 / 1000.0);
+    let seconds = tick.seconds;
     let mut row = RateRow {
-        offered_rps: rate_rps,
+        offered_rps: tick.rate_rps,
         sent: schedule.len() as u64,
-        ok,
-        refused,
-        gaveup,
-        error,
-        ok_per_sec: ok as f64 / seconds,
-        p50_ms: quantile(0.5),
-        p99_ms: quantile(0.99),
+        ok: tally.ok,
+        refused: tally.refused,
+        gaveup: tally.gaveup,
+        error: tally.error,
+        ok_per_sec: tally.ok as f64 / seconds,
+        p50_ms: tally.quantile_ms(0.5),
+        p99_ms: tally.quantile_ms(0.99),
         done: None,
         lost: None,
         queued: None,
@@ -146,7 +166,7 @@ async fn run_rate(
     if let (Some(b), Some(a)) = (before, after) {
         apply_server_deltas(&mut row, &b, &a);
     }
-    let unreachable = (row.sent > 0 && no_connect == row.sent).then_some(connect_kind).flatten();
+    let unreachable = (row.sent > 0 && tally.no_connect == row.sent).then_some(tally.connect_kind).flatten();
     (row, unreachable)
 }
 
@@ -186,6 +206,7 @@ mod tests {
             in_service,
             queued,
             queued_peak: queued + 3,
+            connections_shed: 0,
             uptime_ms: 0,
         }
     }

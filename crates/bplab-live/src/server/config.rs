@@ -59,7 +59,7 @@ pub const LIMIT: WholeFlag = WholeFlag {
 /// `--max-connections`: open connections at once, `1..=MAX_CONNECTIONS`.
 pub const MAX_CONNECTIONS_FLAG: WholeFlag = WholeFlag {
     name: "max-connections",
-    label: "open connections at once; more wait in the accept backlog",
+    label: "open connections at once; when full, a new one closes the one waiting longest for its request head",
     min: 1,
     max: MAX_CONNECTIONS as u64,
     unit: "connections",

@@ -7,8 +7,8 @@
 //! `limit = None` the line is unbounded. Requests in service are not counted
 //! against `limit`, so at most `workers + limit` requests are inside.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Instant;
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
@@ -16,32 +16,89 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use crate::server::ServeConfig;
 use crate::stats::StatsSnapshot;
 
-/// Shared server state: slots, the waiting count and cumulative counters.
+/// The counters that change together. They live under one mutex so that
+/// every snapshot satisfies `arrived = done + refused + in_service + queued`
+/// exactly (requests cancelled at shutdown excepted, see
+/// [`crate::load::RateRow::lost`]): each transition (arrive and take a slot,
+/// arrive and wait, arrive and be refused, leave the line for a slot, finish)
+/// moves one request between these counters in one locked step.
+#[derive(Debug, Default, Clone, Copy)]
+struct Counts {
+    arrived: u64,
+    done: u64,
+    refused: u64,
+    in_service: u64,
+    queued: u64,
+    queued_peak: u64,
+}
+
+/// Shared server state: slots, the waiting line's counters and cumulative
+/// counters.
 #[derive(Debug)]
 pub(crate) struct Door {
     cfg: ServeConfig,
     slots: Arc<Semaphore>,
-    queued: AtomicU64,
-    queued_peak: AtomicU64,
-    arrived: AtomicU64,
-    done: AtomicU64,
-    refused: AtomicU64,
+    counts: Mutex<Counts>,
+    /// Connections closed to make room for new ones (not part of the
+    /// identity above).
+    shed: AtomicU64,
     started: Instant,
 }
 
-/// A held worker slot; releases on drop.
+/// A held worker slot: counted in `in_service` until dropped, then counted
+/// out (and into `done` if [`Slot::finish`] was called) before the permit is
+/// released.
 #[derive(Debug)]
 pub(crate) struct Slot {
+    door: Arc<Door>,
+    finished: bool,
     _permit: OwnedSemaphorePermit,
 }
 
-/// Decrements the waiting count on drop, so a cancelled waiter is never
-/// left counted.
-struct Waiting<'a>(&'a AtomicU64);
+impl Slot {
+    /// The work is done: count it and release the slot in one step.
+    pub(crate) fn finish(mut self) {
+        self.finished = true;
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut c = self.door.lock();
+        c.in_service -= 1;
+        if self.finished {
+            c.done += 1;
+        }
+        // The permit is released after this, with the counters already right.
+    }
+}
+
+/// A request counted in `queued`; counted out on drop, so a cancelled
+/// waiter is never left counted.
+struct Waiting<'a> {
+    door: &'a Door,
+    counted: bool,
+}
+
+impl Waiting<'_> {
+    /// Leave the line: into service (`admitted`) or refused, in one step.
+    fn leave(mut self, admitted: bool) {
+        let mut c = self.door.lock();
+        c.queued -= 1;
+        if admitted {
+            c.in_service += 1;
+        } else {
+            c.refused += 1;
+        }
+        self.counted = false;
+    }
+}
 
 impl Drop for Waiting<'_> {
     fn drop(&mut self) {
-        self.0.fetch_sub(1, Ordering::SeqCst);
+        if self.counted {
+            self.door.lock().queued -= 1;
+        }
     }
 }
 
@@ -51,13 +108,16 @@ impl Door {
         Door {
             cfg,
             slots: Arc::new(Semaphore::new(cfg.workers())),
-            queued: AtomicU64::new(0),
-            queued_peak: AtomicU64::new(0),
-            arrived: AtomicU64::new(0),
-            done: AtomicU64::new(0),
-            refused: AtomicU64::new(0),
+            counts: Mutex::new(Counts::default()),
+            shed: AtomicU64::new(0),
             started: Instant::now(),
         }
+    }
+
+    /// The counters; a panic while holding them cannot leave them torn (every
+    /// update is a few additions), so a poisoned lock is used as is.
+    fn lock(&self) -> MutexGuard<'_, Counts> {
+        self.counts.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The configuration in force.
@@ -67,28 +127,31 @@ impl Door {
 
     /// Count an arrival and either return a slot (possibly after waiting in
     /// line) or `None` for a refusal (already counted).
-    pub(crate) async fn enter(&self) -> Option<Slot> {
-        self.arrived.fetch_add(1, Ordering::SeqCst);
-        if let Ok(p) = self.slots.clone().try_acquire_owned() {
-            return Some(Slot { _permit: p });
-        }
-        let joined = match self.cfg.limit() {
-            None => Ok(self.queued.fetch_add(1, Ordering::SeqCst)),
-            Some(limit) => {
-                self.queued.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |q| (q < limit as u64).then_some(q + 1))
+    pub(crate) async fn enter(self: &Arc<Self>) -> Option<Slot> {
+        let waiting = {
+            let mut c = self.lock();
+            c.arrived += 1;
+            // tokio's semaphore is fair: try_acquire never jumps the line.
+            if let Ok(p) = self.slots.clone().try_acquire_owned() {
+                c.in_service += 1;
+                return Some(Slot { door: self.clone(), finished: false, _permit: p });
             }
+            if self.cfg.limit().is_some_and(|limit| c.queued >= limit as u64) {
+                c.refused += 1;
+                return None;
+            }
+            c.queued += 1;
+            c.queued_peak = c.queued_peak.max(c.queued);
+            Waiting { door: self, counted: true }
         };
-        let Ok(ahead) = joined else {
-            self.refused.fetch_add(1, Ordering::SeqCst);
-            return None;
-        };
-        self.queued_peak.fetch_max(ahead + 1, Ordering::SeqCst);
-        let _waiting = Waiting(&self.queued);
         // The semaphore is never closed, so acquire only fails if it were.
         match self.slots.clone().acquire_owned().await {
-            Ok(p) => Some(Slot { _permit: p }),
+            Ok(p) => {
+                waiting.leave(true);
+                Some(Slot { door: self.clone(), finished: false, _permit: p })
+            }
             Err(_) => {
-                self.refused.fetch_add(1, Ordering::SeqCst);
+                waiting.leave(false);
                 None
             }
         }
@@ -97,26 +160,27 @@ impl Door {
     /// Restart the high-water mark of the waiting line from its current
     /// length.
     pub(crate) fn reset_peak(&self) {
-        self.queued_peak.store(self.queued.load(Ordering::SeqCst), Ordering::SeqCst);
+        let mut c = self.lock();
+        c.queued_peak = c.queued;
     }
 
-    /// Count a finished piece of work.
-    pub(crate) fn finished(&self) {
-        self.done.fetch_add(1, Ordering::SeqCst);
+    /// Count a connection closed to make room for a new one.
+    pub(crate) fn count_shed(&self) {
+        self.shed.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// Current counters.
+    /// Current counters, all read under one lock (one consistent instant).
     pub(crate) fn snapshot(&self) -> StatsSnapshot {
-        let free = self.slots.available_permits();
-        let in_service = self.cfg.workers().saturating_sub(free) as u64;
+        let c = *self.lock();
         StatsSnapshot {
             config: self.cfg.stats_config(),
-            arrived: self.arrived.load(Ordering::SeqCst),
-            done: self.done.load(Ordering::SeqCst),
-            refused: self.refused.load(Ordering::SeqCst),
-            in_service,
-            queued: self.queued.load(Ordering::SeqCst),
-            queued_peak: self.queued_peak.load(Ordering::SeqCst),
+            arrived: c.arrived,
+            done: c.done,
+            refused: c.refused,
+            in_service: c.in_service,
+            queued: c.queued,
+            queued_peak: c.queued_peak,
+            connections_shed: self.shed.load(Ordering::Relaxed),
             uptime_ms: u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
         }
     }
@@ -166,7 +230,7 @@ mod tests {
 
     #[tokio::test]
     async fn limit_zero_refuses_when_busy() {
-        let d = door(1, Some(0));
+        let d = Arc::new(door(1, Some(0)));
         let _held = d.enter().await.expect("slot");
         assert!(d.enter().await.is_none());
     }

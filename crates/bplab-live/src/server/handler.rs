@@ -91,8 +91,7 @@ async fn work(door: Arc<Door>, mut shutdown: watch::Receiver<bool>) -> Outcome {
         if wait_ms > 0 {
             tokio::time::sleep(Duration::from_millis(wait_ms)).await;
         }
-        door.finished();
-        drop(slot);
+        slot.finish();
         Outcome::Done
     };
     tokio::select! {

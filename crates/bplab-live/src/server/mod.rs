@@ -2,6 +2,7 @@
 //! an admission `limit` on the waiting line, `/stats`, and the listener.
 
 mod config;
+mod conns;
 mod door;
 mod handler;
 mod listen;
@@ -12,4 +13,4 @@ pub use config::{
     parse_limit,
 };
 pub use handler::MAX_BODY_BYTES;
-pub use listen::{BoundServer, bind, serve};
+pub use listen::{BoundServer, LINGER, LINGER_BYTES, LISTEN_BACKLOG, MAX_HEAD_BYTES, bind, serve};

@@ -1,0 +1,102 @@
+//! Counting one rate's outcomes as they come in, and the [`Tick`] the live
+//! progress line shows.
+
+use hdrhistogram::Histogram;
+
+/// Histogram range: 1 µs ..= 10 min, 3 significant digits.
+const HIST_MAX_US: u64 = 600_000_000;
+
+/// How one request ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// 2xx, with latency in µs from scheduled send time.
+    Ok(u64),
+    Refused,
+    GaveUp,
+    /// The TCP connect failed (counted in `error`).
+    NoConnect(std::io::ErrorKind),
+    Error,
+}
+
+/// Running counts of one rate's window.
+#[derive(Debug)]
+pub(crate) struct Tally {
+    pub(crate) ok: u64,
+    pub(crate) refused: u64,
+    pub(crate) gaveup: u64,
+    pub(crate) error: u64,
+    pub(crate) no_connect: u64,
+    pub(crate) connect_kind: Option<std::io::ErrorKind>,
+    hist: Option<Histogram<u64>>,
+}
+
+impl Tally {
+    pub(crate) fn new() -> Self {
+        Tally {
+            ok: 0,
+            refused: 0,
+            gaveup: 0,
+            error: 0,
+            no_connect: 0,
+            connect_kind: None,
+            hist: Histogram::<u64>::new_with_bounds(1, HIST_MAX_US, 3).ok(),
+        }
+    }
+
+    pub(crate) fn record(&mut self, outcome: Outcome) {
+        match outcome {
+            Outcome::Ok(us) => {
+                self.ok += 1;
+                if let Some(h) = self.hist.as_mut() {
+                    h.saturating_record(us.clamp(1, HIST_MAX_US));
+                }
+            }
+            Outcome::Refused => self.refused += 1,
+            Outcome::GaveUp => self.gaveup += 1,
+            Outcome::NoConnect(kind) => {
+                self.error += 1;
+                self.no_connect += 1;
+                self.connect_kind.get_or_insert(kind);
+            }
+            Outcome::Error => self.error += 1,
+        }
+    }
+
+    /// Latency quantile `q` of the `ok` answers so far, ms.
+    pub(crate) fn quantile_ms(&self, q: f64) -> Option<f64> {
+        self.hist.as_ref().filter(|h| !h.is_empty()).map(|h| h.value_at_quantile(q) as f64 / 1000.0)
+    }
+
+    /// Answers received so far (any outcome).
+    pub(crate) fn answered(&self) -> u64 {
+        self.ok + self.refused + self.gaveup + self.error
+    }
+}
+
+/// Where one rate's window stands, for a live progress line. Sent a few
+/// times per second while the window runs and while its last answers drain.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tick {
+    /// Position of this rate in the sweep, from 0.
+    pub index: usize,
+    /// Rates in the sweep.
+    pub rates: usize,
+    /// The offered rate, requests per second.
+    pub rate_rps: f64,
+    /// Seconds since the window started (past `seconds` while draining).
+    pub elapsed_s: f64,
+    /// The window's length, seconds.
+    pub seconds: f64,
+    /// Requests sent so far.
+    pub sent: u64,
+    /// Requests planned for the window.
+    pub planned: u64,
+    /// 2xx answers so far.
+    pub ok: u64,
+    /// 503 answers so far.
+    pub refused: u64,
+    /// Requests still waiting for an answer (or their give-up).
+    pub in_flight: u64,
+    /// p99 latency of the `ok` answers so far, ms.
+    pub p99_ms: Option<f64>,
+}
