@@ -26,6 +26,7 @@
 //! ```
 #![warn(missing_docs)]
 
+mod adaptive;
 mod admission;
 mod axis;
 mod calc;
@@ -100,6 +101,9 @@ pub fn draw<DB: DrawingBackend>(
         (C::PriorityBurst, Report::Priority(r)) => priority::burst(r),
         (C::LessonSweep, Report::Lesson(r)) => lesson::sweep(r),
         (C::LessonLatency, Report::Lesson(r)) => lesson::latency(r),
+        (C::AdaptiveLimit, Report::Adaptive(r)) => adaptive::limit(r),
+        (C::AdaptiveP99, Report::Adaptive(r)) => adaptive::p99(r),
+        (C::AdaptiveOk, Report::Adaptive(r)) => adaptive::ok(r),
         (chart, report) => return Err(ChartError::WrongReport { chart, report: report.id() }),
     };
     plot::render(area, &plot)

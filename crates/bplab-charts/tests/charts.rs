@@ -124,6 +124,7 @@ fn emptied(report: &Report) -> Report {
         Report::Shedding(s) => (s.sweep.clear(), s.hangover.clear()).0,
         Report::Priority(p) => (p.protection.clear(), p.burst.clear()).0,
         Report::Lesson(l) => (l.rates.clear(), l.at.counts.clear()).0,
+        Report::Adaptive(a) => a.lanes.clear(),
     }
     r
 }

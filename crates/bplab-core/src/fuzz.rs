@@ -145,6 +145,19 @@ impl FuzzGen {
                 }
             }
             ParamKind::Service => self.service(),
+            ParamKind::Schedule => {
+                if self.below(3) == 0 {
+                    format!("{}@0,{}@{}", self.scalar(s, false), self.scalar(s, false), 1 + self.below(60_000))
+                } else {
+                    self.scalar(s, false)
+                }
+            }
+            ParamKind::ControllerList => {
+                let n = 1 + self.below(6) as usize;
+                let names: Vec<&str> = (0..n).map(|_| self.pick(&crate::params::CONTROLLER_NAMES)).collect();
+                if self.hostile && self.below(3) == 0 { "fixed,nope".to_owned() } else { names.join(",") }
+            }
+            ParamKind::PresetName => self.pick(&crate::params::PRESET_NAMES).to_owned(),
         }
     }
 

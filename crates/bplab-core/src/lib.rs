@@ -32,9 +32,10 @@ mod table;
 
 pub use error::ConfigError;
 pub use experiments::{
-    AdmissionReport, Caps, Ceiling, Histogram, Interval, LessonReport, RateResult, RowSummary, ChartId, ChartSpec, CollapseReport, EXPERIMENTS, Exec, Experiment, ExperimentId,
-    ExperimentReport, Job, PriorityReport, Readout, Report, RunTally, Scenario, Sequential, ShapingReport,
-    SheddingReport, Timeline, par_map,
+    AdaptiveReport, AdmissionReport, Bucket, Caps, Ceiling, ChartId, ChartSpec, CollapseReport, Door, EXPERIMENTS,
+    Exec, Experiment, ExperimentId, ExperimentReport, Histogram, Interval, Job, Lane, LessonReport, PriorityReport,
+    RateResult, Readout, Report, RowSummary, RunTally, Scenario, Sequential, ShapingReport, SheddingReport, SimOut,
+    Timeline, Trace, par_map, simulate,
 };
 pub use params::{MAX_LIST_LEN, PARAMS, ParamKey, ParamKind, ParamSpec, Params, SliderSpan, parse_duration_ms};
 pub use table::{Row, Table, TableSpec};

@@ -38,6 +38,13 @@ pub enum ParamKey {
     ClientTimeoutMs,
     Replicas,
     AtRate,
+    RateSchedule,
+    SlowdownAtMs,
+    SlowdownFactor,
+    Controllers,
+    BudgetMs,
+    CodelTargetMs,
+    Preset,
 }
 
 /// The shape of a parameter's value.
@@ -59,7 +66,18 @@ pub enum ParamKind {
     IntOrOff,
     /// A service-time distribution (`fixed:21`, `exp:21`, …).
     Service,
+    /// A rate, or steps `RATE@START_MS,…`.
+    Schedule,
+    /// A comma-separated list of controller names.
+    ControllerList,
+    /// One scenario preset name.
+    PresetName,
 }
+
+/// Controller names the adaptive experiment races.
+pub const CONTROLLER_NAMES: [&str; 6] = ["fixed", "codel", "aimd", "vegas", "gradient2", "gradient"];
+/// Scenario presets of the adaptive experiment.
+pub const PRESET_NAMES: [&str; 5] = ["none", "deploy-2x", "steady-overload", "stuck-downstream", "retry-storm"];
 
 /// Name, label, unit and accepted range of one parameter.
 #[derive(Clone, Copy, Debug)]
@@ -429,11 +447,88 @@ pub const PARAMS: &[ParamSpec] = &[
         "the rate whose latency histogram is shown",
         span(5.0, 200.0, 1.0),
     ),
+    spec(
+        ParamKey::RateSchedule,
+        "rate-schedule",
+        "Offered rate",
+        "rps",
+        ParamKind::Schedule,
+        0.0,
+        100_000.0,
+        "open-loop Poisson rate, or a load step: RATE@START_MS,…",
+        None,
+    ),
+    spec(
+        ParamKey::SlowdownAtMs,
+        "slowdown-at-ms",
+        "Deploy at",
+        "ms",
+        ParamKind::Int,
+        0.0,
+        HOUR_MS,
+        "when the slower handler is deployed (requests starting from then)",
+        span(0.0, 60_000.0, 500.0),
+    ),
+    spec(
+        ParamKey::SlowdownFactor,
+        "slowdown-factor",
+        "Slowdown factor",
+        "×",
+        ParamKind::Real,
+        0.0,
+        100.0,
+        "how much slower every service time gets at the deploy",
+        span(0.25, 5.0, 0.25),
+    ),
+    spec(
+        ParamKey::Controllers,
+        "controllers",
+        "Controllers",
+        "names",
+        ParamKind::ControllerList,
+        0.0,
+        0.0,
+        "which doors to race on the same trace",
+        None,
+    ),
+    spec(
+        ParamKey::BudgetMs,
+        "budget-ms",
+        "Latency budget",
+        "ms",
+        ParamKind::Int,
+        1.0,
+        HOUR_MS,
+        "time a caller allows in the system; the fixed limit is derived from it",
+        span(50.0, 2000.0, 10.0),
+    ),
+    spec(
+        ParamKey::CodelTargetMs,
+        "codel-target-ms",
+        "CoDel target",
+        "ms",
+        ParamKind::Int,
+        1.0,
+        2_147_483_647.0,
+        "queue delay CoDel aims for (interval 100 ms; sheds above 2 × target when overloaded)",
+        span(1.0, 500.0, 1.0),
+    ),
+    spec(
+        ParamKey::Preset,
+        "preset",
+        "Scenario",
+        "preset",
+        ParamKind::PresetName,
+        0.0,
+        0.0,
+        "a scenario users of these controllers report",
+        None,
+    ),
 ];
 
 // A missing or misplaced entry is a compile error, not a silent fallback.
 const _: () = {
-    assert!(PARAMS.len() == ParamKey::AtRate as usize + 1);
+    assert!(PARAMS.len() == ParamKey::Preset as usize + 1);
     let mut i = 0;
     while i < PARAMS.len() {
         assert!(PARAMS[i].key as usize == i);
@@ -470,6 +565,11 @@ impl ParamSpec {
             }
             ParamKind::IntOrOff => format!("a whole number {range} ({unit}), or off"),
             ParamKind::Service => crate::stochastic::GRAMMAR.to_owned(),
+            ParamKind::Schedule => format!(
+                "a rate {range} ({unit}), or up to {MAX_LIST_LEN} steps RATE@START_MS, e.g. 40@0,80@15000 (the first starting at 0)"
+            ),
+            ParamKind::ControllerList => format!("1 to 6 of {}, comma-separated", CONTROLLER_NAMES.join(", ")),
+            ParamKind::PresetName => format!("one of {}", PRESET_NAMES.join(", ")),
         }
     }
 
@@ -544,6 +644,14 @@ pub struct Params {
     pub client_timeout_ms: u32,
     pub replicas: u32,
     pub at_rate_rps: f64,
+    /// Canonical `RATE@START_MS,…` steps (a single rate has one step at 0).
+    pub rate_schedule: Vec<(f64, u32)>,
+    pub slowdown_at_ms: u32,
+    pub slowdown_factor: f64,
+    pub controllers: Vec<String>,
+    pub budget_ms: u32,
+    pub codel_target_ms: u32,
+    pub preset: String,
 }
 
 fn join<T>(items: &[T], f: impl Fn(&T) -> String) -> String {
@@ -609,6 +717,26 @@ impl Params {
             ParamKey::ClientTimeoutMs => self.client_timeout_ms = s.int(text, text)?,
             ParamKey::Replicas => self.replicas = s.int(text, text)?,
             ParamKey::AtRate => self.at_rate_rps = s.real(text, text)?,
+            ParamKey::RateSchedule => self.rate_schedule = parse_schedule(s, text)?,
+            ParamKey::SlowdownAtMs => self.slowdown_at_ms = s.int(text, text)?,
+            ParamKey::SlowdownFactor => self.slowdown_factor = s.real(text, text)?,
+            ParamKey::Controllers => {
+                let names = s.list(text, |t| {
+                    let t = t.trim();
+                    CONTROLLER_NAMES.iter().find(|n| **n == t).map(|n| (*n).to_owned()).ok_or_else(|| s.err(text))
+                })?;
+                if names.len() > CONTROLLER_NAMES.len() {
+                    return Err(s.err(text));
+                }
+                self.controllers = names;
+            }
+            ParamKey::BudgetMs => self.budget_ms = s.int(text, text)?,
+            ParamKey::CodelTargetMs => self.codel_target_ms = s.int(text, text)?,
+            ParamKey::Preset => {
+                let t = text.trim();
+                self.preset =
+                    PRESET_NAMES.iter().find(|n| **n == t).map(|n| (*n).to_owned()).ok_or_else(|| s.err(text))?
+            }
         }
         Ok(())
     }
@@ -644,6 +772,16 @@ impl Params {
             ParamKey::ClientTimeoutMs => self.client_timeout_ms.to_string(),
             ParamKey::Replicas => self.replicas.to_string(),
             ParamKey::AtRate => self.at_rate_rps.to_string(),
+            ParamKey::RateSchedule => match self.rate_schedule.as_slice() {
+                [(r, 0)] => r.to_string(),
+                steps => join(steps, |(r, at)| format!("{r}@{at}")),
+            },
+            ParamKey::SlowdownAtMs => self.slowdown_at_ms.to_string(),
+            ParamKey::SlowdownFactor => self.slowdown_factor.to_string(),
+            ParamKey::Controllers => self.controllers.join(","),
+            ParamKey::BudgetMs => self.budget_ms.to_string(),
+            ParamKey::CodelTargetMs => self.codel_target_ms.to_string(),
+            ParamKey::Preset => self.preset.clone(),
         }
     }
 
@@ -664,6 +802,21 @@ impl Params {
         }
         Ok(())
     }
+}
+
+/// `RATE` or `RATE@START_MS,…` (starts strictly increasing, the first at 0).
+fn parse_schedule(s: &ParamSpec, text: &str) -> Result<Vec<(f64, u32)>, ConfigError> {
+    let t = text.trim();
+    if !t.contains('@') {
+        return Ok(vec![(s.real(t, text)?, 0)]);
+    }
+    let steps = s.list(t, |item| {
+        let (r, at) = item.split_once('@').ok_or_else(|| s.err(text))?;
+        let at: u32 = at.trim().parse().map_err(|_| s.err(text))?;
+        Ok((s.real(r, text)?, at))
+    })?;
+    let ordered = steps.first().is_some_and(|f| f.1 == 0) && steps.windows(2).all(|w| w[0].1 < w[1].1);
+    if ordered { Ok(steps) } else { Err(s.err(text)) }
 }
 
 /// Parses a duration such as `5s`, `2.5s`, `7500ms` or `7500` (ms) into whole

@@ -66,6 +66,7 @@ macro_rules! registry {
     };
 }
 
+pub use adaptive::{Bucket, Door, Lane, SimOut, Trace, simulate};
 pub use lesson::{Histogram, Interval, RateResult, RowSummary};
 pub use shaping::{Ceiling, Timeline};
 
@@ -76,6 +77,7 @@ registry! {
     Shedding => shedding::SheddingReport,
     Priority => priority::PriorityReport,
     Lesson => lesson::LessonReport,
+    Adaptive => adaptive::AdaptiveReport,
 }
 
 /// Identifies one chart (the charts crate draws each).
@@ -94,6 +96,9 @@ pub enum ChartId {
     PriorityBurst,
     LessonSweep,
     LessonLatency,
+    AdaptiveLimit,
+    AdaptiveP99,
+    AdaptiveOk,
 }
 
 /// A chart's id, PNG file name and title.

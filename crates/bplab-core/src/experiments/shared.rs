@@ -37,6 +37,14 @@ pub(crate) fn base_defaults() -> Params {
         client_timeout_ms: 2000,
         replicas: 3,
         at_rate_rps: 60.0,
+        // The lesson's last section: a deploy makes the handler twice as slow.
+        rate_schedule: vec![(40.0, 0)],
+        slowdown_at_ms: 10_000,
+        slowdown_factor: 2.0,
+        controllers: crate::params::CONTROLLER_NAMES.iter().map(|n| (*n).to_owned()).collect(),
+        budget_ms: 230,
+        codel_target_ms: 50,
+        preset: "deploy-2x".to_owned(),
     }
 }
 

@@ -1,0 +1,344 @@
+//! When the service time moves (seed 003's last section): a fixed limit,
+//! request-queue CoDel and four adaptive limiters raced on one trace. Every
+//! controller sees the same arrivals and the same base service times; a
+//! deploy multiplies the service time from `slowdown-at-ms` on.
+
+mod explain;
+mod sim;
+
+use serde::Serialize;
+
+pub use sim::{Bucket, Door, SimOut, Trace, simulate};
+
+use super::{
+    ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
+    base_defaults, par_map,
+};
+use crate::calc::Explanation;
+use crate::control::{
+    AimdConfig, AimdParams, Codel, CodelConfig, Draws, FixedConfig, Gradient2Config, Gradient2Params, GradientConfig,
+    GradientParams, LimiterConfig, VegasConfig, VegasParams,
+};
+use crate::error::ConfigError;
+use crate::numerics::percentile_of_values;
+use crate::params::{ParamKey, ParamSpec, Params};
+use crate::stochastic::{RateSchedule, ServiceTime, Step};
+use crate::table::{Row, Table, TableSpec};
+
+use crate::params::ParamKey::*;
+
+/// The registry entry.
+pub(super) const DEF: Experiment = Experiment {
+    id: ExperimentId::Adaptive,
+    name: "adaptive",
+    title: "When the service time moves",
+    post: "Course lesson, last section: fixed limit vs CoDel vs adaptive limits",
+    dir: "adaptive",
+    lesson: "A limit derived from one service time is wrong by the ratio after a deploy; CoDel and adaptive limits re-derive it, each in its own way.",
+    tables: &TABLES,
+    charts: &CHARTS,
+    params: &[
+        RateSchedule,
+        Seconds,
+        Seed,
+        Workers,
+        Service,
+        ClientTimeoutMs,
+        BudgetMs,
+        SlowdownAtMs,
+        SlowdownFactor,
+        Controllers,
+        CodelTargetMs,
+        WindowMs,
+        Preset,
+    ],
+    main_param: SlowdownFactor,
+    defaults,
+    check,
+    run: |p, x| Report::Adaptive(run(p, x)),
+};
+
+fn defaults() -> Params {
+    Params { seconds: 30.0, window_ms: 500, ..base_defaults() }
+}
+
+static TABLES: [TableSpec; 2] = [
+    TableSpec {
+        file: "adaptive-timeline.csv",
+        golden_sha256: None,
+        header: "controller,window_start_ms,limit,in_flight_max,ok_per_sec,refused_per_sec,p99_ms,wasted",
+        title: "Per window and controller: limit, in flight, answers, refusals, p99 of answers, work thrown away",
+    },
+    TableSpec {
+        file: "adaptive-summary.csv",
+        golden_sha256: None,
+        header: "controller,ok_per_sec_before,ok_per_sec_after,p99_before_ms,p99_after_ms,refused,wasted,recovery_ms",
+        title: "Per controller: before and after the deploy, and the time to get p99 back under the budget",
+    },
+];
+
+static CHARTS: [ChartSpec; 3] = [
+    ChartSpec { id: ChartId::AdaptiveLimit, file: "adaptive-limit.png", title: "Limit over time per controller" },
+    ChartSpec {
+        id: ChartId::AdaptiveP99,
+        file: "adaptive-p99.png",
+        title: "p99 of answers over time, against the budget",
+    },
+    ChartSpec { id: ChartId::AdaptiveOk, file: "adaptive-ok.png", title: "Delivered answers over time" },
+];
+
+/// CoDel's interval (folly's default), ms.
+pub const CODEL_INTERVAL_MS: u32 = 100;
+/// Retries per caller in the retry-storm preset, and their backoff.
+pub const STORM_RETRIES: u32 = 3;
+/// Backoff of the retry-storm preset, ms.
+pub const STORM_BACKOFF_MS: f64 = 100.0;
+
+/// One controller's race.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Lane {
+    /// Controller name.
+    pub controller: String,
+    /// What happened.
+    pub out: SimOut,
+    /// ok/s before and after the deploy.
+    pub ok_per_sec: (f64, f64),
+    /// p99 of answers before and after, ms.
+    pub p99_ms: (Option<u64>, Option<u64>),
+    /// ms after the deploy until every later window's p99 is within the
+    /// budget (`Some(0)`: never passed it; `None`: not within the run).
+    pub recovery_ms: Option<u64>,
+}
+
+/// The adaptive experiment's result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AdaptiveReport {
+    /// The scenario preset in force.
+    pub preset: String,
+    /// Offered rate (the first step's), rps.
+    pub rate_rps: f64,
+    /// Workers.
+    pub workers: u32,
+    /// Mean service time before the deploy, ms.
+    pub service_mean_ms: f64,
+    /// Service in words.
+    pub service_words: String,
+    /// Budget, ms.
+    pub budget_ms: u32,
+    /// Client timeout, ms.
+    pub timeout_ms: u32,
+    /// Deploy time, ms, and factor.
+    pub slowdown: (u32, f64),
+    /// The fixed limit: the lesson's formula from the service time measured before the deploy.
+    pub fixed_limit: i32,
+    /// CoDel target, ms.
+    pub codel_target_ms: u32,
+    /// Timeline window, ms.
+    pub window_ms: u32,
+    /// Run window, ms.
+    pub run_ms: f64,
+    /// Retries per caller (retry-storm preset).
+    pub retries: u32,
+    /// One lane per controller, in the order asked.
+    pub lanes: Vec<Lane>,
+}
+
+fn service(p: &Params) -> Result<ServiceTime, ConfigError> {
+    let s = ParamSpec::of(ParamKey::Service);
+    ServiceTime::parse(&p.service).map_err(|_| ConfigError::OutOfRange {
+        param: s.name,
+        value: p.service.clone(),
+        accepted: s.accepted(),
+    })
+}
+
+/// The traffic after the preset: steady-overload offers 1.1 × capacity.
+fn traffic(p: &Params, svc: ServiceTime) -> RateSchedule {
+    if p.preset == "steady-overload" {
+        let cap = crate::calc::capacity_rps(svc.mean_ms(), p.workers);
+        return RateSchedule::constant(1.1 * cap);
+    }
+    let steps: Vec<Step> = p
+        .rate_schedule
+        .iter()
+        .enumerate()
+        .map(|(i, &(rate_rps, at))| {
+            let end = p.rate_schedule.get(i + 1).map_or(crate::stochastic::MAX_MS, |n| f64::from(n.1));
+            Step { rate_rps, duration_ms: (end - f64::from(at)).clamp(1.0, crate::stochastic::MAX_MS) }
+        })
+        .collect();
+    RateSchedule::steps(steps)
+}
+
+/// The lesson's formula on the pre-deploy service time, as an in-system limit.
+fn fixed_limit(p: &Params, svc: ServiceTime) -> i32 {
+    let s = svc.mean_ms();
+    let w = f64::from(p.workers);
+    let queue = libm::round((w * (f64::from(p.budget_ms) - s) / s).max(0.0));
+    (queue + w).clamp(1.0, f64::from(i32::MAX)) as i32
+}
+
+fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
+    let svc = service(p)?;
+    let run_ms = p.seconds * 1000.0;
+    if !(1.0..=crate::stochastic::MAX_MS).contains(&run_ms) {
+        let s = ParamSpec::of(ParamKey::Seconds);
+        return Err(ConfigError::OutOfRange { param: s.name, value: p.seconds.to_string(), accepted: s.accepted() });
+    }
+    let per_run = traffic(p, svc).estimate_work(run_ms).unwrap_or(u64::MAX);
+    let retries = if p.preset == "retry-storm" { 1 + u64::from(STORM_RETRIES) } else { 1 };
+    let mut e = Estimate::default();
+    e.add(per_run.saturating_mul(retries), p.controllers.len() as u64);
+    Ok((e, (run_ms / f64::from(p.window_ms)).ceil() as u64 * p.controllers.len() as u64))
+}
+
+fn door(name: &str, p: &Params, fixed: i32) -> sim::Door {
+    let seed = u64::from(p.seed);
+    let cfg = match name {
+        "codel" => {
+            let c = CodelConfig::new(i64::from(p.codel_target_ms), i64::from(CODEL_INTERVAL_MS)).unwrap_or_default();
+            return sim::Door::Codel(Codel::new(&c, 0));
+        }
+        "fixed" => FixedConfig::new(fixed).map(LimiterConfig::Fixed),
+        "aimd" => AimdConfig::new(AimdParams::default()).map(LimiterConfig::Aimd),
+        "vegas" => VegasConfig::new(VegasParams { jitter: Draws::seeded(seed), ..VegasParams::default() })
+            .map(LimiterConfig::Vegas),
+        "gradient" => GradientConfig::new(GradientParams { offsets: Draws::seeded(seed), ..GradientParams::default() })
+            .map(LimiterConfig::Gradient),
+        _ => Gradient2Config::new(Gradient2Params::default()).map(LimiterConfig::Gradient2),
+    };
+    match cfg {
+        Ok(c) => sim::Door::Limit(c.build()),
+        // Defaults always validate; a fixed limit is at least 1.
+        Err(_) => sim::Door::Limit(LimiterConfig::Gradient2(Gradient2Config::default()).build()),
+    }
+}
+
+fn p99(v: &[u64]) -> Option<u64> {
+    let mut v = v.to_vec();
+    (!v.is_empty()).then(|| percentile_of_values(&mut v, 99.0))
+}
+
+fn run(p: &Params, exec: &dyn Exec) -> AdaptiveReport {
+    let svc = service(p).unwrap_or(ServiceTime::Fixed { ms: 1.0 });
+    let run_ms = p.seconds * 1000.0;
+    let sched = traffic(p, svc);
+    let cap = sched.estimate_work(run_ms).unwrap_or(0).saturating_mul(2).saturating_add(64);
+    let arrivals = sched.generate(run_ms, u64::from(p.seed), cap).unwrap_or_default();
+    let base: Vec<f64> = svc.draws(u64::from(p.seed)).take(arrivals.len()).collect();
+    let stuck = p.preset == "stuck-downstream";
+    let factor = if p.preset == "steady-overload" { 1.0 } else { p.slowdown_factor };
+    let retries = if p.preset == "retry-storm" { STORM_RETRIES } else { 0 };
+    let trace = Trace {
+        arrivals: &arrivals,
+        service_ms: &base,
+        workers: p.workers,
+        timeout_ms: f64::from(p.client_timeout_ms),
+        slowdown_at_ms: f64::from(p.slowdown_at_ms),
+        slowdown_factor: factor,
+        stuck_after_slowdown: stuck,
+        retries,
+        retry_backoff_ms: STORM_BACKOFF_MS,
+        window_ms: run_ms,
+        bucket_ms: f64::from(p.window_ms),
+    };
+    let fixed = fixed_limit(p, svc);
+    let at = f64::from(p.slowdown_at_ms).min(run_ms);
+    let lanes = par_map(exec, &p.controllers, |name| {
+        let out = simulate(trace, door(name, p, fixed));
+        let secs = |ms: f64| (ms / 1000.0).max(1e-9);
+        let ok_before = out.before_ms.len() as f64 / secs(at);
+        let ok_after = out.after_ms.len() as f64 / secs(run_ms - at);
+        let recovery_ms = explain::recovery(&out.buckets, p.window_ms, p.slowdown_at_ms, p.budget_ms);
+        Lane {
+            controller: name.clone(),
+            ok_per_sec: (ok_before, ok_after),
+            p99_ms: (p99(&out.before_ms), p99(&out.after_ms)),
+            recovery_ms,
+            out,
+        }
+    });
+    AdaptiveReport {
+        preset: p.preset.clone(),
+        rate_rps: p.rate_schedule.first().map_or(0.0, |s| s.0),
+        workers: p.workers,
+        service_mean_ms: svc.mean_ms(),
+        service_words: svc.describe(),
+        budget_ms: p.budget_ms,
+        timeout_ms: p.client_timeout_ms,
+        slowdown: (p.slowdown_at_ms, factor),
+        fixed_limit: fixed,
+        codel_target_ms: p.codel_target_ms,
+        window_ms: p.window_ms,
+        run_ms,
+        retries,
+        lanes,
+    }
+}
+
+fn opt_ms(v: Option<u64>) -> String {
+    v.map_or_else(String::new, |x| x.to_string())
+}
+
+impl ExperimentReport for AdaptiveReport {
+    fn explanations(&self) -> Vec<Explanation> {
+        vec![explain::explanation(self)]
+    }
+
+    fn readouts(&self) -> Vec<Readout> {
+        explain::readouts(self)
+    }
+
+    fn tallies(&self) -> Vec<RunTally> {
+        self.lanes
+            .iter()
+            .map(|l| RunTally {
+                label: l.controller.clone(),
+                arrivals: l.out.attempts,
+                goodput: l.out.ok,
+                late: l.out.wasted,
+                refused: l.out.refused,
+                unresolved: l.out.unresolved,
+                pcts: Vec::new(),
+                quantiles: None,
+            })
+            .collect()
+    }
+
+    fn tables(&self) -> Vec<Table> {
+        let per_s = 1000.0 / f64::from(self.window_ms.max(1));
+        let mut tl = Table::new(&TABLES[0]);
+        for l in &self.lanes {
+            for (i, b) in l.out.buckets.iter().enumerate() {
+                tl.rows.push(
+                    Row::new()
+                        .text(l.controller.clone())
+                        .int(i as u64 * u64::from(self.window_ms))
+                        .int(b.limit)
+                        .int(b.in_flight_max)
+                        .f1(b.ok as f64 * per_s)
+                        .f1(b.refused as f64 * per_s)
+                        .text(opt_ms(b.p99_ms))
+                        .int(b.wasted)
+                        .done(),
+                );
+            }
+        }
+        let mut sum = Table::new(&TABLES[1]);
+        for l in &self.lanes {
+            sum.rows.push(
+                Row::new()
+                    .text(l.controller.clone())
+                    .f1(l.ok_per_sec.0)
+                    .f1(l.ok_per_sec.1)
+                    .text(opt_ms(l.p99_ms.0))
+                    .text(opt_ms(l.p99_ms.1))
+                    .int(l.out.refused)
+                    .int(l.out.wasted)
+                    .text(opt_ms(l.recovery_ms))
+                    .done(),
+            );
+        }
+        vec![tl, sum]
+    }
+}
