@@ -165,3 +165,71 @@ fn the_cliff_sentence_follows_the_numbers() {
     let text = r.explanations().iter().map(|e| e.to_text()).collect::<String>();
     assert!(text.contains("never fills the queue past B") && !text.contains("falls off a cliff"), "{text}");
 }
+
+fn adaptive(edits: &[(bplab_core::ParamKey, &str)]) -> bplab_core::AdaptiveReport {
+    let mut p = Experiment::get(ExperimentId::Adaptive).defaults();
+    for (k, v) in edits {
+        p.set(*k, v).unwrap();
+    }
+    let Report::Adaptive(r) = Scenario::new(ExperimentId::Adaptive, p, Caps::CLI).unwrap().run() else {
+        unreachable!()
+    };
+    r
+}
+
+fn lane<'a>(r: &'a bplab_core::AdaptiveReport, name: &str) -> &'a bplab_core::Lane {
+    r.lanes.iter().find(|l| l.controller == name).unwrap()
+}
+
+#[test]
+fn a_2x_deploy_breaks_the_fixed_limit_and_codel_holds_the_budget() {
+    // The lesson's last section: the fixed limit of 10 (+1 in service) was derived
+    // from 21 ms; at 42 ms the wait behind it is 11 × 42 = 462 ms > 230.
+    let r = adaptive(&[]);
+    assert_eq!(r.fixed_limit, 11);
+    let fixed = lane(&r, "fixed");
+    assert!(fixed.p99_ms.0.unwrap() <= 230 && fixed.p99_ms.1.unwrap() > 230, "{:?}", fixed.p99_ms);
+    assert_eq!(fixed.recovery_ms, None, "a fixed limit never recovers by itself");
+    let codel = lane(&r, "codel");
+    assert!(codel.p99_ms.1.unwrap() <= 230, "CoDel keeps the answered p99 within the budget: {:?}", codel.p99_ms);
+    for l in &r.lanes {
+        assert_eq!(l.out.ok + l.out.wasted + l.out.refused + l.out.unresolved, l.out.attempts, "{}", l.controller);
+    }
+}
+
+#[test]
+fn gradient2_creeps_up_under_modest_steady_overload() {
+    // Users report Gradient2's limit growing without end near a gradient of 0.8.
+    let r = adaptive(&[(bplab_core::ParamKey::Preset, "steady-overload")]);
+    let g = lane(&r, "gradient2");
+    let (first, last) = (g.out.buckets[4].limit, g.out.buckets.last().unwrap().limit);
+    assert!(last > 3 * first, "gradient2 limit {first} → {last}");
+}
+
+#[test]
+fn a_stuck_downstream_lets_a_loss_based_limit_grow() {
+    // Every call takes exactly the timeout: no drop, no variance; AIMD only grows.
+    let r = adaptive(&[(bplab_core::ParamKey::Preset, "stuck-downstream")]);
+    let a = lane(&r, "aimd");
+    assert!(a.out.buckets.last().unwrap().limit > 100, "{:?}", a.out.buckets.last());
+}
+
+#[test]
+fn retries_amplify_the_attempts() {
+    let calm = adaptive(&[]);
+    let storm = adaptive(&[(bplab_core::ParamKey::Preset, "retry-storm")]);
+    assert!(lane(&storm, "fixed").out.attempts > lane(&calm, "fixed").out.attempts + 500);
+}
+
+#[test]
+fn random_arrivals_queue_below_capacity() {
+    // Issue 8: at 40 rps (84 % busy) the deterministic model says p99 = 21 ms;
+    // with Poisson arrivals the same server has a tail of about 200 ms.
+    let Report::Lesson(r) = run(ExperimentId::Lesson) else { unreachable!() };
+    let at40 = r.rates.iter().find(|x| x.rate_rps == 40.0).unwrap();
+    assert_eq!(at40.deterministic.p99_ms, 21);
+    assert!(at40.replicas[0].p99_ms.unwrap() > 150.0, "{:?}", at40.replicas[0]);
+    // With the limit, delivered answers hold near capacity (47.6) at twice capacity.
+    let at100 = r.rates.iter().find(|x| x.rate_rps == 100.0).unwrap();
+    assert!((at100.ok_per_sec.mean - 1000.0 / 21.0).abs() < 1.5, "{:?}", at100.ok_per_sec);
+}

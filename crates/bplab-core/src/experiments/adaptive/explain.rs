@@ -70,6 +70,21 @@ fn lane_line(r: &AdaptiveReport, l: &Lane) -> String {
     )
 }
 
+/// "aimd 20 → 170, …" for every limiter lane: the limit at the deploy and at the end.
+fn limit_moves(r: &AdaptiveReport) -> String {
+    let at = (u64::from(r.slowdown.0) / u64::from(r.window_ms.max(1))) as usize;
+    r.lanes
+        .iter()
+        .filter(|l| l.controller != "codel")
+        .filter_map(|l| {
+            let from = l.out.buckets.get(at).or(l.out.buckets.last())?.limit;
+            let to = l.out.buckets.last()?.limit;
+            Some(format!("{} {from} → {to}", l.controller))
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 fn preset_line(r: &AdaptiveReport) -> String {
     let best = r
         .lanes
@@ -89,11 +104,15 @@ fn preset_line(r: &AdaptiveReport) -> String {
     );
     match r.preset.as_str() {
         "steady-overload" => format!(
-            "Modest steady overload: 1.1 × capacity offered throughout, no deploy (the rate and factor settings are overridden). {copes}."
+            "Modest steady overload: 1.1 × capacity offered throughout, no deploy (the rate and factor settings are overridden). Limits at {} ms → at the end: {}. {copes}.",
+            r.slowdown.0,
+            limit_moves(r)
         ),
         "stuck-downstream" => format!(
-            "Downstream stuck at the timeout: from the deploy every service takes exactly {} ms, so latency has no variance. {copes}.",
-            r.timeout_ms
+            "Downstream stuck at the timeout: from the deploy every call takes exactly {} ms and the handler waits on I/O ({} concurrent calls allowed), so latency has no variance and nothing is dropped. Limits at the deploy → at the end: {}. A limit that grows here reads neither a queue nor a loss. {copes}.",
+            r.timeout_ms,
+            super::STUCK_WORKERS,
+            limit_moves(r)
         ),
         "retry-storm" => format!(
             "Retry storm: every refused or abandoned caller retries up to {} times after {} ms (Post 1's amplification). {copes}.",

@@ -91,6 +91,9 @@ static CHARTS: [ChartSpec; 3] = [
 pub const CODEL_INTERVAL_MS: u32 = 100;
 /// Retries per caller in the retry-storm preset, and their backoff.
 pub const STORM_RETRIES: u32 = 3;
+/// Concurrency of the stuck-downstream preset: the handler waits on I/O, so
+/// the worker count no longer bounds what is in flight.
+pub const STUCK_WORKERS: u32 = 1000;
 /// Backoff of the retry-storm preset, ms.
 pub const STORM_BACKOFF_MS: f64 = 100.0;
 
@@ -232,7 +235,8 @@ fn run(p: &Params, exec: &dyn Exec) -> AdaptiveReport {
     let trace = Trace {
         arrivals: &arrivals,
         service_ms: &base,
-        workers: p.workers,
+        // A stuck downstream holds connections, not CPU: workers stop being the bound.
+        workers: if stuck { p.workers.max(STUCK_WORKERS) } else { p.workers },
         timeout_ms: f64::from(p.client_timeout_ms),
         slowdown_at_ms: f64::from(p.slowdown_at_ms),
         slowdown_factor: factor,
