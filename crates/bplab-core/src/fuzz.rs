@@ -256,3 +256,29 @@ pub fn check(case: &FuzzCase, caps: Caps) -> Result<Verdict, String> {
 /// Caps for fuzzing: the page's per-run cap, a smaller per-experiment total
 /// so a million cases finish in minutes.
 pub const FUZZ_CAPS: Caps = Caps { max_run_arrivals: 200_000, max_total_arrivals: 400_000, max_windows: 20_000 };
+
+/// The same-bytes reference case: the stochastic experiment at non-default
+/// parameters (two workers, a lognormal service time, seed 7). The native
+/// test and the browser test both hash its CSVs and compare with
+/// [`PINNED_SHA256`], so wasm32 and x86-64 must produce identical bytes.
+pub const PINNED_EDITS: [(crate::ParamKey, &str); 6] = [
+    (crate::ParamKey::Workers, "2"),
+    (crate::ParamKey::Service, "lognormal:p50=20,p99=60"),
+    (crate::ParamKey::Seed, "7"),
+    (crate::ParamKey::Rates, "50,90,140"),
+    (crate::ParamKey::DoorLimit, "12"),
+    (crate::ParamKey::Seconds, "5"),
+];
+
+/// SHA-256 of the three `lesson` CSVs, concatenated, at [`PINNED_EDITS`].
+pub const PINNED_SHA256: &str = "3aad9cc7c8aae607bbcf3757cb327b67d6bb5bb703994dce5f2c01b0bba9f941";
+
+/// The CSVs of the reference case, concatenated (hash them with SHA-256).
+pub fn pinned_csv() -> Result<String, ConfigError> {
+    let mut p = Experiment::get(ExperimentId::Lesson).defaults();
+    for (k, v) in PINNED_EDITS {
+        p.set(k, v)?;
+    }
+    let report = Scenario::new(ExperimentId::Lesson, p, Caps::PAGE)?.run();
+    Ok(report.tables().iter().map(|t| t.csv()).collect())
+}

@@ -34,8 +34,8 @@ pub use error::ConfigError;
 pub use experiments::{
     AdaptiveReport, AdmissionReport, Bucket, Caps, Ceiling, ChartId, ChartSpec, CollapseReport, Door, EXPERIMENTS,
     Exec, Experiment, ExperimentId, ExperimentReport, Histogram, Interval, Job, Lane, LessonReport, PriorityReport,
-    RateResult, Readout, Report, RowSummary, RunTally, Scenario, Sequential, ShapingReport, SheddingReport, SimOut,
-    Timeline, Trace, par_map, simulate,
+    RateResult, Readout, Report, RunTally, Scenario, Sequential, ShapingReport, SheddingReport, SimOut, Timeline,
+    Trace, par_map, simulate,
 };
 pub use params::{MAX_LIST_LEN, PARAMS, ParamKey, ParamKind, ParamSpec, Params, SliderSpan, parse_duration_ms};
 pub use table::{Row, Table, TableSpec};

@@ -67,7 +67,7 @@ macro_rules! registry {
 }
 
 pub use adaptive::{Bucket, Door, Lane, SimOut, Trace, simulate};
-pub use lesson::{Histogram, Interval, RateResult, RowSummary};
+pub use lesson::{Histogram, Interval, RateResult};
 pub use shaping::{Ceiling, Timeline};
 
 registry! {

@@ -10,7 +10,7 @@ use super::run::{Outcome, Run};
 use crate::numerics::LatencyHistogram;
 
 /// The lesson's columns for one run.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Summary {
     /// Offered rate, requests per second (the schedule's mean over the window).
     pub offered_rps: f64,
@@ -51,6 +51,29 @@ pub struct Summary {
     /// `done − ok`: work the server finished for nobody (not a load-tool
     /// column; the lesson reads it off `done` and `ok`).
     pub wasted: u64,
+}
+
+impl Summary {
+    /// A row for a rate at which nothing was sent.
+    pub fn empty(offered_rps: f64) -> Self {
+        Summary {
+            offered_rps,
+            sent: 0,
+            ok: 0,
+            refused: 0,
+            gaveup: 0,
+            error: 0,
+            ok_per_sec: 0.0,
+            p50_ms: None,
+            p99_ms: None,
+            mean_ms: None,
+            done: 0,
+            lost: 0,
+            queued: 0,
+            queued_end: 0,
+            wasted: 0,
+        }
+    }
 }
 
 impl Run {

@@ -83,7 +83,7 @@ pub struct RateResult {
     /// Offered rate, rps.
     pub rate_rps: f64,
     /// One summary per replica (seed, seed + 1, …); the first is the given seed.
-    pub replicas: Vec<RowSummary>,
+    pub replicas: Vec<Summary>,
     /// Mean and 95 % interval of ok per second over replicas.
     pub ok_per_sec: Interval,
     /// Mean and 95 % interval of p99 over replicas (replicas with answers).
@@ -92,70 +92,6 @@ pub struct RateResult {
     /// service = the distribution's mean / workers, in-system limit = queue
     /// limit + workers, deadline = client timeout).
     pub deterministic: AdmissionOutcome,
-}
-
-/// A run's summary, as `bplab load` prints it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[allow(missing_docs)]
-pub struct RowSummary {
-    pub offered_rps: f64,
-    pub sent: u64,
-    pub ok: u64,
-    pub refused: u64,
-    pub gaveup: u64,
-    pub error: u64,
-    pub ok_per_sec: f64,
-    pub p50_ms: Option<f64>,
-    pub p99_ms: Option<f64>,
-    pub done: u64,
-    pub lost: i64,
-    pub queued: u64,
-    pub mean_ms: Option<f64>,
-    /// Work the server did for callers who had left (done − ok).
-    pub wasted: u64,
-}
-
-impl RowSummary {
-    /// A row with nothing sent.
-    fn empty(rate: f64) -> Self {
-        RowSummary {
-            offered_rps: rate,
-            sent: 0,
-            ok: 0,
-            refused: 0,
-            gaveup: 0,
-            error: 0,
-            ok_per_sec: 0.0,
-            p50_ms: None,
-            p99_ms: None,
-            done: 0,
-            lost: 0,
-            queued: 0,
-            mean_ms: None,
-            wasted: 0,
-        }
-    }
-}
-
-impl From<Summary> for RowSummary {
-    fn from(s: Summary) -> Self {
-        RowSummary {
-            offered_rps: s.offered_rps,
-            sent: s.sent,
-            ok: s.ok,
-            refused: s.refused,
-            gaveup: s.gaveup,
-            error: s.error,
-            ok_per_sec: s.ok_per_sec,
-            p50_ms: s.p50_ms,
-            p99_ms: s.p99_ms,
-            done: s.done,
-            lost: s.lost,
-            queued: s.queued,
-            mean_ms: s.mean_ms,
-            wasted: s.wasted,
-        }
-    }
 }
 
 /// The latency histogram at the chosen rate.
@@ -168,7 +104,7 @@ pub struct Histogram {
     /// Answers per bucket, from 0 ms.
     pub counts: Vec<u64>,
     /// The run's summary.
-    pub summary: RowSummary,
+    pub summary: Summary,
     /// The deterministic model's answer at the same rate.
     pub deterministic: AdmissionOutcome,
 }
@@ -247,7 +183,7 @@ fn server(p: &Params) -> Server {
 
 /// One stochastic run; an engine refusal (checked up front, so unexpected)
 /// gives an empty row rather than a panic.
-fn one(p: &Params, svc: ServiceTime, rate: f64, seed: u64) -> (RowSummary, Vec<f64>) {
+fn one(p: &Params, svc: ServiceTime, rate: f64, seed: u64) -> (Summary, Vec<f64>) {
     let setup = Setup::poisson(rate, svc, server(p), p.seconds * 1000.0, seed);
     let cap = poisson_bound(rate, p.seconds).saturating_mul(2);
     match setup.run(cap) {
@@ -258,9 +194,9 @@ fn one(p: &Params, svc: ServiceTime, rate: f64, seed: u64) -> (RowSummary, Vec<f
                 .filter(|r| r.outcome == Outcome::Ok)
                 .filter_map(|r| r.end_ms.map(|e| e - r.arrival_ms))
                 .collect();
-            (run.summary(rate).into(), ok)
+            (run.summary(rate), ok)
         }
-        Err(_) => (RowSummary::empty(rate), Vec::new()),
+        Err(_) => (Summary::empty(rate), Vec::new()),
     }
 }
 
@@ -286,7 +222,7 @@ fn run(p: &Params, exec: &dyn Exec) -> LessonReport {
         .iter()
         .zip(dets)
         .map(|(&rate, det)| {
-            let replicas: Vec<RowSummary> = rows.by_ref().take(p.replicas as usize).collect();
+            let replicas: Vec<Summary> = rows.by_ref().take(p.replicas as usize).collect();
             RateResult {
                 rate_rps: rate,
                 ok_per_sec: Interval::of(&replicas.iter().map(|r| r.ok_per_sec).collect::<Vec<_>>()),
@@ -336,7 +272,7 @@ impl LessonReport {
                 rate_rps: p.at_rate_rps,
                 width_ms: 1.0,
                 counts: Vec::new(),
-                summary: RowSummary::empty(p.at_rate_rps),
+                summary: Summary::empty(p.at_rate_rps),
                 deterministic: deterministic(p, svc.unwrap_or(ServiceTime::Fixed { ms: 1.0 }), 0.0),
             },
         }
