@@ -164,11 +164,13 @@ fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
             accepted: format!("{} (at least 0.001 s)", s.accepted()),
         });
     }
-    for &r in p.rates_rps.iter().chain([&p.at_rate_rps]) {
-        let runs = if r == p.at_rate_rps { 1 } else { u64::from(p.replicas) };
-        e.add(poisson_bound(r, p.seconds), runs);
+    // Every (rate, replica), the chosen rate's run, and one deterministic run per rate (and the chosen one).
+    for &r in &p.rates_rps {
+        e.add(poisson_bound(r, p.seconds), u64::from(p.replicas));
         e.add(Curve::flat(r, window_ms as u32).estimate_arrivals(window_ms as u32), 1);
     }
+    e.add(poisson_bound(p.at_rate_rps, p.seconds), 1);
+    e.add(Curve::flat(p.at_rate_rps, window_ms as u32).estimate_arrivals(window_ms as u32), 1);
     Ok((e, 0))
 }
 
