@@ -153,6 +153,25 @@ proptest! {
         }
     }
 
+    /// The record's number satisfies the record's criterion, and every
+    /// "S ms gives N" example in "what would reverse it" recomputes to N.
+    #[test]
+    fn the_limit_record_is_true(workers in 1u32..64, service in 0.5f64..200.0, extra in 0.1f64..2000.0) {
+        use bplab_core::calc::{LimitInput, limit};
+        let budget = service + extra;
+        let r = limit(LimitInput { workers, budget_ms: budget, service_ms: service }).unwrap();
+        let worst = (r.record_limit as f64 / f64::from(workers) + 1.0) * service;
+        prop_assert!(worst <= budget * (1.0 + 1e-12), "{} allows {worst} ms > {budget}", r.record_limit);
+        prop_assert!(r.record.number.starts_with(&format!("{},", r.record_limit)), "{}", r.record.number);
+        for part in r.record.reverse.split(['(', ',', ')']) {
+            if let Some((ms, n)) = part.trim().split_once(" ms gives ") {
+                let (ms, n): (f64, f64) = (ms.parse().unwrap(), n.trim().parse().unwrap());
+                let again = limit(LimitInput { workers, budget_ms: budget, service_ms: ms }).unwrap();
+                prop_assert_eq!(again.queue_limit as f64, n, "{}", part);
+            }
+        }
+    }
+
     #[test]
     fn littles_law_holds(lam in 0.001f64..1e6, w in 0.001f64..1e6) {
         let r = littles(LittlesInput { arrivals_rps: Some(lam), latency_ms: Some(w), in_flight: None }).unwrap();

@@ -35,6 +35,9 @@ pub struct LimitResult {
     /// The queue limit rounded down: the worst time in the system,
     /// `(queue / workers + 1) × service`, stays within the budget.
     pub queue_limit_safe: u64,
+    /// The number the record ships: half-up when its worst time in the
+    /// system fits the budget, else the deadline-safe one.
+    pub record_limit: u64,
     /// How.
     pub explanation: Explanation,
     /// A shippable record of the queue limit.
@@ -189,6 +192,7 @@ pub fn limit(i: LimitInput) -> Result<LimitResult, ConfigError> {
         queue_exact: queue,
         queue_limit,
         queue_limit_safe: safe,
+        record_limit: shipped,
         explanation,
         record,
     })

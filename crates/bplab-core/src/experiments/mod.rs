@@ -143,12 +143,21 @@ pub struct Experiment {
     pub(crate) defaults: fn() -> Params,
     pub(crate) check: CheckFn,
     pub(crate) run: RunFn,
+    /// Cheaper parameters showing the chosen point first (the page computes
+    /// these in the frame of the input, then the full run in a later frame).
+    pub(crate) preview: Option<fn(&Params) -> Params>,
 }
 
 impl Experiment {
     /// The article defaults.
     pub fn defaults(&self) -> Params {
         (self.defaults)()
+    }
+
+    /// Parameters for a first, cheap answer at the chosen point, when the
+    /// full run may not fit in one frame; `None` when the full run is cheap.
+    pub fn preview(&self, p: &Params) -> Option<Params> {
+        self.preview.map(|f| f(p))
     }
 
     /// Whether this experiment uses `key`.

@@ -56,6 +56,7 @@ pub(super) const DEF: Experiment = Experiment {
     defaults,
     check,
     run: |p, x| Report::Adaptive(run(p, x)),
+    preview: None,
 };
 
 fn defaults() -> Params {

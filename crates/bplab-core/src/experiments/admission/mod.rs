@@ -32,6 +32,7 @@ pub(super) const DEF: Experiment = Experiment {
     defaults,
     check,
     run: |p, x| Report::Admission(run(p, x)),
+    preview: None,
 };
 
 static TABLES: [TableSpec; 2] = [

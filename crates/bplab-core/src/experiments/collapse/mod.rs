@@ -31,6 +31,7 @@ pub(super) const DEF: Experiment = Experiment {
     defaults,
     check,
     run: |p, x| Report::Collapse(run(p, x)),
+    preview: None,
 };
 
 static TABLES: [TableSpec; 1] = [TableSpec {

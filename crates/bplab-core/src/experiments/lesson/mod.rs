@@ -41,7 +41,14 @@ pub(super) const DEF: Experiment = Experiment {
     defaults: base_defaults,
     check,
     run: |p, x| Report::Lesson(run(p, x)),
+    preview: Some(preview),
 };
+
+/// The chosen rate and one replica first: the widget fills the sweep and the
+/// replicas in the next frame.
+fn preview(p: &Params) -> Params {
+    Params { rates_rps: vec![p.at_rate_rps], replicas: 1, ..p.clone() }
+}
 
 static TABLES: [TableSpec; 3] = [
     TableSpec {

@@ -43,6 +43,7 @@ pub(super) const DEF: Experiment = Experiment {
     defaults,
     check,
     run: |p, x| Report::Priority(run(p, x)),
+    preview: None,
 };
 
 static TABLES: [TableSpec; 2] = [
