@@ -29,7 +29,7 @@ step "tests: unit, golden, claims, properties, CLI, live service"
 cargo test --workspace --exclude bplab-web
 
 step "benchmarks run (one pass each; measure with: cargo bench -p bplab-core)"
-cargo bench -p bplab-core --bench models -- --test
+cargo bench -p bplab-core --benches -- --test
 
 if [ -f scripts/test-web.sh ]; then
   step "browser: wasm-pack test --headless --chrome, then end-to-end in Chromium"
