@@ -189,7 +189,9 @@ fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
         let s = ParamSpec::of(ParamKey::Seconds);
         return Err(ConfigError::OutOfRange { param: s.name, value: p.seconds.to_string(), accepted: s.accepted() });
     }
-    let per_run = traffic(p, svc).estimate_work(run_ms).unwrap_or(u64::MAX);
+    // Expected arrivals plus a Poisson tail no run will pass (mean + 8 sd + 16).
+    let mean = traffic(p, svc).estimate_work(run_ms).map_or(f64::INFINITY, |m| m as f64);
+    let per_run = (mean + 8.0 * libm::sqrt(mean) + 16.0).min(u64::MAX as f64) as u64;
     let retries = if p.preset == "retry-storm" { 1 + u64::from(STORM_RETRIES) } else { 1 };
     let mut e = Estimate::default();
     e.add(per_run.saturating_mul(retries), p.controllers.len() as u64);
