@@ -45,10 +45,10 @@ const slider = (scope, label) => scope.getByRole('slider', { name: label, exact:
 const box = (scope, label) => scope.getByRole('textbox', { name: label, exact: true });
 const result = (scope, name) => scope.getByRole('status', { name });
 
-test('the page loads seven widgets offline-clean and screenshots them', async () => {
+test('the page loads eight widgets offline-clean and screenshots them', async () => {
   const page = await open();
-  await assert.doesNotReject(page.waitForFunction(() => document.querySelectorAll('section.widget').length === 7));
-  assert.equal(await page.locator('canvas').count(), 13);
+  await assert.doesNotReject(page.waitForFunction(() => document.querySelectorAll('section.widget').length === 8));
+  assert.equal(await page.locator('canvas').count(), 16);
   await page.screenshot({ path: join(SHOTS, 'page-top.png') });
   await page.screenshot({ path: join(SHOTS, 'page-full.png'), fullPage: true });
   for (const s of await page.locator('section.widget').all()) {

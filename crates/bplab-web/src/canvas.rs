@@ -36,19 +36,42 @@ fn update(slot: &mut String, want: &str, apply: impl FnOnce(&str)) {
     }
 }
 
-/// A canvas backend that measures text without touching the page layout.
+/// A canvas backend that measures text without touching the page layout,
+/// and draws sharp on high-density screens: the backing store is the
+/// logical size × `devicePixelRatio` and the context is scaled to match, so
+/// the charts see the logical size.
 pub struct Canvas {
     inner: CanvasBackend,
+    /// Size the charts draw at, CSS pixels.
+    logical: (u32, u32),
     ctx: CanvasRenderingContext2d,
     /// Text state last set on the context: font, fill, align, baseline.
     text_state: RefCell<TextState>,
 }
 
 impl Canvas {
-    /// The backend for `canvas`, if it has a 2d context.
-    pub fn new(canvas: &HtmlCanvasElement) -> Option<Canvas> {
+    /// The backend for `canvas` drawing at `logical` CSS pixels, if it has a 2d context.
+    /// Resizes the backing store to `logical × devicePixelRatio` (1 to 4) when it differs.
+    pub fn new(canvas: &HtmlCanvasElement, logical: (u32, u32)) -> Option<Canvas> {
+        let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
+        let dpr = if dpr.is_finite() { dpr.clamp(1.0, 4.0) } else { 1.0 };
+        let backing = |css: u32| (f64::from(css) * dpr).round() as u32;
+        let (w, h) = (backing(logical.0), backing(logical.1));
+        if canvas.width() != w {
+            canvas.set_width(w);
+        }
+        if canvas.height() != h {
+            canvas.set_height(h);
+        }
         let ctx = canvas.get_context("2d").ok()??.dyn_into::<CanvasRenderingContext2d>().ok()?;
-        Some(Canvas { inner: CanvasBackend::with_canvas_object(canvas.clone())?, ctx, text_state: RefCell::default() })
+        let (sx, sy) = (f64::from(w) / f64::from(logical.0.max(1)), f64::from(h) / f64::from(logical.1.max(1)));
+        ctx.set_transform(sx, 0.0, 0.0, sy, 0.0, 0.0).ok()?;
+        Some(Canvas {
+            inner: CanvasBackend::with_canvas_object(canvas.clone())?,
+            logical,
+            ctx,
+            text_state: RefCell::default(),
+        })
     }
 
     /// Sets the text state entries that differ from the last ones set.
@@ -107,7 +130,7 @@ impl DrawingBackend for Canvas {
     type ErrorType = CanvasError;
 
     fn get_size(&self) -> (u32, u32) {
-        self.inner.get_size()
+        self.logical
     }
     fn ensure_prepared(&mut self) -> Res {
         conv(self.inner.ensure_prepared())

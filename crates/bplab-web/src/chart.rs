@@ -12,7 +12,8 @@ use web_sys::{Document, Element, HtmlCanvasElement};
 use crate::canvas::Canvas;
 use crate::dom::{el, log_error};
 
-/// Canvas size in CSS pixels (scaled down by the stylesheet on narrow screens).
+/// Canvas size in CSS pixels (scaled down by the stylesheet on narrow screens);
+/// the backing store is this × `devicePixelRatio` (see `canvas::Canvas::new`).
 pub const SIZE: (u32, u32) = (640, 360);
 
 /// A `<canvas>` for `title`, with an accessible name.
@@ -34,7 +35,7 @@ fn report_err(canvas: &HtmlCanvasElement, what: &str, e: &ChartError) {
 
 /// Draws one experiment chart on `canvas`.
 pub fn draw(canvas: &HtmlCanvasElement, spec: &ChartSpec, report: &Report, focus: &Focus) {
-    let Some(backend) = Canvas::new(canvas) else { return };
+    let Some(backend) = Canvas::new(canvas, SIZE) else { return };
     let area = backend.into_drawing_area();
     if let Err(e) = bplab_charts::draw(&area, spec.id, report, focus) {
         report_err(canvas, spec.file, &e);
@@ -43,7 +44,7 @@ pub fn draw(canvas: &HtmlCanvasElement, spec: &ChartSpec, report: &Report, focus
 
 /// Draws the limit-vs-budget curve with the current point.
 pub fn draw_limit(canvas: &HtmlCanvasElement, input: &LimitInput, range_ms: (f64, f64)) {
-    let Some(backend) = Canvas::new(canvas) else { return };
+    let Some(backend) = Canvas::new(canvas, SIZE) else { return };
     let area = backend.into_drawing_area();
     if let Err(e) = bplab_charts::draw_limit_curve(&area, input, range_ms) {
         report_err(canvas, "limit curve", &e);

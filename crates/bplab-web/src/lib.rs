@@ -12,12 +12,16 @@
 #![warn(missing_docs)]
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
+mod api;
 mod canvas;
 mod chart;
 mod control;
 mod dom;
 mod download;
+mod embed;
 mod explain;
+pub mod proof;
+pub mod question;
 mod ranges;
 mod url_state;
 mod widgets;
@@ -66,6 +70,7 @@ pub fn mount_page(root: &Element, search: &str) -> Result<(), JsValue> {
         }
         url_state::set_embed(Some(name));
         widgets::mount(&doc, root, name, &q)?;
+        embed::post_height(name);
     } else {
         if let Some(b) = &body {
             b.class_list().remove_1("embed")?;

@@ -25,6 +25,8 @@ thread_local! {
     static SOURCES: RefCell<Vec<Source>> = const { RefCell::new(Vec::new()) };
     static PENDING: Cell<Option<i32>> = const { Cell::new(None) };
     static EMBED: RefCell<Option<String>> = const { RefCell::new(None) };
+    /// Pairs kept in the URL as they came (`q=<id>`, `explain=open`): `(widget, key, value)`.
+    static KEPT: RefCell<Vec<(String, String, String)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The parsed query string.
@@ -60,6 +62,14 @@ impl Query {
         Query { pairs, embed }
     }
 
+    /// This query with `widget`'s `defaults` added before its own pairs (its own win).
+    pub fn with_defaults(&self, widget: &str, defaults: &[(String, String)]) -> Query {
+        let mut pairs: Vec<(String, String)> =
+            defaults.iter().map(|(k, v)| (format!("{widget}.{k}"), v.clone())).collect();
+        pairs.extend(self.pairs.iter().cloned());
+        Query { pairs, embed: self.embed.clone() }
+    }
+
     /// The value for `widget`'s `param`: `widget.param`, or plain `param` when embedding `widget`.
     pub fn get(&self, widget: &str, param: &str) -> Option<&str> {
         let prefixed = format!("{widget}.{param}");
@@ -71,6 +81,19 @@ impl Query {
 /// Sets the embed mode (the widget shown alone), if any.
 pub fn set_embed(widget: Option<&str>) {
     EMBED.with(|e| *e.borrow_mut() = widget.map(str::to_owned));
+}
+
+/// Keeps `key=value` of `widget` in the URL (it is not a parameter the widget reports).
+pub fn keep(widget: &str, key: &str, value: &str) {
+    KEPT.with(|k| k.borrow_mut().push((widget.to_owned(), key.to_owned(), value.to_owned())));
+}
+
+/// `widget`'s pairs followed by its kept ones.
+fn with_kept(widget: &str, mut pairs: Pairs) -> Pairs {
+    KEPT.with(|k| {
+        pairs.extend(k.borrow().iter().filter(|(w, _, _)| w == widget).map(|(_, key, v)| (key.clone(), v.clone())))
+    });
+    pairs
 }
 
 /// Registers a contributor.
@@ -94,19 +117,22 @@ pub fn query_now() -> String {
     SOURCES.with(|s| {
         let s = s.borrow();
         let q = match &embed {
-            Some(w) => {
-                s.iter().find(|src| src.widget == w).map(|src| embed_query(w, (src.pairs)())).unwrap_or_default()
-            }
+            Some(w) => s
+                .iter()
+                .find(|src| src.widget == w)
+                .map(|src| embed_query(w, with_kept(w, (src.pairs)())))
+                .unwrap_or_default(),
             None => {
-                let all =
-                    s.iter().flat_map(|src| (src.pairs)().into_iter().map(|(k, v)| (format!("{}.{k}", src.widget), v)));
+                let all = s.iter().flat_map(|src| {
+                    with_kept(src.widget, (src.pairs)()).into_iter().map(|(k, v)| (format!("{}.{k}", src.widget), v))
+                });
                 let q = join(all);
                 if q.is_empty() { String::new() } else { format!("?{q}") }
             }
         };
         for src in s.iter() {
             if let Some(a) = &src.embed_link {
-                let _ = a.set_attribute("href", &embed_query(src.widget, (src.pairs)()));
+                let _ = a.set_attribute("href", &embed_query(src.widget, with_kept(src.widget, (src.pairs)())));
             }
         }
         q
@@ -144,5 +170,6 @@ pub fn refresh_links() {
 /// Forgets every contributor (a new page is being mounted).
 pub fn clear() {
     SOURCES.with(|s| s.borrow_mut().clear());
+    KEPT.with(|k| k.borrow_mut().clear());
     set_embed(None);
 }

@@ -275,3 +275,76 @@ fn stochastic_csv_hash_matches_native() {
     let hex: String = Sha256::digest(csv.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
     assert_eq!(hex, bplab_core::fuzz::PINNED_SHA256);
 }
+
+#[wasm_bindgen_test]
+fn the_built_in_questions_parse() {
+    let qs = bplab_web::question::parse_file(bplab_web::question::BUILT_IN).unwrap();
+    let ids: Vec<&str> = qs.iter().map(|q| q.id.as_str()).collect();
+    assert_eq!(ids, ["predict-ceiling", "check-limit"]);
+}
+
+#[wasm_bindgen_test]
+fn an_invalid_question_names_the_field() {
+    let cases = [
+        ("{}", "questions.json: missing field 'questions'"),
+        ("{\"questions\": [1]}", "questions[0]: expected an object, found a number"),
+        (
+            r#"{"questions": [{"id": "a", "widget": "littles", "prompt": "p", "options": [{"text": "x", "why": "y", "value": {"kind": "limt"}}, {"text": "z", "why": "w"}], "answer": {"closest": 1}}]}"#,
+            "questions[0].options[0].value.kind: unknown kind 'limt'; expected one of: limit, littles",
+        ),
+        (
+            r#"{"questions": [{"id": "a", "widget": "littles", "prompt": "p", "options": [{"text": "x"}, {"text": "z", "why": "w"}], "answer": {"closest": 1}}]}"#,
+            "questions[0].options[0]: missing field 'why'",
+        ),
+        (
+            r#"{"questions": [{"id": "a", "widget": "littles", "prompt": "p", "options": [{"text": "x", "why": "y"}, {"text": "z", "why": "w"}], "answer": {"first": [], "else": 5}}]}"#,
+            "questions[0].answer.else: expected an option index from 0 to 1",
+        ),
+        ("not json", "questions.json: not valid JSON"),
+    ];
+    for (text, want) in cases {
+        let e = bplab_web::question::parse_file(text).unwrap_err();
+        assert!(e.starts_with(want), "{text}\n  got:  {e}\n  want: {want}…");
+    }
+}
+
+fn radio(i: usize) -> HtmlInputElement {
+    input(&format!("littles-q-{i}"))
+}
+
+#[wasm_bindgen_test]
+fn the_check_is_computed_by_the_calculator_and_follows_the_workers() {
+    let root = page("?embed=littles&q=check-limit");
+    let section = by_id("w-littles");
+    assert!(section.class_list().contains("predicting"), "results hidden until a pick");
+    assert!(by_id("littles-question").query_selector("[role=radiogroup]").unwrap().is_some());
+    assert_eq!(input("littles-workers").value(), "4", "the question's params");
+    radio(0).click();
+    assert!(!section.class_list().contains("predicting"));
+    assert!(text("littles-q-verdict").starts_with("Right: A"), "{}", text("littles-q-verdict"));
+    assert_eq!(text("littles-out-1"), "73 (72.67 rounded half-up)");
+    type_in("littles-workers", "2");
+    assert!(text("littles-q-verdict").contains("the model says B"), "{}", text("littles-q-verdict"));
+    assert!(root.text_content().unwrap().contains("With 2 workers at 12 ms"));
+    type_in("littles-workers", "1");
+    type_in("littles-service-ms", "21");
+    assert!(text("littles-q-verdict").contains("the model says C"), "one worker at 21 ms: ten is about right");
+}
+
+#[wasm_bindgen_test]
+fn proof_shows_the_command_line() {
+    page("?embed=admission&service-ms=7");
+    let cmd = by_id("admission-proof").query_selector("code.cmd").unwrap().unwrap().text_content().unwrap();
+    assert_eq!(cmd, "bplab run admission --service-ms 7");
+    page("?embed=littles&workers=4&service-ms=12");
+    let cmds = by_id("littles-proof").text_content().unwrap();
+    assert!(cmds.contains("bplab limit --workers 4 --budget-ms 230 --service-ms 12"), "{cmds}");
+}
+
+#[wasm_bindgen_test]
+fn proof_hashes_and_quotes() {
+    use bplab_web::proof::{command, sha256_hex};
+    assert_eq!(sha256_hex(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    let flags = [("rate".to_owned(), "40,48".to_owned()), ("service".to_owned(), "exp:21 x".to_owned())];
+    assert_eq!(command(&["run", "lesson"], &flags), "bplab run lesson --rate 40,48 --service 'exp:21 x'");
+}

@@ -11,9 +11,11 @@ use bplab_core::{Caps, Experiment, ParamKey, ParamKind, ParamSpec, Params, Repor
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlCanvasElement};
 
-use super::{kinds, shell};
+use super::{Extras, kinds, shell};
 use crate::control::Control;
 use crate::dom::{add, el, on, show_msg, text_el};
+use crate::proof::{self, Proof};
+use crate::question::{Env, Lookup, QuestionView};
 use crate::url_state::{self, Query, Source};
 use crate::{chart, download, explain, ranges};
 
@@ -28,6 +30,8 @@ pub struct ExperimentWidget {
     canvases: Vec<HtmlCanvasElement>,
     explain: Element,
     status: Element,
+    proof: Proof,
+    question: Option<QuestionView>,
     /// What the outputs and the explanation show now (skip unchanged DOM writes).
     shown: RefCell<(Vec<String>, Option<Vec<Explanation>>)>,
 }
@@ -143,6 +147,50 @@ impl ExperimentWidget {
             let _ = explain::render_all(&self.doc, &self.explain, &explanations);
             shown.1 = Some(explanations);
         }
+        drop(shown);
+        let cmd = proof::command(&["run", self.exp.name], &pairs(self.exp, &self.params));
+        self.proof.show_commands(&self.doc, &[cmd]);
+        self.show_hashes();
+        if let Some(q) = &self.question {
+            q.refresh(&self.doc, &ExpEnv { exp: self.exp, params: &self.params });
+        }
+    }
+
+    /// The CSVs' hashes, when they are on show.
+    fn show_hashes(&self) {
+        if self.proof.hashes_open() {
+            let files: Vec<(String, String)> =
+                self.report.tables().iter().map(|t| (t.spec.file.to_owned(), t.csv())).collect();
+            self.proof.show_hashes(&self.doc, &files);
+        }
+    }
+}
+
+/// What a question on this widget may read: its parameters and its experiment.
+struct ExpEnv<'a> {
+    exp: &'static Experiment,
+    params: &'a Params,
+}
+
+impl Env for ExpEnv<'_> {
+    fn lookup(&self, name: &str) -> Option<Lookup> {
+        let spec = ParamSpec::named(name).filter(|s| self.exp.uses(s.key))?;
+        Some(Lookup::Text(self.params.get(spec.key)))
+    }
+
+    fn run_csv(&self, set: &[(String, String)], table: &str) -> Result<String, String> {
+        let mut p = self.params.clone();
+        for (k, v) in set {
+            let spec = ParamSpec::named(k)
+                .filter(|s| self.exp.uses(s.key))
+                .ok_or_else(|| format!("run: the {} experiment has no parameter '{k}'", self.exp.name))?;
+            p.set(spec.key, v).map_err(|e| format!("run: {e}"))?;
+        }
+        let report = Scenario::new(self.exp.id, p, Caps::PAGE).map_err(|e| format!("run: {e}"))?.run();
+        let files: Vec<&str> = self.exp.tables.iter().map(|t| t.file).collect();
+        report.tables().iter().find(|t| t.spec.file == table).map(|t| t.csv()).ok_or_else(|| {
+            format!("run: the {} experiment has no table '{table}'; its tables: {}", self.exp.name, files.join(", "))
+        })
     }
 }
 
@@ -171,10 +219,17 @@ fn from_query(exp: &'static Experiment, q: &Query) -> (Params, Report, Vec<Refus
 }
 
 /// Builds `exp`'s widget under `parent`, with the state in `q`.
-pub fn mount(doc: &Document, parent: &Element, exp: &'static Experiment, q: &Query) -> Result<(), JsValue> {
+pub fn mount(
+    doc: &Document,
+    parent: &Element,
+    exp: &'static Experiment,
+    q: &Query,
+    extras: Extras,
+) -> Result<(), JsValue> {
     let (params, report, refused, status_msg) = from_query(exp, q);
     let sh = shell::section(doc, parent, exp.name, exp.title, exp.post, exp.lesson)?;
     let name = exp.name;
+    let question = crate::question::mount(doc, &sh.section, name, extras.question)?;
     let status =
         add(&sh.section, el(doc, "p", &[("class", "msg"), ("role", "alert"), ("id", &format!("{name}-status"))])?)?;
     show_msg(&status, status_msg.as_deref());
@@ -187,7 +242,8 @@ pub fn mount(doc: &Document, parent: &Element, exp: &'static Experiment, q: &Que
         canvases.push(shell::figure(doc, &figs, &format!("{name}-chart-{i}"), c.title, c.file)?);
     }
     let actions = add(&sh.section, el(doc, "div", &[("class", "actions")])?)?;
-    let explain_panel = shell::explain_panel(doc, &sh.section, name)?;
+    let proof = Proof::build(doc, &sh.section, name, true)?;
+    let explain_panel = shell::explain_panel(doc, &sh.section, name, extras.explain_open)?;
 
     let w = Rc::new(RefCell::new(ExperimentWidget {
         exp,
@@ -199,6 +255,8 @@ pub fn mount(doc: &Document, parent: &Element, exp: &'static Experiment, q: &Que
         canvases,
         explain: explain_panel,
         status,
+        proof,
+        question,
         shown: RefCell::default(),
     }));
     let mut controls = Vec::new();
@@ -263,6 +321,14 @@ pub fn mount(doc: &Document, parent: &Element, exp: &'static Experiment, q: &Que
         pairs: Box::new(move || w2.try_borrow().map(|w| pairs(w.exp, &w.params)).unwrap_or_default()),
         embed_link: Some(link),
     });
+    if let Some(d) = w.borrow().proof.details.clone() {
+        let w2 = w.clone();
+        on(&d, "toggle", move |_| {
+            if let Ok(w) = w2.try_borrow() {
+                w.show_hashes();
+            }
+        })?;
+    }
     w.borrow().render();
     MOUNTED.with(|m| m.borrow_mut().push(w));
     Ok(())

@@ -15,11 +15,13 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlCanvasElement, HtmlSelectElement};
 
-use super::shell;
+use super::{Extras, shell};
 use crate::control::{Control, ControlSpec, SliderRange};
 
 const FIELDS: [bplab_core::calc::CalcParam; 6] = CALC_PARAMS;
 use crate::dom::{add, el, on, text_el};
+use crate::proof::{self, Proof};
+use crate::question::{Env, Lookup, QuestionView};
 use crate::url_state::{self, Query, Source};
 use crate::{chart, explain};
 
@@ -42,6 +44,8 @@ struct Littles {
     explain_law: Element,
     explain_limit: Element,
     record: Element,
+    proof: Proof,
+    question: Option<QuestionView>,
     /// The explanations shown now (skip unchanged DOM rebuilds).
     shown: [Option<Explanation>; 2],
 }
@@ -150,6 +154,23 @@ impl Littles {
                 self.shown[1] = Some(r.explanation);
             }
         }
+        self.proof.show_commands(&self.doc, &self.commands());
+        if let Some(q) = &self.question {
+            q.refresh(&self.doc, &LittlesEnv(&self.values));
+        }
+    }
+
+    /// `bplab limit …` and `bplab littles …` for the current values.
+    fn commands(&self) -> Vec<String> {
+        let flags = |idx: &[usize]| -> Vec<(String, String)> {
+            idx.iter().filter_map(|&i| Some((FIELDS.get(i)?.name.to_owned(), fmt_num(*self.values.get(i)?)))).collect()
+        };
+        let given: Vec<usize> =
+            [ARRIVALS, LATENCY, IN_FLIGHT].into_iter().filter(|&i| i != field_index(self.solve)).collect();
+        vec![
+            proof::command(&["limit"], &flags(&[WORKERS, BUDGET, SERVICE])),
+            proof::command(&["littles"], &flags(&given)),
+        ]
     }
 
     fn pairs(&self) -> Vec<(String, String)> {
@@ -166,6 +187,20 @@ impl Littles {
     }
 }
 
+/// What a question on this widget may read: the six inputs by name.
+struct LittlesEnv<'a>(&'a [f64; 6]);
+
+impl Env for LittlesEnv<'_> {
+    fn lookup(&self, name: &str) -> Option<Lookup> {
+        let i = FIELDS.iter().position(|f| f.name == name)?;
+        self.0.get(i).map(|v| Lookup::Num(*v))
+    }
+
+    fn run_csv(&self, _set: &[(String, String)], _table: &str) -> Result<String, String> {
+        Err("run: the littles widget has no experiment to run; use limit or littles".to_owned())
+    }
+}
+
 fn set(outputs: &[Element], i: usize, text: &str) {
     if let Some(o) = outputs.get(i) {
         o.set_text_content(Some(text));
@@ -173,7 +208,7 @@ fn set(outputs: &[Element], i: usize, text: &str) {
 }
 
 /// Builds the Little's-law widget under `parent` with the state in `q`.
-pub fn mount(doc: &Document, parent: &Element, q: &Query) -> Result<(), JsValue> {
+pub fn mount(doc: &Document, parent: &Element, q: &Query, extras: Extras) -> Result<(), JsValue> {
     let sh = shell::section(
         doc,
         parent,
@@ -183,6 +218,7 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query) -> Result<(), JsValue>
         "L = λ × W: give two, get the third. The limit a latency budget allows: workers × (budget − service) / service queued, or capacity × budget in the system.",
     )?;
     let sec = &sh.section;
+    let question = crate::question::mount(doc, sec, NAME, extras.question)?;
     let (side, figs) = shell::columns(doc, sec)?;
     let law = add(&side, el(doc, "fieldset", &[("class", "controls")])?)?;
     add(&law, text_el(doc, "legend", &[], "Little's law: L = λ × W")?)?;
@@ -208,7 +244,8 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query) -> Result<(), JsValue>
     let canvas =
         shell::figure(doc, &figs, "littles-chart-0", "Admission limit vs latency budget", "bp-limit-vs-budget.png")?;
     let actions = add(sec, el(doc, "div", &[("class", "actions")])?)?;
-    let panel = shell::explain_panel(doc, sec, NAME)?;
+    let proof = Proof::build(doc, sec, NAME, false)?;
+    let panel = shell::explain_panel(doc, sec, NAME, extras.explain_open)?;
     let explain_law = add(&panel, el(doc, "div", &[])?)?;
     let explain_limit = add(&panel, el(doc, "div", &[])?)?;
     let record = explain::record_block(doc, &panel, "littles-record")?;
@@ -224,6 +261,8 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query) -> Result<(), JsValue>
         explain_law,
         explain_limit,
         record,
+        proof,
+        question,
         shown: [None, None],
     }));
     let mut controls = Vec::new();

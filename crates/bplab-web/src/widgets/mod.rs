@@ -6,11 +6,33 @@ mod kinds;
 mod littles;
 mod shell;
 
-use bplab_core::EXPERIMENTS;
+use bplab_core::calc::CALC_PARAMS;
+use bplab_core::{EXPERIMENTS, ParamSpec};
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element};
 
-use crate::url_state::Query;
+use crate::question::{self, Found};
+use crate::url_state::{self, Query};
+
+/// What every widget gets besides its parameters: the question asked of it
+/// (`q=<id>`) and whether its explanation starts open.
+pub struct Extras {
+    /// The question, if the query asks for one.
+    pub question: Found,
+    /// The explanation panel starts open (the page; embeds with `explain=open`).
+    pub explain_open: bool,
+}
+
+/// The URL/CLI names of widget `name`'s parameters.
+fn param_names(name: &str) -> Vec<&'static str> {
+    if name == littles::NAME {
+        return CALC_PARAMS.iter().map(|p| p.name).collect();
+    }
+    EXPERIMENTS
+        .iter()
+        .find(|e| e.name == name)
+        .map_or_else(Vec::new, |e| e.params.iter().map(|&k| ParamSpec::of(k).name).collect())
+}
 
 pub use experiment::csv_files;
 
@@ -21,12 +43,23 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 
 /// Builds widget `name` under `parent`; `false` if no widget has that name.
 pub fn mount(doc: &Document, parent: &Element, name: &str, q: &Query) -> Result<bool, JsValue> {
+    let question = question::find(name, &param_names(name), q);
+    // A question's `params` are where the widget starts; the URL's values win.
+    let q = match &question {
+        Some(Ok(x)) => q.with_defaults(name, &x.params),
+        _ => q.clone(),
+    };
+    let explain = q.get(name, "explain");
+    if explain == Some("open") {
+        url_state::keep(name, "explain", "open");
+    }
+    let extras = Extras { question, explain_open: q.embed.is_none() || explain == Some("open") };
     if name == littles::NAME {
-        littles::mount(doc, parent, q)?;
+        littles::mount(doc, parent, &q, extras)?;
         return Ok(true);
     }
     match EXPERIMENTS.iter().find(|e| e.name == name) {
-        Some(e) => experiment::mount(doc, parent, e, q).map(|()| true),
+        Some(e) => experiment::mount(doc, parent, e, &q, extras).map(|()| true),
         None => Ok(false),
     }
 }

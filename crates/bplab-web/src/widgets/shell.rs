@@ -89,9 +89,13 @@ pub fn figure(
     Ok(canvas)
 }
 
-/// The explanation panel (a labelled region filled by `explain`).
-pub fn explain_panel(doc: &Document, parent: &Element, name: &str) -> Result<Element, JsValue> {
-    let d = add(parent, el(doc, "details", &[("class", "explain"), ("open", "")])?)?;
+/// The explanation panel (a labelled region filled by `explain`), open or
+/// one click away (embeds: closed unless `explain=open`).
+pub fn explain_panel(doc: &Document, parent: &Element, name: &str, open: bool) -> Result<Element, JsValue> {
+    let d = add(parent, el(doc, "details", &[("class", "explain"), ("id", &format!("{name}-explain-panel"))])?)?;
+    if open {
+        d.set_attribute("open", "")?;
+    }
     add(&d, text_el(doc, "summary", &[], "How this is computed")?)?;
     add(&d, el(doc, "div", &[("id", &format!("{name}-explain")), ("aria-live", "off")])?)
 }

@@ -1,0 +1,303 @@
+//! The questions file (`web/questions.json`): parsed and checked once, with
+//! every error naming its field (`questions[1].options[2].value.kind: …`).
+//! See the README section "Predict, then check" for the format.
+
+use super::expr::{Env, Expr, Lookup};
+use super::json::{FieldError, J, arr_at, err, field, obj_at, only, str_at, text_at};
+use bplab_core::calc::fmt_num;
+
+/// One option.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Choice {
+    /// Shown text; `{name}` placeholders are filled (`{value}`: this option's value).
+    pub text: String,
+    /// Its number, if the answer compares options by value.
+    pub value: Option<Expr>,
+    /// Why it is right or wrong, shown after the pick; placeholders filled.
+    pub why: String,
+}
+
+/// A comparison operator.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Cmp {
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+const CMPS: [(&str, Cmp); 4] = [("<", Cmp::Lt), ("<=", Cmp::Le), (">", Cmp::Gt), (">=", Cmp::Ge)];
+
+/// How the right option is computed.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    /// `{"closest": value}`: the option whose `value` is nearest (the first of ties).
+    Closest(Expr),
+    /// `{"first": [{"if": [a, op, b], "then": i}, …], "else": i}`: the first case that holds.
+    First(Vec<(Expr, Cmp, Expr, usize)>, usize),
+}
+
+/// One question.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Question {
+    /// `q=` value.
+    pub id: String,
+    /// The widget it belongs to.
+    pub widget: String,
+    /// The prompt; placeholders filled.
+    pub prompt: String,
+    /// The widget's starting parameters `(name, text)` (URL values win).
+    pub params: Vec<(String, String)>,
+    /// Named values, evaluated in order (each may read the ones before).
+    pub vars: Vec<(String, Expr)>,
+    /// Two to six options.
+    pub options: Vec<Choice>,
+    /// Which is right.
+    pub answer: Answer,
+    /// Where it is in the file (`questions[1]`), for messages.
+    pub path: String,
+}
+
+/// The built-in questions, compiled in (the page works from file:// without fetching).
+pub const BUILT_IN: &str = include_str!("../../../../web/questions.json");
+
+fn index(v: &J, path: &str, n: usize) -> Result<usize, FieldError> {
+    match v {
+        J::Num(x) if x.fract() == 0.0 && *x >= 0.0 && (*x as usize) < n => Ok(*x as usize),
+        _ => Err(err(path, format!("expected an option index from 0 to {}", n.saturating_sub(1)))),
+    }
+}
+
+fn is_name(s: &str) -> bool {
+    !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+}
+
+impl Question {
+    fn parse(v: &J, path: &str) -> Result<Question, FieldError> {
+        only(v, path, &["id", "widget", "prompt", "params", "vars", "options", "answer"])?;
+        let id = text_at(field(v, path, "id")?, &format!("{path}.id"))?.to_owned();
+        if !is_name(&id) {
+            return Err(err(&format!("{path}.id"), "use letters, digits, '-' and '_' only"));
+        }
+        let widget = text_at(field(v, path, "widget")?, &format!("{path}.widget"))?.to_owned();
+        let prompt = text_at(field(v, path, "prompt")?, &format!("{path}.prompt"))?.to_owned();
+        let mut params = Vec::new();
+        if let Some(x) = v.get("params") {
+            let pp = format!("{path}.params");
+            for (k, e) in obj_at(x, &pp)? {
+                let text = match e {
+                    J::Num(n) if n.is_finite() => super::expr::param_text(*n),
+                    J::Str(t) => t.clone(),
+                    other => {
+                        return Err(err(
+                            &format!("{pp}.{k}"),
+                            format!("expected a number or a string, found {}", other.kind()),
+                        ));
+                    }
+                };
+                params.push((k.clone(), text));
+            }
+        }
+        let mut vars = Vec::new();
+        if let Some(x) = v.get("vars") {
+            let vp = format!("{path}.vars");
+            for (k, e) in obj_at(x, &vp)? {
+                if !is_name(k) {
+                    return Err(err(&vp, format!("variable name '{k}': use letters, digits, '-' and '_' only")));
+                }
+                vars.push((k.clone(), Expr::parse(e, &format!("{vp}.{k}"))?));
+            }
+        }
+        let op = format!("{path}.options");
+        let items = arr_at(field(v, path, "options")?, &op)?;
+        if !(2..=6).contains(&items.len()) {
+            return Err(err(&op, format!("expected 2 to 6 options, found {}", items.len())));
+        }
+        let mut options = Vec::new();
+        for (i, o) in items.iter().enumerate() {
+            let p = format!("{op}[{i}]");
+            only(o, &p, &["text", "value", "why"])?;
+            options.push(Choice {
+                text: text_at(field(o, &p, "text")?, &format!("{p}.text"))?.to_owned(),
+                value: o.get("value").map(|x| Expr::parse(x, &format!("{p}.value"))).transpose()?,
+                why: text_at(field(o, &p, "why")?, &format!("{p}.why"))?.to_owned(),
+            });
+        }
+        let ap = format!("{path}.answer");
+        let a = field(v, path, "answer")?;
+        let answer = if let Some(c) = a.get("closest") {
+            only(a, &ap, &["closest"])?;
+            if options.iter().all(|o| o.value.is_none()) {
+                return Err(err(&ap, "'closest' compares option values, but no option has a 'value'"));
+            }
+            Answer::Closest(Expr::parse(c, &format!("{ap}.closest"))?)
+        } else if let Some(cases) = a.get("first") {
+            only(a, &ap, &["first", "else"])?;
+            let fp = format!("{ap}.first");
+            let mut out = Vec::new();
+            for (i, c) in arr_at(cases, &fp)?.iter().enumerate() {
+                let cp = format!("{fp}[{i}]");
+                only(c, &cp, &["if", "then"])?;
+                let ip = format!("{cp}.if");
+                let parts = arr_at(field(c, &cp, "if")?, &ip)?;
+                let [l, o, r] = parts else {
+                    return Err(err(&ip, "expected [value, \"<\"|\"<=\"|\">\"|\">=\", value]"));
+                };
+                let op = str_at(o, &format!("{ip}[1]"))?;
+                let cmp = CMPS.iter().find(|(n, _)| *n == op).map(|(_, c)| *c).ok_or_else(|| {
+                    err(&format!("{ip}[1]"), format!("unknown comparison '{op}'; expected <, <=, > or >="))
+                })?;
+                let then = index(field(c, &cp, "then")?, &format!("{cp}.then"), options.len())?;
+                out.push((Expr::parse(l, &format!("{ip}[0]"))?, cmp, Expr::parse(r, &format!("{ip}[2]"))?, then));
+            }
+            let otherwise = index(field(a, &ap, "else")?, &format!("{ap}.else"), options.len())?;
+            Answer::First(out, otherwise)
+        } else {
+            return Err(err(&ap, "expected {\"closest\": value} or {\"first\": [...], \"else\": index}"));
+        };
+        Ok(Question { id, widget, prompt, params, vars, options, answer, path: path.to_owned() })
+    }
+}
+
+/// Parses a questions file: `{"questions": [...]}`. Ids must be unique.
+pub fn parse_file(text: &str) -> Result<Vec<Question>, FieldError> {
+    let root = J::parse(text).map_err(|e| format!("questions.json: {e}"))?;
+    only(&root, "questions.json", &["$comment", "questions"])?;
+    let items = arr_at(field(&root, "questions.json", "questions")?, "questions")?;
+    let mut out: Vec<Question> = Vec::new();
+    for (i, q) in items.iter().enumerate() {
+        let p = format!("questions[{i}]");
+        let q = Question::parse(q, &p)?;
+        if out.iter().any(|o| o.id == q.id) {
+            return Err(err(&format!("{p}.id"), format!("'{}' is used twice", q.id)));
+        }
+        out.push(q);
+    }
+    Ok(out)
+}
+
+/// A question with every value computed for the widget's current state.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Resolved {
+    /// The prompt.
+    pub prompt: String,
+    /// `(text, why)` per option.
+    pub options: Vec<(String, String)>,
+    /// The right option's index.
+    pub right: usize,
+}
+
+/// Variables over the widget's environment.
+struct Scope<'a> {
+    vars: Vec<(String, f64)>,
+    env: &'a dyn Env,
+}
+
+impl Env for Scope<'_> {
+    fn lookup(&self, name: &str) -> Option<Lookup> {
+        match self.vars.iter().rev().find(|(k, _)| k == name) {
+            Some((_, v)) => Some(Lookup::Num(*v)),
+            None => self.env.lookup(name),
+        }
+    }
+    fn run_csv(&self, set: &[(String, String)], table: &str) -> Result<String, String> {
+        self.env.run_csv(set, table)
+    }
+}
+
+/// Fills `{name}` placeholders (`{{` and `}}` are literal braces).
+fn fill(template: &str, scope: &Scope, own: Option<f64>, path: &str) -> Result<String, FieldError> {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(i) = rest.find(['{', '}']) {
+        let (head, tail) = rest.split_at(i);
+        out.push_str(head);
+        if let Some(t) = tail.strip_prefix("{{") {
+            out.push('{');
+            rest = t;
+        } else if let Some(t) = tail.strip_prefix("}}") {
+            out.push('}');
+            rest = t;
+        } else if let Some(t) = tail.strip_prefix('{') {
+            let end = t.find('}').ok_or_else(|| err(path, "a '{' without its '}'"))?;
+            let (name, after) = t.split_at(end);
+            let value = match (name, own) {
+                ("value", Some(v)) => fmt_num(v),
+                _ => match scope.lookup(name) {
+                    Some(Lookup::Num(v)) => fmt_num(v),
+                    Some(Lookup::Text(s)) => s,
+                    None => return Err(err(path, format!("unknown placeholder {{{name}}}"))),
+                },
+            };
+            out.push_str(&value);
+            rest = after.get(1..).unwrap_or_default();
+        } else {
+            return Err(err(path, "a '}' without its '{' (write '}}' for a brace)"));
+        }
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+impl Question {
+    /// Computes the prompt, the options and the right one for the widget's state.
+    pub fn resolve(&self, env: &dyn Env) -> Result<Resolved, FieldError> {
+        let p = &self.path;
+        let mut scope = Scope { vars: Vec::new(), env };
+        for (k, e) in &self.vars {
+            let v = e.eval(&scope).map_err(|m| err(&format!("{p}.vars.{k}"), m))?;
+            scope.vars.push((k.clone(), v));
+        }
+        let prompt = fill(&self.prompt, &scope, None, &format!("{p}.prompt"))?;
+        let mut options = Vec::new();
+        let mut values = Vec::new();
+        for (i, o) in self.options.iter().enumerate() {
+            let op = format!("{p}.options[{i}]");
+            let v = o.value.as_ref().map(|e| e.eval(&scope)).transpose().map_err(|m| err(&format!("{op}.value"), m))?;
+            values.push(v);
+            options.push((
+                fill(&o.text, &scope, v, &format!("{op}.text"))?,
+                fill(&o.why, &scope, v, &format!("{op}.why"))?,
+            ));
+        }
+        let right = match &self.answer {
+            Answer::Closest(e) => {
+                let target = e.eval(&scope).map_err(|m| err(&format!("{p}.answer.closest"), m))?;
+                let mut best: Option<(usize, f64)> = None;
+                for (i, v) in values.iter().enumerate() {
+                    if let Some(v) = v {
+                        let d = (v - target).abs();
+                        if best.is_none_or(|(_, b)| d < b) {
+                            best = Some((i, d));
+                        }
+                    }
+                }
+                best.map(|(i, _)| i).unwrap_or(0)
+            }
+            Answer::First(cases, otherwise) => {
+                let mut pick = *otherwise;
+                for (i, (l, c, r, then)) in cases.iter().enumerate() {
+                    let at = format!("{p}.answer.first[{i}].if");
+                    let a = l.eval(&scope).map_err(|m| err(&at, m))?;
+                    let b = r.eval(&scope).map_err(|m| err(&at, m))?;
+                    let holds = match c {
+                        Cmp::Lt => a < b,
+                        Cmp::Le => a <= b,
+                        Cmp::Gt => a > b,
+                        Cmp::Ge => a >= b,
+                    };
+                    if holds {
+                        pick = *then;
+                        break;
+                    }
+                }
+                pick
+            }
+        };
+        Ok(Resolved { prompt, options, right })
+    }
+}

@@ -1,0 +1,173 @@
+//! The question on the page: a labelled radio group (fieldset, legend,
+//! radio inputs) above the widget; the widget's results stay hidden
+//! (`.predicting` on its section) until the learner picks; then the verdict
+//! is announced in a polite live region and every option's reason is shown.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use web_sys::{Document, Element, HtmlInputElement};
+
+use super::expr::Env;
+use super::schema::{BUILT_IN, Question, Resolved, parse_file};
+use crate::dom::{add, el, input, on, show_msg, text_el};
+use crate::url_state::Query;
+
+struct State {
+    resolved: Option<Resolved>,
+    picked: Option<usize>,
+}
+
+/// A mounted question.
+pub struct QuestionView {
+    question: Question,
+    section: Element,
+    legend: Element,
+    labels: Vec<Element>,
+    radios: Vec<HtmlInputElement>,
+    verdict: Element,
+    reasons: Element,
+    msg: Element,
+    state: Rc<RefCell<State>>,
+}
+
+/// The letter of option `i` (A, B, …).
+fn letter(i: usize) -> char {
+    char::from(b'A' + (i.min(25) as u8))
+}
+
+/// What the query asked for: nothing, a question, or why it cannot be shown.
+pub type Found = Option<Result<Question, String>>;
+
+/// Looks up the question `q=<id>` for widget `name`, whose parameters are
+/// `params` (a question's `params` must be among them).
+pub fn find(name: &str, params: &[&str], q: &Query) -> Found {
+    let id = q.get(name, "q")?;
+    Some(parse_file(BUILT_IN).and_then(|all| {
+        let known: Vec<String> = all.iter().filter(|x| x.widget == name).map(|x| x.id.clone()).collect();
+        let found = all.into_iter().find(|x| x.id == id && x.widget == name).ok_or_else(|| {
+            format!("q: no question '{id}' for the {name} widget; questions for it: {}", known.join(", "))
+        })?;
+        if let Some((k, _)) = found.params.iter().find(|(k, _)| !params.contains(&k.as_str())) {
+            return Err(format!(
+                "{}.params: the {name} widget has no parameter '{k}'; its parameters: {}",
+                found.path,
+                params.join(", ")
+            ));
+        }
+        Ok(found)
+    }))
+}
+
+/// Shows `found` at the top of `section` (call before the widget's columns
+/// are built so the question comes first): the question, or a visible
+/// message naming what is wrong.
+pub fn mount(doc: &Document, section: &Element, name: &str, found: Found) -> Result<Option<QuestionView>, JsValue> {
+    let Some(found) = found else { return Ok(None) };
+    let box_ = add(section, el(doc, "div", &[("class", "question"), ("id", &format!("{name}-question"))])?)?;
+    let msg = add(&box_, el(doc, "p", &[("class", "msg"), ("role", "alert"), ("id", &format!("{name}-q-msg"))])?)?;
+    let question = match found {
+        Ok(x) => x,
+        Err(e) => {
+            show_msg(&msg, Some(&format!("This question cannot be shown. {e}")));
+            return Ok(None);
+        }
+    };
+    crate::url_state::keep(name, "q", &question.id);
+    let fs =
+        add(&box_, el(doc, "fieldset", &[("role", "radiogroup"), ("aria-labelledby", &format!("{name}-q-legend"))])?)?;
+    let legend = add(&fs, el(doc, "legend", &[("id", &format!("{name}-q-legend"))])?)?;
+    let mut labels = Vec::new();
+    let mut radios = Vec::new();
+    for i in 0..question.options.len() {
+        let row = add(&fs, el(doc, "div", &[("class", "choice")])?)?;
+        let rid = format!("{name}-q-{i}");
+        let r = add(&row, el(doc, "input", &[("type", "radio"), ("name", &format!("{name}-q")), ("id", &rid)])?)?;
+        let r = input(&r).ok_or_else(|| JsValue::from_str("radio"))?;
+        r.set_value(&i.to_string());
+        radios.push(r);
+        labels.push(add(&row, el(doc, "label", &[("for", &rid)])?)?);
+    }
+    add(&box_, text_el(doc, "p", &[("class", "q-hint")], "Pick one: the results appear once you have chosen.")?)?;
+    let verdict = add(
+        &box_,
+        el(doc, "p", &[("class", "q-verdict"), ("aria-live", "polite"), ("id", &format!("{name}-q-verdict"))])?,
+    )?;
+    let reasons = add(&box_, el(doc, "ol", &[("class", "q-reasons"), ("hidden", "")])?)?;
+    section.class_list().add_1("predicting")?;
+    let view = QuestionView {
+        question,
+        section: section.clone(),
+        legend,
+        labels,
+        radios,
+        verdict,
+        reasons,
+        msg,
+        state: Rc::new(RefCell::new(State { resolved: None, picked: None })),
+    };
+    for (i, r) in view.radios.iter().enumerate() {
+        let (state, section, verdict, reasons, doc) =
+            (view.state.clone(), view.section.clone(), view.verdict.clone(), view.reasons.clone(), doc.clone());
+        on(r, "change", move |_| {
+            if let Ok(mut s) = state.try_borrow_mut() {
+                s.picked = Some(i);
+                let _ = reveal(&doc, &s, &section, &verdict, &reasons);
+            }
+        })?;
+    }
+    Ok(Some(view))
+}
+
+/// Shows the verdict and the reasons for the current pick.
+fn reveal(doc: &Document, s: &State, section: &Element, verdict: &Element, reasons: &Element) -> Result<(), JsValue> {
+    let (Some(r), Some(p)) = (&s.resolved, s.picked) else { return Ok(()) };
+    section.class_list().remove_1("predicting")?;
+    let right_text = r.options.get(r.right).map(|(t, _)| t.as_str()).unwrap_or_default();
+    let v = if p == r.right {
+        format!("Right: {} — {right_text}", letter(r.right))
+    } else {
+        format!("Not quite: you picked {}; the model says {} — {right_text}", letter(p), letter(r.right))
+    };
+    verdict.set_text_content(Some(&v));
+    reasons.set_text_content(None);
+    for (i, (text, why)) in r.options.iter().enumerate() {
+        let cls = if i == r.right { "right" } else { "wrong" };
+        let li = add(reasons, el(doc, "li", &[("class", cls)])?)?;
+        let head = if i == r.right { "Right" } else { "Wrong" };
+        add(&li, text_el(doc, "strong", &[], &format!("{} ({head}): ", letter(i)))?)?;
+        add(&li, text_el(doc, "span", &[("class", "q-option")], text)?)?;
+        add(&li, text_el(doc, "span", &[("class", "q-why")], &format!(" {why}"))?)?;
+    }
+    reasons.remove_attribute("hidden")
+}
+
+impl QuestionView {
+    /// Recomputes the prompt, options and right answer for the widget's current state.
+    pub fn refresh(&self, doc: &Document, env: &dyn Env) {
+        let Ok(mut s) = self.state.try_borrow_mut() else { return };
+        match self.question.resolve(env) {
+            Ok(r) => {
+                show_msg(&self.msg, None);
+                if s.resolved.as_ref() == Some(&r) {
+                    return;
+                }
+                self.legend.set_text_content(Some(&r.prompt));
+                for (i, (l, (text, _))) in self.labels.iter().zip(&r.options).enumerate() {
+                    l.set_text_content(Some(&format!("{}. {text}", letter(i))));
+                }
+                s.resolved = Some(r);
+                if s.picked.is_some() {
+                    let _ = reveal(doc, &s, &self.section, &self.verdict, &self.reasons);
+                }
+            }
+            Err(e) => show_msg(&self.msg, Some(&format!("This question cannot be computed here. {e}"))),
+        }
+    }
+
+    /// The right option's index now (tests).
+    pub fn right(&self) -> Option<usize> {
+        self.state.try_borrow().ok()?.resolved.as_ref().map(|r| r.right)
+    }
+}

@@ -1,0 +1,119 @@
+// Predict, then check (web/questions.json): the question comes first as a
+// labelled radio group, the widget's results stay hidden until a pick, the
+// verdict is announced politely, each option says why, and the right option
+// is computed from the widget's current parameters (change them and it moves).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SHOTS, launch, openPage, ready, site } from './harness.mjs';
+
+let srv;
+let browser;
+
+before(async () => {
+  await mkdir(SHOTS, { recursive: true });
+  srv = await site();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await srv?.close();
+});
+
+async function open(query, viewport = { width: 720, height: 1000 }) {
+  const page = await openPage(browser, srv.url.replace(/\/$/, ''), viewport);
+  await page.goto(srv.url + query);
+  await ready(page);
+  return page;
+}
+
+async function done(page) {
+  await page.waitForTimeout(50);
+  assert.deepEqual(page.problems, [], 'no console errors, failed requests or other origins');
+  await page.context().close();
+}
+
+const verdict = (page, w) => page.locator(`#${w}-q-verdict`);
+
+test('the Check on littles: 73 computed by the calculator; two workers move the right option', async () => {
+  const page = await open('?embed=littles&q=check-limit');
+  const group = page.getByRole('radiogroup', { name: /deploy the limit of ten to production/ });
+  assert.match(await group.getAttribute('aria-labelledby'), /littles-q-legend/);
+  assert.match(await page.locator('#littles-q-legend').textContent(), /with 4 workers .* 12 ms/);
+  assert.equal(await group.getByRole('radio').count(), 4);
+  assert.equal(await verdict(page, 'littles').getAttribute('aria-live'), 'polite');
+  // Predict mode: results hidden, controls shown (the question's params: 4 workers at 12 ms).
+  assert.ok(await page.getByRole('status', { name: /^Queue limit/ }).isHidden());
+  assert.ok(await page.locator('#littles-chart-0').isHidden());
+  assert.equal(await page.getByRole('textbox', { name: 'Workers', exact: true }).inputValue(), '4');
+  await page.screenshot({ path: join(SHOTS, 'question-littles-before.png'), fullPage: true });
+
+  // Keyboard: focus the first radio and choose it with Space.
+  await group.getByRole('radio').first().focus();
+  await page.keyboard.press('Space');
+  assert.match(await verdict(page, 'littles').textContent(), /^Right: A/);
+  assert.equal(await page.getByRole('status', { name: /^Queue limit/ }).textContent(), '73 (72.67 rounded half-up)');
+  assert.ok(await page.locator('#littles-chart-0').isVisible());
+  const reasons = page.locator('#w-littles .q-reasons li');
+  assert.equal(await reasons.count(), 4);
+  assert.match(await reasons.nth(2).textContent(), /C \(Wrong\).*here it is 73\./);
+
+  // Two workers: the calculator now says 36, the right option is B.
+  const workers = page.getByRole('textbox', { name: 'Workers', exact: true });
+  await workers.fill('2');
+  assert.match(await verdict(page, 'littles').textContent(), /^Not quite: you picked A; the model says B/);
+  assert.match(await reasons.nth(0).textContent(), /A \(Wrong\).*With 2 workers at 12 ms .* = 36\.33, so 36\./);
+  await page.waitForURL(/workers=2/);
+  assert.match(page.url(), /[?&]q=check-limit/, 'the question stays in the URL after an edit');
+  await group.getByRole('radio').nth(1).check();
+  assert.match(await verdict(page, 'littles').textContent(), /^Right: B/);
+  await page.screenshot({ path: join(SHOTS, 'question-littles-after.png'), fullPage: true });
+  await done(page);
+});
+
+test('the Predict on lesson: the model delivers the ceiling at twice capacity', async () => {
+  const page = await open('?embed=lesson&q=predict-ceiling');
+  const group = page.getByRole('radiogroup', { name: /twice the traffic it can serve \(95\.24 a second/ });
+  assert.ok(await page.locator('#w-lesson .charts').isHidden());
+  assert.ok(await page.locator('#w-lesson .readouts').isHidden());
+  assert.ok(await page.locator('#lesson-explain-panel').isHidden());
+  await group.getByRole('radio', { name: /falls to near zero/ }).check();
+  const v = await verdict(page, 'lesson').textContent();
+  assert.match(v, /^Not quite: you picked C; the model says B — It holds at the ceiling, about 47\.62 a second/);
+  assert.ok(await page.locator('#w-lesson .charts').isVisible());
+  const why = await page.locator('#w-lesson .q-reasons li').nth(2).textContent();
+  const delivered = Number(why.match(/answers keep leaving at ([\d.]+) a second/)[1]);
+  assert.ok(Math.abs(delivered - 47.62) < 2, `delivered ${delivered} ≈ capacity`);
+  // Without the limit the same question's model answer moves away from the ceiling.
+  const off = await open('?embed=lesson&q=predict-ceiling&limit=off');
+  await off.getByRole('radio').first().check();
+  assert.doesNotMatch(await verdict(off, 'lesson').textContent(), /the model says B|Right: B/);
+  await page.screenshot({ path: join(SHOTS, 'question-lesson.png'), fullPage: true });
+  await done(off);
+  await done(page);
+});
+
+test('a question that does not exist says so, names the field, and leaves the widget usable', async () => {
+  const page = await open('?embed=littles&q=nope');
+  const msg = page.locator('#littles-q-msg');
+  assert.ok(await msg.isVisible());
+  assert.match(await msg.textContent(), /q: no question 'nope' for the littles widget; questions for it: check-limit/);
+  assert.ok(await page.getByRole('status', { name: /^Queue limit/ }).isVisible(), 'no predict mode');
+  const wrong = await open('?embed=admission&q=check-limit');
+  assert.match(await wrong.locator('#admission-q-msg').textContent(), /no question 'check-limit' for the admission widget/);
+  await done(wrong);
+  await done(page);
+});
+
+test('bplab.html from file:// asks the compiled-in question without fetching anything', async () => {
+  const { DIST } = await import('./harness.mjs');
+  const url = `file://${join(DIST, 'bplab.html')}?embed=littles&q=check-limit`;
+  const page = await openPage(browser, 'file://', { width: 720, height: 1000 });
+  await page.goto(url);
+  await ready(page);
+  await page.getByRole('radio').nth(2).check();
+  assert.match(await verdict(page, 'littles').textContent(), /^Not quite: you picked C; the model says A/);
+  await done(page);
+});
