@@ -4,7 +4,7 @@
 //! last good `Params` and `Report`; a refused value leaves both untouched.
 
 use std::cell::RefCell;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 use bplab_core::calc::Explanation;
 use bplab_core::{Caps, Experiment, ParamKey, ParamKind, ParamSpec, Params, Report, Scenario};
@@ -34,6 +34,10 @@ pub struct ExperimentWidget {
     question: Option<QuestionView>,
     /// What the outputs and the explanation show now (skip unchanged DOM writes).
     shown: RefCell<(Vec<String>, Option<Vec<Explanation>>)>,
+    /// This widget, for the later frame that completes a preview.
+    me: Weak<RefCell<ExperimentWidget>>,
+    /// Bumped on every accepted edit: a pending full run for an older edit is dropped.
+    generation: u64,
 }
 
 thread_local! {
@@ -106,7 +110,18 @@ impl ExperimentWidget {
         match checked {
             Ok(sc) => {
                 self.params = sc.params().clone();
-                self.report = sc.run();
+                self.generation = self.generation.wrapping_add(1);
+                // The chosen point first when the full run may not fit in this
+                // frame; the full run follows in a later task.
+                let preview =
+                    self.exp.preview(&self.params).and_then(|p| Scenario::new(self.exp.id, p, Caps::PAGE).ok());
+                match preview {
+                    Some(pv) => {
+                        self.report = pv.run();
+                        self.schedule_full();
+                    }
+                    None => self.report = sc.run(),
+                }
                 self.sync(Some(key));
                 self.render();
                 url_state::changed();
@@ -119,7 +134,27 @@ impl ExperimentWidget {
         }
     }
 
+    /// Runs the full experiment for the current parameters in a later task,
+    /// unless another edit came first; marks the widget busy meanwhile.
+    fn schedule_full(&self) {
+        let (Some(me), Some(window)) = (self.me.upgrade(), web_sys::window()) else { return };
+        let generation = self.generation;
+        let _ = self.status.closest("section").map(|s| s.map(|s| s.set_attribute("aria-busy", "true")));
+        let cb = Closure::once_into_js(move || {
+            if let Ok(mut w) = me.try_borrow_mut()
+                && w.generation == generation
+                && let Ok(sc) = Scenario::new(w.exp.id, w.params.clone(), Caps::PAGE)
+            {
+                w.report = sc.run();
+                w.render();
+                let _ = w.status.closest("section").map(|s| s.map(|s| s.remove_attribute("aria-busy")));
+            }
+        });
+        let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), 0);
+    }
+
     fn reset(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
         self.params = self.exp.defaults();
         self.report = Scenario::defaults(self.exp.id).run();
         self.sync(None);
@@ -258,7 +293,10 @@ pub fn mount(
         proof,
         question,
         shown: RefCell::default(),
+        me: Weak::new(),
+        generation: 0,
     }));
+    w.borrow_mut().me = Rc::downgrade(&w);
     let mut controls = Vec::new();
     for &k in exp.params {
         let spec = ranges::control_spec(ParamSpec::of(k));
