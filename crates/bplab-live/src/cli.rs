@@ -8,18 +8,22 @@
 //! expected <range>`. The defaults come from [`ServeSettings::DEFAULT`] and
 //! [`LoadSettings::lesson`]; the `--help` ranges from the flag specs.
 
+use std::collections::BTreeMap;
 use std::future::Future;
 use std::io::Write as _;
 use std::path::PathBuf;
 
 use crate::compare::{ModelInputs, Prediction};
 use crate::error::LiveError;
-use crate::load::{self, CLIENT_TIMEOUT_MS, LoadConfig, LoadSettings, MAX_PLAN_SECONDS, RATE, SECONDS, SEED, Target};
+use crate::load::{
+    self, CLIENT_TIMEOUT_MS, LoadConfig, LoadSettings, MAX_PLAN_SECONDS, RATE, RateRow, SECONDS, SEED, TIMELINE_MS,
+    Target,
+};
 use crate::measure::{DEFAULT_SAMPLES, MeasureConfig, SAMPLES, measure};
 use crate::progress::Progress;
 use crate::server::{
-    self, ADDR_ACCEPTED, HEADER_TIMEOUT_MS, LIMIT, MAX_CONNECTIONS_FLAG, SPIN_MS, ServeConfig, ServeSettings, WAIT_MS,
-    WORKERS, parse_addr, parse_limit,
+    self, ADDR_ACCEPTED, BUDGET_MS, HEADER_TIMEOUT_MS, LIMIT, MAX_CONNECTIONS_FLAG, SLOWDOWN_AT_ACCEPTED,
+    SLOWDOWN_FACTOR, SPIN_MS, ServeConfig, ServeSettings, WAIT_MS, WORKERS, parse_addr, parse_door, parse_slowdown_at,
 };
 
 const SERVE: ServeSettings = ServeSettings::DEFAULT;
@@ -57,9 +61,77 @@ pub struct ServeArgs {
     /// Sleep per request after the spin, ms (see [`WAIT_MS`]).
     #[arg(long, default_value_t = SERVE.wait_ms.to_string(), allow_hyphen_values = true, help = WAIT_MS.help())]
     pub wait_ms: String,
-    /// Requests allowed to wait for a slot, or `off` (see [`LIMIT`]).
+    /// The door: requests allowed to wait for a slot, `off`, or an adaptive
+    /// controller's name (see [`LIMIT`] and [`crate::server::parse_door`]).
     #[arg(long, default_value = "off", allow_hyphen_values = true, help = LIMIT.help())]
     pub limit: String,
+    /// A completion slower than this is a dropped sample (see [`BUDGET_MS`]).
+    #[arg(long, allow_hyphen_values = true, help = BUDGET_MS.help())]
+    pub budget_ms: Option<String>,
+    /// The deploy: from this long after start, spin and wait are multiplied
+    /// by `--slowdown-factor`.
+    #[arg(
+        long,
+        allow_hyphen_values = true,
+        value_name = "DURATION",
+        help = format!("the deploy: requests starting service after this take --slowdown-factor times their spin \
+                        and wait; {SLOWDOWN_AT_ACCEPTED}")
+    )]
+    pub slowdown_at: Option<String>,
+    /// The deploy's multiplier (see [`SLOWDOWN_FACTOR`]); only with `--slowdown-at`.
+    #[arg(long, allow_hyphen_values = true, help = format!("{} (default 2)", SLOWDOWN_FACTOR.help()))]
+    pub slowdown_factor: Option<String>,
+    /// Controller setting (as `bplab limiter`).
+    #[arg(long, allow_hyphen_values = true, value_name = "N", help = server::setting_help("initial-limit"))]
+    pub initial_limit: Option<String>,
+    /// Controller setting (as `bplab limiter`).
+    #[arg(long, allow_hyphen_values = true, value_name = "N", help = server::setting_help("min-limit"))]
+    pub min_limit: Option<String>,
+    /// Controller setting (as `bplab limiter`).
+    #[arg(long, allow_hyphen_values = true, value_name = "N", help = server::setting_help("max-limit"))]
+    pub max_limit: Option<String>,
+    /// Controller setting (as `bplab limiter`).
+    #[arg(long, allow_hyphen_values = true, value_name = "X", help = server::setting_help("backoff-ratio"))]
+    pub backoff_ratio: Option<String>,
+    /// Controller setting (as `bplab limiter`).
+    #[arg(long, allow_hyphen_values = true, value_name = "X", help = server::setting_help("timeout-ms"))]
+    pub timeout_ms: Option<String>,
+    /// Controller setting (as `bplab limiter`).
+    #[arg(long, allow_hyphen_values = true, value_name = "X", help = server::setting_help("smoothing"))]
+    pub smoothing: Option<String>,
+    /// Controller setting (as `bplab limiter`).
+    #[arg(long, allow_hyphen_values = true, value_name = "N", help = server::setting_help("alpha"))]
+    pub alpha: Option<String>,
+    /// Controller setting (as `bplab limiter`).
+    #[arg(long, allow_hyphen_values = true, value_name = "N", help = server::setting_help("beta"))]
+    pub beta: Option<String>,
+    /// Controller setting (as `bplab limiter`).
+    #[arg(long, allow_hyphen_values = true, value_name = "N", help = server::setting_help("threshold"))]
+    pub threshold: Option<String>,
+    /// Controller setting (as `bplab limiter`).
+    #[arg(long, allow_hyphen_values = true, value_name = "N", help = server::setting_help("probe-multiplier"))]
+    pub probe_multiplier: Option<String>,
+    /// Controller setting (as `bplab limiter`).
+    #[arg(long, allow_hyphen_values = true, value_name = "N", help = server::setting_help("long-window"))]
+    pub long_window: Option<String>,
+    /// Controller setting (as `bplab limiter`).
+    #[arg(long, allow_hyphen_values = true, value_name = "X", help = server::setting_help("rtt-tolerance"))]
+    pub rtt_tolerance: Option<String>,
+    /// Controller setting (as `bplab limiter`).
+    #[arg(long, allow_hyphen_values = true, value_name = "N", help = server::setting_help("queue-size"))]
+    pub queue_size: Option<String>,
+    /// Controller setting (as `bplab limiter`).
+    #[arg(long, allow_hyphen_values = true, value_name = "N", help = server::setting_help("probe-interval"))]
+    pub probe_interval: Option<String>,
+    /// Controller setting (as `bplab limiter`).
+    #[arg(long, allow_hyphen_values = true, value_name = "N", help = server::setting_help("seed"))]
+    pub seed: Option<String>,
+    /// CoDel setting (as `bplab codel`).
+    #[arg(long, allow_hyphen_values = true, value_name = "N", help = server::setting_help("target-ms"))]
+    pub target_ms: Option<String>,
+    /// CoDel setting (as `bplab codel`).
+    #[arg(long, allow_hyphen_values = true, value_name = "N", help = server::setting_help("interval-ms"))]
+    pub interval_ms: Option<String>,
     /// Listen address; port 0 picks a free port (printed on start).
     #[arg(long, default_value_t = SERVE.addr.to_string(), help = format!("listen address; {ADDR_ACCEPTED}"))]
     pub addr: String,
@@ -117,9 +189,13 @@ pub struct LoadArgs {
     #[arg(long)]
     pub allow_non_loopback: bool,
     /// Measure the service time first and print the core admission model's
-    /// prediction (ok/s, p99) beside each measured row.
+    /// prediction (ok/s, p99) beside each measured row (with `--timeline`,
+    /// also the adaptive model's timeline beside the live one).
     #[arg(long)]
     pub compare: bool,
+    /// Also print a per-window table of each rate (see [`TIMELINE_MS`]).
+    #[arg(long, value_name = "MS", allow_hyphen_values = true, help = TIMELINE_MS.help())]
+    pub timeline: Option<String>,
     /// No live progress line (it is drawn only when stdout is a terminal);
     /// the rows are printed as each rate finishes either way.
     #[arg(short, long)]
@@ -150,17 +226,59 @@ pub struct MeasureArgs {
 }
 
 impl ServeArgs {
+    /// The controller settings given, by flag name without `--`, as typed.
+    fn controller_settings(&self) -> BTreeMap<String, String> {
+        let all = [
+            ("initial-limit", &self.initial_limit),
+            ("min-limit", &self.min_limit),
+            ("max-limit", &self.max_limit),
+            ("backoff-ratio", &self.backoff_ratio),
+            ("timeout-ms", &self.timeout_ms),
+            ("smoothing", &self.smoothing),
+            ("alpha", &self.alpha),
+            ("beta", &self.beta),
+            ("threshold", &self.threshold),
+            ("probe-multiplier", &self.probe_multiplier),
+            ("long-window", &self.long_window),
+            ("rtt-tolerance", &self.rtt_tolerance),
+            ("queue-size", &self.queue_size),
+            ("probe-interval", &self.probe_interval),
+            ("seed", &self.seed),
+            ("target-ms", &self.target_ms),
+            ("interval-ms", &self.interval_ms),
+        ];
+        all.into_iter().filter_map(|(name, v)| v.as_ref().map(|t| (name.to_string(), t.clone()))).collect()
+    }
+
     /// Validate every flag into a [`ServeConfig`] (nothing is bound yet).
     pub fn to_config(&self) -> Result<ServeConfig, LiveError> {
-        ServeConfig::new(ServeSettings {
+        let given = self.controller_settings();
+        let door = parse_door(&self.limit, &given)?;
+        let slowdown_at_ms = self.slowdown_at.as_deref().map(parse_slowdown_at).transpose()?;
+        let slowdown_factor = match (&self.slowdown_factor, slowdown_at_ms) {
+            (Some(t), Some(_)) => SLOWDOWN_FACTOR.parse(t)?,
+            (Some(t), None) => {
+                return Err(LiveError::OutOfRange {
+                    flag: SLOWDOWN_FACTOR.name,
+                    value: t.clone(),
+                    accepted: "a factor only together with --slowdown-at".to_string(),
+                });
+            }
+            (None, _) => SERVE.slowdown_factor,
+        };
+        let cfg = ServeConfig::new(ServeSettings {
             workers: WORKERS.parse_usize(&self.workers)?,
             spin_ms: SPIN_MS.parse(&self.spin_ms)?,
             wait_ms: WAIT_MS.parse(&self.wait_ms)?,
-            limit: parse_limit(&self.limit)?,
+            limit: door.queue_limit(),
             addr: parse_addr(&self.addr)?,
             max_connections: MAX_CONNECTIONS_FLAG.parse_usize(&self.max_connections)?,
             header_read_timeout_ms: HEADER_TIMEOUT_MS.parse(&self.header_timeout_ms)?,
-        })
+            budget_ms: self.budget_ms.as_deref().map(|t| BUDGET_MS.parse(t)).transpose()?,
+            slowdown_at_ms,
+            slowdown_factor,
+        })?;
+        Ok(cfg.with_door(door, given))
     }
 }
 
@@ -181,6 +299,7 @@ impl LoadArgs {
             csv: self.csv.clone(),
             allow_non_loopback: self.allow_non_loopback,
             compare: self.compare,
+            timeline_ms: self.timeline.as_deref().map(|t| TIMELINE_MS.parse(t)).transpose()?,
             ..lesson
         })
     }
@@ -243,9 +362,10 @@ async fn stop_signal() {
 /// Run the service until Ctrl-C, printing the bound address first.
 pub fn run_serve(args: ServeArgs) -> Result<(), LiveError> {
     let cfg = args.to_config()?;
+    let line = cfg.stats_config().config_line();
     block_on(async move {
         let bound = server::bind(cfg).await?;
-        println!("bplab-live listening on http://{}/  ({})", bound.local_addr(), cfg.stats_config().config_line());
+        println!("bplab-live listening on http://{}/  ({line})", bound.local_addr());
         let _ = std::io::stdout().flush();
         bound.run(stop_signal()).await?;
         println!("bplab-live stopped");
@@ -279,14 +399,17 @@ pub fn run_load(args: LoadArgs) -> Result<(), LiveError> {
                 return Ok(());
             }
         }
-        let predictions = if cfg.compare() { predictions_for(&cfg).await? } else { Vec::new() };
+        let (predictions, service_ms) = if cfg.compare() { predictions_for(&cfg).await? } else { (Vec::new(), None) };
         // The header waits for the first row, so a target where nothing
         // listens gives one error line and no table.
         let progress = std::cell::RefCell::new(Progress::new(quiet, cfg.compare()));
         let rows = load::sweep_with_progress(
             &cfg,
             &predictions,
-            |row| progress.borrow_mut().row(row),
+            |row| {
+                progress.borrow_mut().row(row);
+                print_timeline(&cfg, row, service_ms);
+            },
             |tick| progress.borrow_mut().tick(tick),
         )
         .await;
@@ -300,13 +423,36 @@ pub fn run_load(args: LoadArgs) -> Result<(), LiveError> {
 }
 
 /// Measure, print the measurement and the model's assumptions, and predict
-/// every rate of the sweep.
-async fn predictions_for(cfg: &LoadConfig) -> Result<Vec<Prediction>, LiveError> {
+/// every rate of the sweep; also return the service time the models use.
+async fn predictions_for(cfg: &LoadConfig) -> Result<(Vec<Prediction>, Option<f64>), LiveError> {
     let m = measure(cfg.target(), DEFAULT_SAMPLES, cfg.allow_non_loopback()).await?;
     println!("{}", m.summary());
     let inputs = ModelInputs::from_measurement(&m, cfg)?;
     println!("{}", inputs.describe());
-    cfg.rates_rps().iter().map(|&rate| inputs.predict(rate)).collect()
+    if let Some(door) = m.server.as_ref().map(|s| s.door_name()).filter(|d| !matches!(*d, "fixed" | "off")) {
+        println!(
+            "note: the per-rate model has no {door} door (it runs queue limit off); the timeline model \
+             (--timeline) runs the server's controller"
+        );
+    }
+    let predictions = cfg.rates_rps().iter().map(|&rate| inputs.predict(rate)).collect::<Result<_, _>>()?;
+    Ok((predictions, Some(inputs.service_ms)))
+}
+
+/// Print a row's timeline (`--timeline`), with the adaptive model's
+/// windows beside it when `service_ms` was measured (`--compare`).
+fn print_timeline(cfg: &LoadConfig, row: &RateRow, service_ms: Option<f64>) {
+    let Some(t) = &row.timeline else { return };
+    let mut t = t.clone();
+    if let Some(service_ms) = service_ms {
+        let arrivals = load::schedule(row.offered_rps, cfg.seconds(), cfg.seed(), load::MAX_PLAN_REQUESTS);
+        match crate::timeline_model::model_timeline(&t, &arrivals, service_ms, cfg.client_timeout_ms(), cfg.seconds()) {
+            Ok(m) => t.model = Some(m),
+            Err(e) => eprintln!("bplab: no model timeline: {e}"),
+        }
+    }
+    println!("{}", load::format_timeline(row.offered_rps, &t));
+    let _ = std::io::stdout().flush();
 }
 
 /// Measure the service time, print the summary and return the measurement

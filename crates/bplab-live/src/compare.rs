@@ -91,7 +91,7 @@ impl ModelInputs {
     /// from the server's `/stats` (required), the plan's seed, window and
     /// client timeout.
     pub fn from_measurement(m: &Measurement, cfg: &LoadConfig) -> Result<Self, LiveError> {
-        let server = m.server.ok_or_else(|| LiveError::Model {
+        let server = m.server.as_ref().ok_or_else(|| LiveError::Model {
             reason: "--compare needs the target's /stats (workers and limit)".to_string(),
         })?;
         Ok(ModelInputs {

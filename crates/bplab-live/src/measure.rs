@@ -152,7 +152,7 @@ pub async fn measure(target: &Target, samples: usize, allow_non_loopback: bool) 
     let server = match get_stats(addr, &host).await {
         Ok(s) => {
             let until = Instant::now() + IDLE_WAIT;
-            let mut now = s;
+            let mut now = s.clone();
             while now.present() > 0 && Instant::now() < until {
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 now = get_stats(addr, &host).await?;

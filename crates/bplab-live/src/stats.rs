@@ -7,42 +7,137 @@
 //! each rate and works with their differences, see
 //! [`crate::load::RateRow`].
 
+use std::collections::BTreeMap;
+
 use serde::{Deserialize, Serialize};
 
-/// The server's configuration as reported by `/stats`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+/// The server's configuration as reported by `/stats`: the values in force
+/// now (`POST /config` changes `workers`, `spin_ms` and `wait_ms` live).
+///
+/// The fields after `header_read_timeout_ms` are absent in older servers'
+/// JSON and then take their defaults (door from `limit`, no controller
+/// settings, no budget, no deploy).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StatsConfig {
     /// Worker slots (requests in service at once), `>= 1`.
     pub workers: usize,
-    /// CPU busy-spin per request, milliseconds.
+    /// CPU busy-spin per request, milliseconds (before any deploy slowdown).
     pub spin_ms: u64,
-    /// Sleep per request after the spin, milliseconds (slot still held).
+    /// Sleep per request after the spin, milliseconds (slot still held;
+    /// before any deploy slowdown).
     pub wait_ms: u64,
-    /// Requests allowed to wait for a slot; `None` = unbounded ("off").
+    /// `--limit N`: requests allowed to wait for a slot; `None` = unbounded
+    /// ("off") or an adaptive door (see `door`).
     pub limit: Option<usize>,
     /// Open connections the server accepts at once.
     pub max_connections: usize,
     /// Header read timeout, milliseconds.
     pub header_read_timeout_ms: u64,
+    /// The door: `off`, `fixed` (`--limit N`), `aimd`, `vegas`,
+    /// `gradient2`, `gradient` or `codel`. Empty in older servers' JSON
+    /// (see [`StatsConfig::door_name`]).
+    #[serde(default)]
+    pub door: String,
+    /// The controller settings given on the command line, by flag name
+    /// without `--` (e.g. `min-limit` -> `5`), as typed; unset ones take the
+    /// core's defaults (CoDel: target 50 ms, interval 100 ms).
+    #[serde(default)]
+    pub controller: BTreeMap<String, String>,
+    /// `--budget-ms`: a completion slower than this (arrival at the door to
+    /// completion) is reported to the controller as dropped; `None` = never.
+    #[serde(default)]
+    pub budget_ms: Option<u64>,
+    /// `--slowdown-at`: ms after the server started from which a request
+    /// that starts service takes `slowdown_factor` times its spin and wait.
+    #[serde(default)]
+    pub slowdown_at_ms: Option<u64>,
+    /// `--slowdown-factor` (1 when there is no deploy).
+    #[serde(default = "one")]
+    pub slowdown_factor: f64,
+}
+
+fn one() -> f64 {
+    1.0
 }
 
 impl StatsConfig {
     /// The acceptance line printed by `load --check`, in the lesson's form:
-    /// `workers 1 spin 2ms wait 18ms limit 10` (or `limit off`).
+    /// `workers 1 spin 2ms wait 18ms limit 10` (or `limit off`, or the
+    /// controller's name and the settings given, e.g. `limit gradient2
+    /// (min-limit 5)`), then ` budget 250ms` and ` slowdown 2x at 10000ms`
+    /// when set.
     pub fn config_line(&self) -> String {
-        let limit = match self.limit {
-            Some(l) => l.to_string(),
-            None => "off".to_string(),
+        let limit = match (self.door_name(), self.limit) {
+            ("fixed", Some(l)) => l.to_string(),
+            (name, _) if self.controller.is_empty() => name.to_string(),
+            (name, _) => {
+                let given: Vec<String> = self.controller.iter().map(|(k, v)| format!("{k} {v}")).collect();
+                format!("{name} ({})", given.join(", "))
+            }
         };
-        format!("workers {} spin {}ms wait {}ms limit {}", self.workers, self.spin_ms, self.wait_ms, limit)
+        let mut line =
+            format!("workers {} spin {}ms wait {}ms limit {}", self.workers, self.spin_ms, self.wait_ms, limit);
+        if let Some(b) = self.budget_ms {
+            line.push_str(&format!(" budget {b}ms"));
+        }
+        if let Some(at) = self.slowdown_at_ms {
+            line.push_str(&format!(" slowdown {}x at {at}ms", self.slowdown_factor));
+        }
+        line
     }
+
+    /// The door's name; for an older server's JSON (no `door`), `fixed`
+    /// with a limit and `off` without.
+    pub fn door_name(&self) -> &str {
+        match (self.door.as_str(), self.limit) {
+            ("", Some(_)) => "fixed",
+            ("", None) => "off",
+            (name, _) => name,
+        }
+    }
+}
+
+/// The door's state in one `/stats` answer.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+pub struct DoorStats {
+    /// Requests allowed in the system (in service + waiting) right now:
+    /// `workers + limit` for `--limit N`, the controller's current limit for
+    /// `aimd`, `vegas`, `gradient2` and `gradient`; `None` for `off` and
+    /// `codel` (no bound on the line).
+    pub limit: Option<i64>,
+    /// Completions reported to the controller as samples since start.
+    pub samples: u64,
+    /// Of those, how many were past `--budget-ms` (sent as dropped).
+    pub dropped: u64,
+    /// Requests CoDel shed as a worker took them off the line (included in
+    /// `refused`).
+    pub shed: u64,
+    /// CoDel's state, for the `codel` door.
+    pub codel: Option<CodelStats>,
+    /// The deploy slowdown is in force (requests starting now are slower).
+    pub slowed: bool,
+}
+
+/// Request-queue CoDel's state (folly semantics).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct CodelStats {
+    /// Effective target queue delay, ms (shed above twice this while overloaded).
+    pub target_ms: i64,
+    /// Interval, ms.
+    pub interval_ms: i64,
+    /// The overload flag decided at the last interval boundary.
+    pub overloaded: bool,
+    /// Minimum queue delay seen since the last boundary, whole ms.
+    pub min_delay_ms: i64,
+    /// folly's `getLoad()`, percent (0 to 100).
+    pub load_pct: i32,
 }
 
 /// One `/stats` answer.
 ///
 /// Read in one consistent instant: `arrived = done + refused + in_service +
 /// queued` holds in every answer (requests cancelled by a shutdown aside).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StatsSnapshot {
     /// The configuration the server runs with.
     pub config: StatsConfig,
@@ -70,6 +165,9 @@ pub struct StatsSnapshot {
     pub connections_shed: u64,
     /// Milliseconds since the server started.
     pub uptime_ms: u64,
+    /// The door's state (default in older servers' JSON).
+    #[serde(default)]
+    pub door: DoorStats,
 }
 
 impl StatsSnapshot {
@@ -84,7 +182,19 @@ mod tests {
     use super::*;
 
     fn cfg(limit: Option<usize>) -> StatsConfig {
-        StatsConfig { workers: 1, spin_ms: 2, wait_ms: 18, limit, max_connections: 100, header_read_timeout_ms: 5000 }
+        StatsConfig {
+            workers: 1,
+            spin_ms: 2,
+            wait_ms: 18,
+            limit,
+            max_connections: 100,
+            header_read_timeout_ms: 5000,
+            door: String::new(),
+            controller: BTreeMap::new(),
+            budget_ms: None,
+            slowdown_at_ms: None,
+            slowdown_factor: 1.0,
+        }
     }
 
     #[test]
@@ -105,6 +215,7 @@ mod tests {
             queued_peak: 2,
             connections_shed: 4,
             uptime_ms: 9,
+            door: DoorStats::default(),
         };
         let text = serde_json::to_string(&s).expect("serialize");
         assert!(text.contains("\"limit\":null"));
@@ -114,5 +225,24 @@ mod tests {
         assert_ne!(old, text);
         let back: StatsSnapshot = serde_json::from_str(&old).expect("parse without connections_shed");
         assert_eq!(back.connections_shed, 0);
+        let old = r#"{"config":{"workers":1,"spin_ms":2,"wait_ms":18,"limit":10,"max_connections":9,
+            "header_read_timeout_ms":5},"arrived":0,"done":0,"refused":0,"in_service":0,"queued":0,
+            "queued_peak":0,"uptime_ms":1}"#;
+        let back: StatsSnapshot = serde_json::from_str(old).expect("an older server's JSON");
+        assert_eq!((back.config.door_name(), back.config.slowdown_factor, back.door.limit), ("fixed", 1.0, None));
+    }
+
+    #[test]
+    fn config_line_names_the_controller_and_the_deploy() {
+        let mut c = cfg(None);
+        c.door = "gradient2".into();
+        c.controller.insert("min-limit".into(), "5".into());
+        c.budget_ms = Some(250);
+        c.slowdown_at_ms = Some(10_000);
+        c.slowdown_factor = 2.0;
+        assert_eq!(
+            c.config_line(),
+            "workers 1 spin 2ms wait 18ms limit gradient2 (min-limit 5) budget 250ms slowdown 2x at 10000ms"
+        );
     }
 }

@@ -42,6 +42,7 @@ async fn start(workers: usize, wait_ms: u64, limit: Option<usize>, max_connectio
         addr: SocketAddr::from(([127, 0, 0, 1], 0)),
         max_connections,
         header_read_timeout_ms: HEADER_TIMEOUT_MS,
+        ..ServeSettings::DEFAULT
     })
     .expect("valid config");
     let bound = bind(cfg).await.expect("bind");

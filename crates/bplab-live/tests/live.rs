@@ -39,6 +39,7 @@ async fn start(
         addr: loopback,
         max_connections,
         header_read_timeout_ms: header_timeout_ms,
+        ..ServeSettings::DEFAULT
     })
     .expect("valid config");
     let bound = bind(cfg).await.expect("bind");

@@ -90,6 +90,9 @@ pub struct LoadSettings {
     /// Measure the service time first and print the core model's prediction
     /// beside each measured row.
     pub compare: bool,
+    /// Also keep a per-window timeline of each rate, windows this wide, ms
+    /// (in [`crate::load::TIMELINE_MS`]'s range); `None` = no timeline.
+    pub timeline_ms: Option<u64>,
 }
 
 impl LoadSettings {
@@ -108,6 +111,7 @@ impl LoadSettings {
             csv: None,
             allow_non_loopback: false,
             compare: false,
+            timeline_ms: None,
         }
     }
 }
@@ -142,6 +146,9 @@ impl LoadConfig {
         }
         SECONDS.check(s.seconds)?;
         CLIENT_TIMEOUT_MS.check(s.client_timeout_ms)?;
+        if let Some(ms) = s.timeline_ms {
+            crate::load::TIMELINE_MS.check(ms)?;
+        }
         let too_large = |max_s: f64, why: String| LiveError::PlanTooLarge {
             value: num(s.seconds),
             accepted: format!("a number from {MIN_SECONDS} to {} (s) {why}", floor3(max_s)),
@@ -208,6 +215,11 @@ impl LoadConfig {
     /// Print the model beside the measurement.
     pub fn compare(&self) -> bool {
         self.s.compare
+    }
+
+    /// Timeline window width, ms, if a timeline is asked for.
+    pub fn timeline_ms(&self) -> Option<u64> {
+        self.s.timeline_ms
     }
 
     /// The send schedule of every rate (ms offsets, see

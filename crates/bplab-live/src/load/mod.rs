@@ -7,6 +7,7 @@ mod sweep;
 mod table;
 mod tally;
 mod target;
+pub mod timeline;
 
 pub use config::{
     CLIENT_TIMEOUT_MS, DEFAULT_CLIENT_TIMEOUT_MS, DEFAULT_SECONDS, DEFAULT_SEED, LESSON_RATES_RPS, LoadConfig,
@@ -19,3 +20,4 @@ pub(crate) use table::num as format_rate;
 pub use table::{RateRow, format_row, header, to_csv};
 pub use tally::Tick;
 pub use target::{Target, is_loopback};
+pub use timeline::{ModelWindow, Split, TIMELINE_MS, Timeline, Window, format_timeline};

@@ -20,7 +20,8 @@ use crate::compare::Prediction;
 use crate::error::LiveError;
 use crate::load::client::{FetchError, get, get_stats, reset_peak};
 use crate::load::tally::{Outcome, Tally, Tick};
-use crate::load::{LoadConfig, RateRow};
+use crate::load::timeline::TimelineTally;
+use crate::load::{LoadConfig, RateRow, Timeline};
 use crate::stats::StatsSnapshot;
 
 /// How often [`sweep_with_progress`] reports a [`Tick`].
@@ -35,7 +36,13 @@ struct Shot {
     timeout: Duration,
 }
 
-async fn one(shot: Arc<Shot>, at: Instant) -> Outcome {
+/// One request sent at `at`; the outcome and when it happened, µs after `start`.
+async fn one(shot: Arc<Shot>, at: Instant, start: Instant) -> (Outcome, u64) {
+    let outcome = outcome(&shot, at).await;
+    (outcome, u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX))
+}
+
+async fn outcome(shot: &Shot, at: Instant) -> Outcome {
     let deadline = at + shot.timeout;
     match tokio::time::timeout_at(deadline, get(shot.addr, &shot.host, &shot.path)).await {
         Err(_) => Outcome::GaveUp,
@@ -93,7 +100,7 @@ pub async fn sweep_with_progress(
             in_flight: 0,
             p99_ms: None,
         };
-        let (mut row, no_connect) = run_rate(&shot, tick, schedule, &mut on_tick).await;
+        let (mut row, no_connect) = run_rate(&shot, tick, schedule, cfg.timeline_ms(), &mut on_tick).await;
         if let Some(kind) = no_connect {
             return Err(LiveError::Unreachable { addr, sent: row.sent, rate_rps: rate, reason: kind.to_string() });
         }
@@ -111,26 +118,46 @@ async fn run_rate(
     shot: &Arc<Shot>,
     mut tick: Tick,
     schedule: &[f64],
+    timeline_ms: Option<u64>,
     on_tick: &mut impl FnMut(&Tick),
 ) -> (RateRow, Option<std::io::ErrorKind>) {
     let before = reset_peak(shot.addr, &shot.host).await.ok();
     let start = Instant::now();
     let mut tasks = JoinSet::new();
     let mut tally = Tally::new();
+    let mut timeline = timeline_ms.map(|ms| TimelineTally::new(ms, tick.seconds));
+    // One /stats read as each timeline window ends, for the door's limit.
+    let mut polls: JoinSet<(usize, Option<i64>)> = JoinSet::new();
+    let mut next_window = timeline.as_ref().map(|t| (0usize, t.len(), t.window_ms()));
     let mut next_send = schedule.iter().map(|&offset_ms| start + Duration::from_secs_f64(offset_ms / 1000.0));
     let mut due = next_send.next();
     let mut next_tick = start;
+    let window_end = |(i, _, ms): (usize, usize, u64)| start + Duration::from_millis((i as u64 + 1) * ms);
     loop {
         tokio::select! {
             biased;
             () = tokio::time::sleep_until(due.unwrap_or(start)), if due.is_some() => {
                 if let Some(at) = due {
-                    tasks.spawn(one(shot.clone(), at));
+                    tasks.spawn(one(shot.clone(), at, start));
+                    if let Some(t) = timeline.as_mut() {
+                        t.sent(u64::try_from(at.duration_since(start).as_micros()).unwrap_or(u64::MAX));
+                    }
                 }
                 due = next_send.next();
             }
             joined = tasks.join_next(), if !tasks.is_empty() => {
-                tally.record(joined.map_or(Outcome::Error, |j| j.unwrap_or(Outcome::Error)));
+                let (outcome, at_us) = joined.map_or((Outcome::Error, u64::MAX), |j| j.unwrap_or((Outcome::Error, u64::MAX)));
+                tally.record(outcome);
+                if let Some(t) = timeline.as_mut() {
+                    t.record(at_us, outcome);
+                }
+            }
+            () = tokio::time::sleep_until(next_window.map_or(start, window_end)), if next_window.is_some() => {
+                if let Some((i, n, ms)) = next_window {
+                    let (addr, host) = (shot.addr, shot.host.clone());
+                    polls.spawn(async move { (i, get_stats(addr, &host).await.ok().and_then(|s| s.door.limit)) });
+                    next_window = (i + 1 < n).then_some((i + 1, n, ms));
+                }
             }
             () = tokio::time::sleep_until(next_tick) => {
                 tick.elapsed_s = start.elapsed().as_secs_f64();
@@ -146,6 +173,24 @@ async fn run_rate(
         }
     }
     let after = get_stats(shot.addr, &shot.host).await.ok();
+    let timeline = match timeline {
+        Some(mut t) => {
+            while let Some(joined) = polls.join_next().await {
+                if let Ok((i, limit)) = joined {
+                    t.limit(i, limit);
+                }
+            }
+            let mut tl = Timeline {
+                window_ms: t.window_ms(),
+                start_uptime_ms: before.as_ref().map(|b| b.uptime_ms),
+                server: before.as_ref().map(|b| b.config.clone()),
+                ..Timeline::default()
+            };
+            (tl.windows, tl.split) = t.finish(tl.deploy_ms());
+            Some(tl)
+        }
+        None => None,
+    };
     let seconds = tick.seconds;
     let mut row = RateRow {
         offered_rps: tick.rate_rps,
@@ -162,6 +207,7 @@ async fn run_rate(
         queued: None,
         queued_end: None,
         prediction: None,
+        timeline,
     };
     if let (Some(b), Some(a)) = (before, after) {
         apply_server_deltas(&mut row, &b, &a);
@@ -199,6 +245,11 @@ mod tests {
                 limit: None,
                 max_connections: 10,
                 header_read_timeout_ms: 1000,
+                door: String::new(),
+                controller: Default::default(),
+                budget_ms: None,
+                slowdown_at_ms: None,
+                slowdown_factor: 1.0,
             },
             arrived,
             done,
@@ -208,6 +259,7 @@ mod tests {
             queued_peak: queued + 3,
             connections_shed: 0,
             uptime_ms: 0,
+            door: Default::default(),
         }
     }
 
@@ -228,6 +280,7 @@ mod tests {
             queued: None,
             queued_end: None,
             prediction: None,
+            timeline: None,
         };
         // 100 arrived: 60 done, 10 refused, backlog grew from 5 to 35.
         apply_server_deltas(&mut row, &snap(50, 40, 5, 1, 4), &snap(150, 100, 15, 1, 34));

@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::compare::Prediction;
+use crate::load::Timeline;
 
 /// The result of one offered rate.
 ///
@@ -56,6 +57,8 @@ pub struct RateRow {
     pub queued_end: Option<u64>,
     /// The core model's prediction for this rate, when `--compare` is on.
     pub prediction: Option<Prediction>,
+    /// The per-window timeline, when `--timeline` is on.
+    pub timeline: Option<Timeline>,
 }
 
 const HEADER: &str =
@@ -166,6 +169,7 @@ mod tests {
             queued: Some(10),
             queued_end: Some(0),
             prediction: None,
+            timeline: None,
         }
     }
 

@@ -1,10 +1,12 @@
 //! Validated server configuration: the plain [`ServeSettings`], checked
 //! once by [`ServeConfig::new`] against the flag specs below.
 
+use std::collections::BTreeMap;
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
 
 use crate::error::LiveError;
-use crate::flags::WholeFlag;
+use crate::flags::{RealFlag, WholeFlag};
+use crate::server::choice::{DOOR_WORDS, DoorSpec};
 use crate::stats::StatsConfig;
 
 /// Largest accepted `workers`.
@@ -47,15 +49,45 @@ pub const WAIT_MS: WholeFlag = WholeFlag {
     unit: "ms",
     or_word: None,
 };
-/// `--limit`: requests allowed to wait for a slot, `0..=MAX_LIMIT`, or `off`.
+/// `--limit`: requests allowed to wait for a slot, `0..=MAX_LIMIT`, or
+/// `off`, or an adaptive door's name (see [`crate::server::parse_door`]).
 pub const LIMIT: WholeFlag = WholeFlag {
     name: "limit",
-    label: "requests allowed to wait for a slot (503 beyond it)",
+    label: "the door: requests allowed to wait for a slot (503 beyond it), or an adaptive controller \
+            (aimd, vegas, gradient2, gradient: a limit on requests in the system; codel: shed at dequeue)",
     min: 0,
     max: MAX_LIMIT as u64,
     unit: "requests",
-    or_word: Some("off"),
+    or_word: Some(DOOR_WORDS),
 };
+/// Largest accepted `budget_ms` (10 min).
+pub const MAX_BUDGET_MS: u64 = 600_000;
+/// `--budget-ms`: a completion slower than this is a dropped sample.
+pub const BUDGET_MS: WholeFlag = WholeFlag {
+    name: "budget-ms",
+    label: "a completion slower than this (arrival at the door to completion) is reported to the controller as \
+            dropped (default: none is)",
+    min: 1,
+    max: MAX_BUDGET_MS,
+    unit: "ms",
+    or_word: None,
+};
+/// Largest accepted `slowdown_factor`.
+pub const MAX_SLOWDOWN_FACTOR: f64 = 100.0;
+/// `--slowdown-factor`: spin and wait multiplier after `--slowdown-at`.
+pub const SLOWDOWN_FACTOR: RealFlag = RealFlag {
+    name: "slowdown-factor",
+    label: "the deploy: spin and wait of requests starting after --slowdown-at are multiplied by this",
+    min: 0.0,
+    max: MAX_SLOWDOWN_FACTOR,
+    min_exclusive: true,
+    unit: "",
+};
+/// Latest accepted `slowdown_at_ms` (1 day).
+pub const MAX_SLOWDOWN_AT_MS: u64 = 86_400_000;
+/// What `--slowdown-at` accepts.
+pub const SLOWDOWN_AT_ACCEPTED: &str =
+    "a duration after the server starts like 10s, 2.5s or 7500ms, from 0ms to 86400s";
 /// `--max-connections`: open connections at once, `1..=MAX_CONNECTIONS`.
 pub const MAX_CONNECTIONS_FLAG: WholeFlag = WholeFlag {
     name: "max-connections",
@@ -80,7 +112,7 @@ pub const ADDR_ACCEPTED: &str = "IP:PORT, e.g. 127.0.0.1:8080 or [::1]:0 (port 0
 
 /// The service's settings as plain named fields; [`ServeConfig::new`]
 /// checks them. Ranges are the flag specs' ([`WORKERS`], [`SPIN_MS`], ...).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ServeSettings {
     /// Slots in service at once, `1..=MAX_WORKERS`.
     pub workers: usize,
@@ -99,12 +131,21 @@ pub struct ServeSettings {
     /// How long a client may take to send the request head, ms,
     /// `1..=MAX_HEADER_TIMEOUT_MS` (slowloris guard).
     pub header_read_timeout_ms: u64,
+    /// A completion slower than this, ms, is a dropped sample for the
+    /// controller (`1..=MAX_BUDGET_MS`); `None` = never.
+    pub budget_ms: Option<u64>,
+    /// The deploy: ms after the server starts (`0..=MAX_SLOWDOWN_AT_MS`)
+    /// from which requests starting service take `slowdown_factor` times
+    /// their spin and wait; `None` = no deploy.
+    pub slowdown_at_ms: Option<u64>,
+    /// The deploy's multiplier, in [`SLOWDOWN_FACTOR`]'s range.
+    pub slowdown_factor: f64,
 }
 
 impl ServeSettings {
     /// The lesson's service (and the CLI defaults): 1 worker, 2 ms spin,
     /// 18 ms wait, no limit, 127.0.0.1:8081, 1024 connections, 5 s header
-    /// timeout.
+    /// timeout, no budget, no deploy (a factor of 2 once one is asked for).
     pub const DEFAULT: ServeSettings = ServeSettings {
         workers: 1,
         spin_ms: 2,
@@ -113,6 +154,9 @@ impl ServeSettings {
         addr: SocketAddr::V4(SocketAddrV4::new(Ipv4Addr::LOCALHOST, 8081)),
         max_connections: 1024,
         header_read_timeout_ms: 5000,
+        budget_ms: None,
+        slowdown_at_ms: None,
+        slowdown_factor: 2.0,
     };
 }
 
@@ -122,10 +166,13 @@ impl Default for ServeSettings {
     }
 }
 
-/// The live service's configuration, validated once by [`ServeConfig::new`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The live service's configuration, validated once by [`ServeConfig::new`]
+/// (the door: `limit`, or an adaptive one set by [`ServeConfig::with_door`]).
+#[derive(Debug, Clone, PartialEq)]
 pub struct ServeConfig {
     s: ServeSettings,
+    door: DoorSpec,
+    given: BTreeMap<String, String>,
 }
 
 impl ServeConfig {
@@ -141,7 +188,39 @@ impl ServeConfig {
         }
         MAX_CONNECTIONS_FLAG.check_usize(settings.max_connections)?;
         HEADER_TIMEOUT_MS.check(settings.header_read_timeout_ms)?;
-        Ok(ServeConfig { s: settings })
+        if let Some(b) = settings.budget_ms {
+            BUDGET_MS.check(b)?;
+        }
+        if let Some(at) = settings.slowdown_at_ms
+            && at > MAX_SLOWDOWN_AT_MS
+        {
+            return Err(slowdown_at_error(&format!("{at}ms")));
+        }
+        SLOWDOWN_FACTOR.check(settings.slowdown_factor)?;
+        Ok(ServeConfig { s: settings, door: DoorSpec::Queue(settings.limit), given: BTreeMap::new() })
+    }
+
+    /// The same configuration with `door` (from [`crate::server::parse_door`])
+    /// instead of `limit`; `given` are the controller settings as typed
+    /// (flag name without `--` -> text), reported by `/stats`.
+    pub fn with_door(mut self, door: DoorSpec, given: BTreeMap<String, String>) -> Self {
+        self.s.limit = door.queue_limit();
+        self.door = door;
+        self.given = given;
+        self
+    }
+
+    /// The door.
+    pub fn door(&self) -> &DoorSpec {
+        &self.door
+    }
+    /// Dropped-sample budget, ms.
+    pub fn budget_ms(&self) -> Option<u64> {
+        self.s.budget_ms
+    }
+    /// The deploy: (ms after start, factor).
+    pub fn slowdown(&self) -> Option<(u64, f64)> {
+        self.s.slowdown_at_ms.map(|at| (at, self.s.slowdown_factor))
     }
 
     /// The settings it was built from.
@@ -186,7 +265,35 @@ impl ServeConfig {
             limit: self.s.limit,
             max_connections: self.s.max_connections,
             header_read_timeout_ms: self.s.header_read_timeout_ms,
+            door: self.door.name().to_string(),
+            controller: self.given.clone(),
+            budget_ms: self.s.budget_ms,
+            slowdown_at_ms: self.s.slowdown_at_ms,
+            slowdown_factor: if self.s.slowdown_at_ms.is_some() { self.s.slowdown_factor } else { 1.0 },
         }
+    }
+}
+
+fn slowdown_at_error(text: &str) -> LiveError {
+    LiveError::OutOfRange { flag: "slowdown-at", value: text.to_string(), accepted: SLOWDOWN_AT_ACCEPTED.to_string() }
+}
+
+/// Parse a `--slowdown-at` value: `10s`, `2.5s`, `7500ms` or `7500` (ms),
+/// whole ms from 0 to [`MAX_SLOWDOWN_AT_MS`].
+pub fn parse_slowdown_at(text: &str) -> Result<u64, LiveError> {
+    let t = text.trim();
+    let ms = if let Some(v) = t.strip_suffix("ms") {
+        v.trim().parse::<f64>().ok()
+    } else if let Some(v) = t.strip_suffix('s') {
+        v.trim().parse::<f64>().ok().map(|s| s * 1000.0)
+    } else {
+        t.parse::<f64>().ok()
+    };
+    match ms {
+        Some(ms) if ms.is_finite() && ms.fract() == 0.0 && (0.0..=MAX_SLOWDOWN_AT_MS as f64).contains(&ms) => {
+            Ok(ms as u64)
+        }
+        _ => Err(slowdown_at_error(text)),
     }
 }
 
@@ -232,8 +339,23 @@ mod tests {
         let e = ServeConfig::new(settings(1, Some(MAX_LIMIT + 1))).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "--limit: '100001' is not accepted; expected a whole number from 0 to 100000 (requests), or off"
+            "--limit: '100001' is not accepted; expected a whole number from 0 to 100000 (requests), or off, aimd, \
+             vegas, gradient2, gradient or codel"
         );
+        let e = ServeConfig::new(ServeSettings { slowdown_factor: 0.0, ..settings(1, None) }).unwrap_err();
+        assert_eq!(e.to_string(), "--slowdown-factor: '0' is not accepted; expected a number above 0 to 100");
+    }
+
+    #[test]
+    fn slowdown_at_parsing() {
+        assert_eq!(parse_slowdown_at("10s").ok(), Some(10_000));
+        assert_eq!(parse_slowdown_at("2.5s").ok(), Some(2500));
+        assert_eq!(parse_slowdown_at("7500ms").ok(), Some(7500));
+        assert_eq!(parse_slowdown_at("0").ok(), Some(0));
+        for bad in ["-1s", "abc", "", "1.5ms", "90000s"] {
+            let e = parse_slowdown_at(bad).unwrap_err();
+            assert!(e.to_string().starts_with(&format!("--slowdown-at: '{bad}' is not accepted; expected a duration")));
+        }
     }
 
     #[test]

@@ -1,27 +1,37 @@
-//! The door: `workers` slots, a bounded (or unbounded) waiting line in front
-//! of them, and the counters `/stats` reports.
+//! The door: `workers` slots, a waiting line in front of them, the
+//! controller that decides who may enter it ([`super::ctl`]), the settings
+//! `POST /config` changes live, and the counters `/stats` reports.
 //!
-//! An arrival takes a free slot at once if there is one. Otherwise it joins
-//! the line if fewer than `limit` requests are already waiting, and is
-//! refused if not. The line is FIFO (tokio's semaphore is fair). With
-//! `limit = None` the line is unbounded. Requests in service are not counted
-//! against `limit`, so at most `workers + limit` requests are inside.
+//! An arrival is first put to the controller (a `--limit N` door refuses when
+//! no slot is free and N are already waiting; an adaptive limiter refuses
+//! when the requests in the system have reached its current limit). If
+//! admitted it takes a free slot at once if there is one, else waits in line.
+//! The line is FIFO (tokio's semaphore is fair). Whenever a slot takes a
+//! request (at once or from the line), a CoDel door may shed it instead.
+//!
+//! The deploy (`--slowdown-at`, `--slowdown-factor`) multiplies the spin and
+//! wait of every request that takes its slot at or after that moment (time
+//! since the server started). Fewer `workers` from `POST /config` take
+//! effect as slots are released: a released slot is retired instead of
+//! handed on until the count is down.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::server::ServeConfig;
+use crate::server::change::ConfigChange;
+use crate::server::ctl::CtlState;
 use crate::stats::StatsSnapshot;
 
 /// The counters that change together. They live under one mutex so that
 /// every snapshot satisfies `arrived = done + refused + in_service + queued`
 /// exactly (requests cancelled at shutdown excepted, see
 /// [`crate::load::RateRow::lost`]): each transition (arrive and take a slot,
-/// arrive and wait, arrive and be refused, leave the line for a slot, finish)
-/// moves one request between these counters in one locked step.
+/// arrive and wait, arrive and be refused, leave the line for a slot or be
+/// shed, finish) moves one request between these counters in one locked step.
 #[derive(Debug, Default, Clone, Copy)]
 struct Counts {
     arrived: u64,
@@ -32,13 +42,35 @@ struct Counts {
     queued_peak: u64,
 }
 
-/// Shared server state: slots, the waiting line's counters and cumulative
-/// counters.
+/// Everything that changes, under one lock.
+#[derive(Debug)]
+struct State {
+    c: Counts,
+    ctl: CtlState,
+    /// Slots wanted now (`POST /config`).
+    workers: usize,
+    /// Slots still to retire as they are released (after `workers` went down
+    /// while they were busy).
+    debt: usize,
+    spin_ms: u64,
+    wait_ms: u64,
+}
+
+/// Why a request was turned away (answered 503 + `Retry-After`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Refusal {
+    /// At the door: the limit (fixed or adaptive) was reached.
+    Limit,
+    /// CoDel shed it as a slot took it off the line.
+    Shed,
+}
+
+/// Shared server state: slots, the waiting line's counters, the controller.
 #[derive(Debug)]
 pub(crate) struct Door {
     cfg: ServeConfig,
     slots: Arc<Semaphore>,
-    counts: Mutex<Counts>,
+    state: Mutex<State>,
     /// Connections closed to make room for new ones (not part of the
     /// identity above).
     shed: AtomicU64,
@@ -46,17 +78,32 @@ pub(crate) struct Door {
 }
 
 /// A held worker slot: counted in `in_service` until dropped, then counted
-/// out (and into `done` if [`Slot::finish`] was called) before the permit is
-/// released.
+/// out (into `done`, with a sample to the controller, if [`Slot::finish`]
+/// was called) before the permit is released.
 #[derive(Debug)]
 pub(crate) struct Slot {
     door: Arc<Door>,
     finished: bool,
-    _permit: OwnedSemaphorePermit,
+    arrival: Instant,
+    inflight: i32,
+    spin: Duration,
+    wait: Duration,
+    permit: Option<OwnedSemaphorePermit>,
 }
 
 impl Slot {
-    /// The work is done: count it and release the slot in one step.
+    /// CPU spin for this request (the deploy's factor applied).
+    pub(crate) fn spin(&self) -> Duration {
+        self.spin
+    }
+
+    /// Sleep for this request (the deploy's factor applied).
+    pub(crate) fn wait(&self) -> Duration {
+        self.wait
+    }
+
+    /// The work is done: count it, feed the controller and release the slot
+    /// in one step.
     pub(crate) fn finish(mut self) {
         self.finished = true;
     }
@@ -64,12 +111,15 @@ impl Slot {
 
 impl Drop for Slot {
     fn drop(&mut self) {
-        let mut c = self.door.lock();
-        c.in_service -= 1;
+        let mut g = self.door.lock();
+        g.c.in_service -= 1;
         if self.finished {
-            c.done += 1;
+            g.c.done += 1;
+            g.ctl.complete(ns(self.arrival.elapsed()), self.inflight, self.door.cfg.budget_ms());
         }
-        // The permit is released after this, with the counters already right.
+        if let Some(p) = self.permit.take() {
+            self.door.release(&mut g, p);
+        }
     }
 }
 
@@ -81,15 +131,9 @@ struct Waiting<'a> {
 }
 
 impl Waiting<'_> {
-    /// Leave the line: into service (`admitted`) or refused, in one step.
-    fn leave(mut self, admitted: bool) {
-        let mut c = self.door.lock();
-        c.queued -= 1;
-        if admitted {
-            c.in_service += 1;
-        } else {
-            c.refused += 1;
-        }
+    /// Leave the line (the caller holds the lock and counts where it goes).
+    fn leave(mut self, g: &mut State) {
+        g.c.queued -= 1;
         self.counted = false;
     }
 }
@@ -97,71 +141,155 @@ impl Waiting<'_> {
 impl Drop for Waiting<'_> {
     fn drop(&mut self) {
         if self.counted {
-            self.door.lock().queued -= 1;
+            self.door.lock().c.queued -= 1;
         }
     }
+}
+
+fn ns(d: Duration) -> i64 {
+    i64::try_from(d.as_nanos()).unwrap_or(i64::MAX)
+}
+
+fn scaled(ms: u64, factor: f64) -> Duration {
+    Duration::from_secs_f64((ms as f64 * factor / 1000.0).clamp(0.0, 1e9))
 }
 
 impl Door {
     /// A door for this configuration.
     pub(crate) fn new(cfg: ServeConfig) -> Self {
+        let state = State {
+            c: Counts::default(),
+            ctl: CtlState::new(cfg.door()),
+            workers: cfg.workers(),
+            debt: 0,
+            spin_ms: cfg.spin_ms(),
+            wait_ms: cfg.wait_ms(),
+        };
         Door {
-            cfg,
             slots: Arc::new(Semaphore::new(cfg.workers())),
-            counts: Mutex::new(Counts::default()),
+            cfg,
+            state: Mutex::new(state),
             shed: AtomicU64::new(0),
             started: Instant::now(),
         }
     }
 
-    /// The counters; a panic while holding them cannot leave them torn (every
-    /// update is a few additions), so a poisoned lock is used as is.
-    fn lock(&self) -> MutexGuard<'_, Counts> {
-        self.counts.lock().unwrap_or_else(PoisonError::into_inner)
+    /// The state; a panic while holding it cannot leave it torn (every
+    /// update is a few additions and an O(1) controller step), so a poisoned
+    /// lock is used as is.
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The configuration in force.
+    /// The configuration the server started with.
     pub(crate) fn config(&self) -> &ServeConfig {
         &self.cfg
     }
 
-    /// Count an arrival and either return a slot (possibly after waiting in
-    /// line) or `None` for a refusal (already counted).
-    pub(crate) async fn enter(self: &Arc<Self>) -> Option<Slot> {
-        let waiting = {
-            let mut c = self.lock();
-            c.arrived += 1;
+    /// Hand a slot back, or retire it while `workers` is being lowered.
+    fn release(&self, g: &mut State, p: OwnedSemaphorePermit) {
+        if g.debt > 0 {
+            g.debt -= 1;
+            p.forget();
+        }
+    }
+
+    /// Count an arrival and return a slot (possibly after waiting in line)
+    /// or why it was refused (already counted).
+    pub(crate) async fn enter(self: &Arc<Self>) -> Result<Slot, Refusal> {
+        let arrival = Instant::now();
+        let (waiting, inflight) = {
+            let mut g = self.lock();
+            g.c.arrived += 1;
+            let in_system = g.c.in_service + g.c.queued;
             // tokio's semaphore is fair: try_acquire never jumps the line.
-            if let Ok(p) = self.slots.clone().try_acquire_owned() {
-                c.in_service += 1;
-                return Some(Slot { door: self.clone(), finished: false, _permit: p });
+            let free = self.slots.clone().try_acquire_owned().ok();
+            if g.ctl.refuses(in_system, g.c.queued, free.is_some()) {
+                g.c.refused += 1;
+                return Err(Refusal::Limit);
             }
-            if self.cfg.limit().is_some_and(|limit| c.queued >= limit as u64) {
-                c.refused += 1;
-                return None;
+            let inflight = i32::try_from(in_system + 1).unwrap_or(i32::MAX);
+            if let Some(p) = free {
+                return self.admit(&mut g, p, arrival, inflight);
             }
-            c.queued += 1;
-            c.queued_peak = c.queued_peak.max(c.queued);
-            Waiting { door: self, counted: true }
+            g.c.queued += 1;
+            g.c.queued_peak = g.c.queued_peak.max(g.c.queued);
+            (Waiting { door: self, counted: true }, inflight)
         };
         // The semaphore is never closed, so acquire only fails if it were.
-        match self.slots.clone().acquire_owned().await {
-            Ok(p) => {
-                waiting.leave(true);
-                Some(Slot { door: self.clone(), finished: false, _permit: p })
-            }
+        let acquired = self.slots.clone().acquire_owned().await;
+        let mut g = self.lock();
+        waiting.leave(&mut g);
+        match acquired {
+            Ok(p) => self.admit(&mut g, p, arrival, inflight),
             Err(_) => {
-                waiting.leave(false);
-                None
+                g.c.refused += 1;
+                Err(Refusal::Limit)
             }
         }
+    }
+
+    /// A slot takes the request: CoDel may shed it; otherwise it is in service.
+    fn admit(
+        self: &Arc<Self>,
+        g: &mut State,
+        p: OwnedSemaphorePermit,
+        arrival: Instant,
+        inflight: i32,
+    ) -> Result<Slot, Refusal> {
+        let now = Instant::now();
+        let since_start = now.duration_since(self.started);
+        if g.ctl.sheds(ns(since_start), ns(now.duration_since(arrival))) {
+            g.c.refused += 1;
+            self.release(g, p);
+            return Err(Refusal::Shed);
+        }
+        g.c.in_service += 1;
+        let factor = self.factor_at(since_start);
+        Ok(Slot {
+            door: self.clone(),
+            finished: false,
+            arrival,
+            inflight,
+            spin: scaled(g.spin_ms, factor),
+            wait: scaled(g.wait_ms, factor),
+            permit: Some(p),
+        })
+    }
+
+    /// The deploy's multiplier for a request starting `since_start` after start.
+    fn factor_at(&self, since_start: Duration) -> f64 {
+        match self.cfg.slowdown() {
+            Some((at_ms, factor)) if since_start >= Duration::from_millis(at_ms) => factor,
+            _ => 1.0,
+        }
+    }
+
+    /// Apply a `POST /config` change. More workers add slots at once; fewer
+    /// retire free slots at once and busy ones as they are released.
+    pub(crate) fn change(&self, ch: ConfigChange) {
+        let mut g = self.lock();
+        g.spin_ms = ch.spin_ms.unwrap_or(g.spin_ms);
+        g.wait_ms = ch.wait_ms.unwrap_or(g.wait_ms);
+        let Some(new) = ch.workers else { return };
+        let old = g.workers;
+        if new > old {
+            let cancel = (new - old).min(g.debt);
+            g.debt -= cancel;
+            self.slots.add_permits(new - old - cancel);
+        } else {
+            let retire = old - new;
+            let now = self.slots.forget_permits(retire);
+            g.debt += retire - now;
+        }
+        g.workers = new;
     }
 
     /// Restart the high-water mark of the waiting line from its current
     /// length.
     pub(crate) fn reset_peak(&self) {
-        let mut c = self.lock();
-        c.queued_peak = c.queued;
+        let mut g = self.lock();
+        g.c.queued_peak = g.c.queued;
     }
 
     /// Count a connection closed to make room for a new one.
@@ -169,11 +297,18 @@ impl Door {
         self.shed.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// Current counters, all read under one lock (one consistent instant).
+    /// Current counters and settings, all read under one lock (one
+    /// consistent instant).
     pub(crate) fn snapshot(&self) -> StatsSnapshot {
-        let c = *self.lock();
+        let g = self.lock();
+        let c = g.c;
+        let mut config = self.cfg.stats_config();
+        (config.workers, config.spin_ms, config.wait_ms) = (g.workers, g.spin_ms, g.wait_ms);
+        let mut door = g.ctl.stats(g.workers);
+        let uptime = self.started.elapsed();
+        door.slowed = self.factor_at(uptime) != 1.0;
         StatsSnapshot {
-            config: self.cfg.stats_config(),
+            config,
             arrived: c.arrived,
             done: c.done,
             refused: c.refused,
@@ -181,7 +316,8 @@ impl Door {
             queued: c.queued,
             queued_peak: c.queued_peak,
             connections_shed: self.shed.load(Ordering::Relaxed),
-            uptime_ms: u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            uptime_ms: u64::try_from(uptime.as_millis()).unwrap_or(u64::MAX),
+            door,
         }
     }
 }
@@ -202,6 +338,7 @@ mod tests {
             addr,
             max_connections: 10,
             header_read_timeout_ms: 1000,
+            ..ServeSettings::DEFAULT
         };
         let cfg = ServeConfig::new(settings).expect("valid");
         Door::new(cfg)
@@ -212,12 +349,12 @@ mod tests {
         let d = Arc::new(door(1, Some(1)));
         let held = d.enter().await.expect("first gets a slot");
         let d2 = d.clone();
-        let waiter = tokio::spawn(async move { d2.enter().await.is_some() });
+        let waiter = tokio::spawn(async move { d2.enter().await.is_ok() });
         // Let the waiter join the line.
         while d.snapshot().queued == 0 {
             tokio::task::yield_now().await;
         }
-        assert!(d.enter().await.is_none(), "third is refused");
+        assert_eq!(d.enter().await.err(), Some(Refusal::Limit), "third is refused");
         let s = d.snapshot();
         assert_eq!((s.arrived, s.refused, s.in_service, s.queued, s.queued_peak), (3, 1, 1, 1, 1));
         drop(held);
@@ -232,6 +369,22 @@ mod tests {
     async fn limit_zero_refuses_when_busy() {
         let d = Arc::new(door(1, Some(0)));
         let _held = d.enter().await.expect("slot");
-        assert!(d.enter().await.is_none());
+        assert!(d.enter().await.is_err());
+    }
+
+    #[tokio::test]
+    async fn fewer_workers_retire_slots_as_they_are_released() {
+        let d = Arc::new(door(2, None));
+        let a = d.enter().await.expect("slot a");
+        let b = d.enter().await.expect("slot b");
+        d.change(ConfigChange { workers: Some(1), ..ConfigChange::default() });
+        drop(a);
+        assert_eq!(d.slots.available_permits(), 0, "the released slot was retired");
+        drop(b);
+        assert_eq!(d.slots.available_permits(), 1);
+        d.change(ConfigChange { workers: Some(3), spin_ms: Some(7), wait_ms: None });
+        assert_eq!(d.slots.available_permits(), 3);
+        let s = d.snapshot();
+        assert_eq!((s.config.workers, s.config.spin_ms), (3, 7));
     }
 }

@@ -1,6 +1,8 @@
 //! One request: read it fully, then either report `/stats` (`POST
-//! /stats/reset-peak` also restarts the waiting line's high-water mark) or
-//! do the work (any other path).
+//! /stats/reset-peak` also restarts the waiting line's high-water mark),
+//! apply `POST /config` (from a loopback peer only: 403 otherwise; 400 with
+//! the reason for a body it does not accept; 405 for another method), or do
+//! the work (any other path).
 //!
 //! The request body is always read to the end (up to [`MAX_BODY_BYTES`])
 //! before anything is answered, so a refusal never closes a socket with
@@ -13,17 +15,19 @@
 //! That is the wasted work the lesson's `done` versus `ok` columns show.
 
 use std::convert::Infallible;
+use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
-use hyper::header::{CONNECTION, CONTENT_TYPE, RETRY_AFTER};
-use hyper::{Request, Response, StatusCode};
+use hyper::header::{ALLOW, CONNECTION, CONTENT_TYPE, RETRY_AFTER};
+use hyper::{Method, Request, Response, StatusCode};
 use tokio::sync::watch;
 
-use crate::server::door::Door;
+use crate::server::change::parse_change;
+use crate::server::door::{Door, Refusal};
 
 /// Largest request body the server reads; larger ones get 413.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
@@ -31,20 +35,21 @@ pub const MAX_BODY_BYTES: usize = 64 * 1024;
 /// What happened to a piece of work.
 enum Outcome {
     Done,
-    Refused,
+    Refused(Refusal),
     Cancelled,
 }
 
-/// Serve one request.
+/// Serve one request from `peer`.
 pub(crate) async fn handle(
     door: Arc<Door>,
     shutdown: watch::Receiver<bool>,
+    peer: SocketAddr,
     req: Request<Incoming>,
 ) -> Result<Response<Full<Bytes>>, Infallible> {
     let (parts, body) = req.into_parts();
     let body_timeout = Duration::from_millis(door.config().header_read_timeout_ms());
     let read = tokio::time::timeout(body_timeout, Limited::new(body, MAX_BODY_BYTES).collect());
-    match read.await {
+    let body = match read.await {
         Err(_) => return Ok(plain(StatusCode::REQUEST_TIMEOUT, "body read timeout\n", true)),
         Ok(Err(e)) => {
             let status = if e.is::<http_body_util::LengthLimitError>() {
@@ -54,14 +59,20 @@ pub(crate) async fn handle(
             };
             return Ok(plain(status, "bad request body\n", true));
         }
-        Ok(Ok(_)) => {}
-    }
+        Ok(Ok(collected)) => collected.to_bytes(),
+    };
 
-    match (parts.method == hyper::Method::POST, parts.uri.path()) {
+    match (parts.method == Method::POST, parts.uri.path()) {
         (_, "/stats") => return Ok(stats(&door)),
         (true, "/stats/reset-peak") => {
             door.reset_peak();
             return Ok(stats(&door));
+        }
+        (true, "/config") => return Ok(config(&door, peer, &body)),
+        (false, "/config") => {
+            let mut r = plain(StatusCode::METHOD_NOT_ALLOWED, "/config accepts POST only\n", false);
+            r.headers_mut().insert(ALLOW, hyper::header::HeaderValue::from_static("POST"));
+            return Ok(r);
         }
         _ => {}
     }
@@ -70,26 +81,43 @@ pub(crate) async fn handle(
     let outcome = task.await.unwrap_or(Outcome::Cancelled);
     Ok(match outcome {
         Outcome::Done => plain(StatusCode::OK, "ok\n", false),
-        Outcome::Refused => refusal("busy: admission limit reached\n"),
+        Outcome::Refused(Refusal::Limit) => refusal("busy: admission limit reached\n"),
+        Outcome::Refused(Refusal::Shed) => refusal("busy: shed by CoDel (queue delay over target)\n"),
         Outcome::Cancelled => refusal("shutting down\n"),
     })
+}
+
+/// `POST /config` from `peer`: loopback only; the body as
+/// [`parse_change`] accepts it; answers the new `/stats`.
+fn config(door: &Door, peer: SocketAddr, body: &[u8]) -> Response<Full<Bytes>> {
+    if !crate::load::is_loopback(peer.ip()) {
+        return plain(StatusCode::FORBIDDEN, "POST /config is accepted from loopback peers only\n", true);
+    }
+    match parse_change(body) {
+        Ok(change) => {
+            door.change(change);
+            stats(door)
+        }
+        Err(why) => text(StatusCode::BAD_REQUEST, format!("{why}\n")),
+    }
 }
 
 /// Wait at the door, then spin and sleep while holding a slot.
 async fn work(door: Arc<Door>, mut shutdown: watch::Receiver<bool>) -> Outcome {
     let job = async {
-        let Some(slot) = door.enter().await else {
-            return Outcome::Refused;
+        let slot = match door.enter().await {
+            Ok(slot) => slot,
+            Err(why) => return Outcome::Refused(why),
         };
-        let spin_ms = door.config().spin_ms();
-        if spin_ms > 0 {
+        let spin = slot.spin();
+        if !spin.is_zero() {
             // Off the async workers so the runtime keeps accepting and
             // answering /stats while the slot burns CPU.
-            let _ = tokio::task::spawn_blocking(move || busy_spin(spin_ms)).await;
+            let _ = tokio::task::spawn_blocking(move || busy_spin(spin)).await;
         }
-        let wait_ms = door.config().wait_ms();
-        if wait_ms > 0 {
-            tokio::time::sleep(Duration::from_millis(wait_ms)).await;
+        let wait = slot.wait();
+        if !wait.is_zero() {
+            tokio::time::sleep(wait).await;
         }
         slot.finish();
         Outcome::Done
@@ -100,9 +128,9 @@ async fn work(door: Arc<Door>, mut shutdown: watch::Receiver<bool>) -> Outcome {
     }
 }
 
-/// Burn CPU for `spin_ms` milliseconds of wall time.
-fn busy_spin(spin_ms: u64) {
-    let end = Instant::now() + Duration::from_millis(spin_ms);
+/// Burn CPU for `spin` of wall time.
+fn busy_spin(spin: Duration) {
+    let end = Instant::now() + spin;
     while Instant::now() < end {
         std::hint::spin_loop();
     }
@@ -126,6 +154,13 @@ fn refusal(text: &'static str) -> Response<Full<Bytes>> {
     r
 }
 
+fn text(status: StatusCode, body: String) -> Response<Full<Bytes>> {
+    let mut r = Response::new(Full::new(Bytes::from(body)));
+    *r.status_mut() = status;
+    r.headers_mut().insert(CONTENT_TYPE, hyper::header::HeaderValue::from_static("text/plain"));
+    r
+}
+
 fn plain(status: StatusCode, text: &'static str, close: bool) -> Response<Full<Bytes>> {
     let mut r = Response::new(Full::new(Bytes::from_static(text.as_bytes())));
     *r.status_mut() = status;
@@ -144,7 +179,7 @@ mod tests {
     #[test]
     fn spin_takes_at_least_its_time() {
         let t = Instant::now();
-        busy_spin(3);
+        busy_spin(Duration::from_millis(3));
         assert!(t.elapsed() >= Duration::from_millis(3));
     }
 

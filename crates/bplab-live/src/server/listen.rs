@@ -110,7 +110,7 @@ impl BoundServer {
     /// running out of file descriptors) are reported on stderr and retried
     /// after a short pause; they never end the server.
     pub async fn run(self, shutdown: impl Future<Output = ()>) -> Result<(), LiveError> {
-        let cfg = *self.door.config();
+        let cfg = self.door.config().clone();
         let conn_slots = Arc::new(Semaphore::new(cfg.max_connections()));
         let registry = Arc::new(Conns::default());
         let (stop_tx, stop_rx) = watch::channel(false);
@@ -129,8 +129,8 @@ impl BoundServer {
                 () = &mut shutdown => break,
                 a = self.listener.accept() => a,
             };
-            let stream = match accepted {
-                Ok((stream, _peer)) => stream,
+            let (stream, peer) = match accepted {
+                Ok(accepted) => accepted,
                 Err(e) => {
                     eprintln!("bplab-live: accept failed: {e}; retrying");
                     tokio::time::sleep(Duration::from_millis(50)).await;
@@ -159,7 +159,7 @@ impl BoundServer {
                 let (door, stop, registry, id) = (self.door.clone(), stop_rx.clone(), registry.clone(), member.id());
                 service_fn(move |req| {
                     let busy = registry.busy(id);
-                    let answer = handle(door.clone(), stop.clone(), req);
+                    let answer = handle(door.clone(), stop.clone(), peer, req);
                     async move {
                         let _busy = busy;
                         answer.await

@@ -1,16 +1,24 @@
 //! The live service: `workers` slots of `spin_ms` CPU plus `wait_ms` sleep,
-//! an admission `limit` on the waiting line, `/stats`, and the listener.
+//! a door (an admission `limit` on the waiting line, or one of the core's
+//! adaptive controllers), `/stats`, `POST /config`, and the listener.
 
+mod change;
+mod choice;
 mod config;
 mod conns;
+mod ctl;
 mod door;
 mod handler;
 mod listen;
 
+pub use change::CONFIG_FIELDS;
+pub(crate) use choice::setting_help;
+pub use choice::{CODEL_INTERVAL_MS_DEFAULT, CODEL_TARGET_MS_DEFAULT, DOOR_WORDS, DoorSpec, parse_door};
 pub use config::{
-    ADDR_ACCEPTED, HEADER_TIMEOUT_MS, LIMIT, MAX_CONNECTIONS, MAX_CONNECTIONS_FLAG, MAX_HEADER_TIMEOUT_MS, MAX_LIMIT,
-    MAX_SPIN_MS, MAX_WAIT_MS, MAX_WORKERS, SPIN_MS, ServeConfig, ServeSettings, WAIT_MS, WORKERS, parse_addr,
-    parse_limit,
+    ADDR_ACCEPTED, BUDGET_MS, HEADER_TIMEOUT_MS, LIMIT, MAX_BUDGET_MS, MAX_CONNECTIONS, MAX_CONNECTIONS_FLAG,
+    MAX_HEADER_TIMEOUT_MS, MAX_LIMIT, MAX_SLOWDOWN_AT_MS, MAX_SLOWDOWN_FACTOR, MAX_SPIN_MS, MAX_WAIT_MS, MAX_WORKERS,
+    SLOWDOWN_AT_ACCEPTED, SLOWDOWN_FACTOR, SPIN_MS, ServeConfig, ServeSettings, WAIT_MS, WORKERS, parse_addr,
+    parse_limit, parse_slowdown_at,
 };
 pub use handler::MAX_BODY_BYTES;
 pub use listen::{BoundServer, LINGER, LINGER_BYTES, LISTEN_BACKLOG, MAX_HEAD_BYTES, bind, serve};

@@ -1,0 +1,294 @@
+//! `bplab load --timeline MS`: one rate's window cut into windows of `MS`,
+//! so a deploy and the recovery after it are visible.
+//!
+//! Each outcome is counted in the window in which it happened, as the core's
+//! model counts its timeline (`bplab_core::Bucket`): `sent` by send time,
+//! `ok` (and the p99 of their latencies) by when the answer came back,
+//! `refused` by when the 503 came back, `gaveup` at the give-up time.
+//! Outcomes after the sending window (the drain) are left out of the table,
+//! as in the model. `limit` is the server's door limit (`/stats`
+//! `door.limit`: requests allowed in the system) read as each window ends.
+
+use std::fmt::Write as _;
+
+use crate::flags::WholeFlag;
+use crate::load::tally::Outcome;
+use crate::stats::StatsConfig;
+
+/// `--timeline`: window width, ms.
+pub const TIMELINE_MS: WholeFlag = WholeFlag {
+    name: "timeline",
+    label: "also print a per-window table (window start, sent, ok, refused, gaveup, p99, limit) with windows this wide",
+    min: 10,
+    max: 60_000,
+    unit: "ms",
+    or_word: None,
+};
+
+/// One window of the live timeline.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Window {
+    /// Window start, ms from the rate's window start.
+    pub start_ms: u64,
+    /// Requests sent in it.
+    pub sent: u64,
+    /// 2xx answers received in it.
+    pub ok: u64,
+    /// 503 answers received in it.
+    pub refused: u64,
+    /// Requests given up on in it.
+    pub gaveup: u64,
+    /// Errors in it.
+    pub error: u64,
+    /// p99 latency of the ok answers received in it, ms.
+    pub p99_ms: Option<f64>,
+    /// The server's door limit as the window ended (`None`: no bound, or
+    /// `/stats` did not answer).
+    pub limit: Option<i64>,
+}
+
+/// The model's view of one window (from `bplab_core::simulate`).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ModelWindow {
+    /// Answers within the client timeout, by completion time.
+    pub ok: u64,
+    /// Refused or shed, by decision time.
+    pub refused: u64,
+    /// p99 of the answers, ms.
+    pub p99_ms: Option<u64>,
+    /// The limit at the window's end (`None` for CoDel).
+    pub limit: Option<i64>,
+}
+
+/// One rate's timeline.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Timeline {
+    /// Window width, ms.
+    pub window_ms: u64,
+    /// The server's uptime as the rate's window started (from `/stats`).
+    pub start_uptime_ms: Option<u64>,
+    /// The server's configuration then (door, deploy, workers).
+    pub server: Option<StatsConfig>,
+    /// The windows, in order, covering the sending window.
+    pub windows: Vec<Window>,
+    /// The model's windows beside them (`--compare`).
+    pub model: Option<Vec<ModelWindow>>,
+    /// Before and after the deploy, when it falls inside the window.
+    pub split: Option<Split>,
+}
+
+/// The ok answers before and after the deploy, split by when they came back
+/// (as the core's `adaptive-summary.csv` splits them).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Split {
+    /// Where the deploy falls, ms from the window start.
+    pub deploy_ms: u64,
+    /// ok answers per second before the deploy.
+    pub ok_per_sec_before: f64,
+    /// ok answers per second from the deploy to the window's end.
+    pub ok_per_sec_after: f64,
+    /// p99 of the ok answers before, ms.
+    pub p99_before_ms: Option<f64>,
+    /// p99 of the ok answers after, ms.
+    pub p99_after_ms: Option<f64>,
+}
+
+impl Timeline {
+    /// Where the deploy falls in this window, ms from its start (negative:
+    /// before it); `None` without a deploy or `/stats`.
+    pub fn deploy_ms(&self) -> Option<i64> {
+        let at = i64::try_from(self.server.as_ref()?.slowdown_at_ms?).ok()?;
+        Some(at - i64::try_from(self.start_uptime_ms?).ok()?)
+    }
+}
+
+/// Counting a timeline while the window runs.
+#[derive(Debug)]
+pub(crate) struct TimelineTally {
+    window_ms: u64,
+    windows: Vec<Window>,
+    lat_us: Vec<Vec<u64>>,
+    /// Every ok answer in the window: (when it came back, latency), µs.
+    oks: Vec<(u64, u64)>,
+    window_us: u64,
+}
+
+/// p99 by nearest rank of `v` (µs), in ms.
+fn p99_ms(v: &mut [u64]) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_unstable();
+    let k = ((v.len() as f64 * 0.99).ceil() as usize).clamp(1, v.len());
+    v.get(k - 1).map(|&us| us as f64 / 1000.0)
+}
+
+impl TimelineTally {
+    /// Windows of `window_ms` covering `seconds`.
+    pub(crate) fn new(window_ms: u64, seconds: f64) -> Self {
+        let n = ((seconds * 1000.0) / window_ms.max(1) as f64).ceil().clamp(1.0, 1e6) as usize;
+        let windows = (0..n).map(|i| Window { start_ms: i as u64 * window_ms, ..Window::default() }).collect();
+        let window_us = (seconds * 1e6).max(0.0) as u64;
+        TimelineTally { window_ms: window_ms.max(1), windows, lat_us: vec![Vec::new(); n], oks: Vec::new(), window_us }
+    }
+
+    fn index(&self, at_us: u64) -> Option<usize> {
+        let i = usize::try_from(at_us / 1000 / self.window_ms).ok()?;
+        (i < self.windows.len()).then_some(i)
+    }
+
+    /// A send `at_us` after the window start.
+    pub(crate) fn sent(&mut self, at_us: u64) {
+        if let Some(w) = self.index(at_us).and_then(|i| self.windows.get_mut(i)) {
+            w.sent += 1;
+        }
+    }
+
+    /// An outcome that happened `at_us` after the window start.
+    pub(crate) fn record(&mut self, at_us: u64, outcome: Outcome) {
+        let Some(i) = self.index(at_us) else { return };
+        let (Some(w), Some(lat)) = (self.windows.get_mut(i), self.lat_us.get_mut(i)) else { return };
+        match outcome {
+            Outcome::Ok(us) => {
+                w.ok += 1;
+                lat.push(us);
+                self.oks.push((at_us, us));
+            }
+            Outcome::Refused => w.refused += 1,
+            Outcome::GaveUp => w.gaveup += 1,
+            Outcome::NoConnect(_) | Outcome::Error => w.error += 1,
+        }
+    }
+
+    /// The server's limit as window `i` ended.
+    pub(crate) fn limit(&mut self, i: usize, limit: Option<i64>) {
+        if let Some(w) = self.windows.get_mut(i) {
+            w.limit = limit;
+        }
+    }
+
+    /// Number of windows.
+    pub(crate) fn len(&self) -> usize {
+        self.windows.len()
+    }
+
+    /// Window width, ms.
+    pub(crate) fn window_ms(&self) -> u64 {
+        self.window_ms
+    }
+
+    /// The finished windows (p99 by nearest rank), and the split at a
+    /// deploy `deploy_ms` into the window (when it falls inside it).
+    pub(crate) fn finish(mut self, deploy_ms: Option<i64>) -> (Vec<Window>, Option<Split>) {
+        for (w, lat) in self.windows.iter_mut().zip(self.lat_us.iter_mut()) {
+            w.p99_ms = p99_ms(lat);
+        }
+        let split = deploy_ms.and_then(|d| u64::try_from(d).ok()).filter(|&d| d * 1000 < self.window_us).map(|d| {
+            let at_us = d * 1000;
+            let (mut before, mut after): (Vec<u64>, Vec<u64>) = (Vec::new(), Vec::new());
+            for &(t, lat) in &self.oks {
+                if t < at_us { before.push(lat) } else { after.push(lat) }
+            }
+            let secs = |us: u64| (us as f64 / 1e6).max(1e-9);
+            Split {
+                deploy_ms: d,
+                ok_per_sec_before: before.len() as f64 / secs(at_us),
+                ok_per_sec_after: after.len() as f64 / secs(self.window_us - at_us),
+                p99_before_ms: p99_ms(&mut before),
+                p99_after_ms: p99_ms(&mut after),
+            }
+        });
+        (self.windows, split)
+    }
+}
+
+fn opt<T: ToString>(v: Option<T>) -> String {
+    v.map_or_else(|| "-".to_string(), |x| x.to_string())
+}
+
+/// The timeline as a fixed-width table under a heading naming the window,
+/// the door and where the deploy falls; with the model's columns when
+/// present.
+pub fn format_timeline(rate_rps: f64, t: &Timeline) -> String {
+    let mut out = String::new();
+    let door = t.server.as_ref().map_or_else(|| "unknown".to_string(), |s| s.door_name().to_string());
+    let deploy = match (t.deploy_ms(), t.server.as_ref().map(|s| s.slowdown_factor)) {
+        (Some(d), Some(f)) if d >= 0 => format!("; deploy ({f}x) at {d} ms"),
+        (Some(_), Some(f)) => format!("; deploy ({f}x) before the window"),
+        _ => String::new(),
+    };
+    let _ = writeln!(
+        out,
+        "timeline {} rps, door {door}, windows of {} ms by when each outcome happened{deploy}",
+        crate::load::table::num(rate_rps),
+        t.window_ms
+    );
+    let _ = write!(
+        out,
+        "{:>9}{:>7}{:>7}{:>9}{:>8}{:>7}{:>9}{:>7}",
+        "start_ms", "sent", "ok", "refused", "gaveup", "error", "p99_ms", "limit"
+    );
+    if t.model.is_some() {
+        let _ = write!(out, "{:>10}{:>15}{:>11}{:>13}", "model_ok", "model_refused", "model_p99", "model_limit");
+    }
+    for (i, w) in t.windows.iter().enumerate() {
+        let p99 = w.p99_ms.map_or_else(|| "-".to_string(), |p| format!("{p:.1}"));
+        let _ = write!(
+            out,
+            "\n{:>9}{:>7}{:>7}{:>9}{:>8}{:>7}{:>9}{:>7}",
+            w.start_ms,
+            w.sent,
+            w.ok,
+            w.refused,
+            w.gaveup,
+            w.error,
+            p99,
+            opt(w.limit)
+        );
+        if let Some(m) = t.model.as_ref().and_then(|m| m.get(i)) {
+            let _ = write!(out, "{:>10}{:>15}{:>11}{:>13}", m.ok, m.refused, opt(m.p99_ms), opt(m.limit));
+        }
+    }
+    if let Some(s) = &t.split {
+        let p = |v: Option<f64>| v.map_or_else(|| "-".to_string(), |p| format!("{p:.1}"));
+        let _ = write!(
+            out,
+            "\ndeploy split at {} ms: before ok/s {:.1} p99 {} ms; after ok/s {:.1} p99 {} ms",
+            s.deploy_ms,
+            s.ok_per_sec_before,
+            p(s.p99_before_ms),
+            s.ok_per_sec_after,
+            p(s.p99_after_ms)
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_by_when_it_happened() {
+        let mut t = TimelineTally::new(500, 1.2);
+        assert_eq!(t.len(), 3);
+        t.sent(10);
+        t.sent(499_999);
+        t.sent(500_000);
+        t.record(600_000, Outcome::Ok(300_000));
+        t.record(700_000, Outcome::Ok(20_000));
+        t.record(800_000, Outcome::Refused);
+        t.record(1_600_000, Outcome::GaveUp); // the drain: left out
+        t.limit(1, Some(12));
+        let (w, split) = t.finish(Some(650));
+        let split = split.expect("the deploy is inside the window");
+        assert_eq!((split.p99_before_ms, split.p99_after_ms), (Some(300.0), Some(20.0)));
+        assert_eq!((w[0].sent, w[1].sent, w[1].ok, w[1].refused, w[1].limit), (2, 1, 2, 1, Some(12)));
+        assert_eq!(w[1].p99_ms, Some(300.0));
+        assert_eq!((w[2].start_ms, w[2].gaveup, w[2].p99_ms), (1000, 0, None));
+        let tl = Timeline { window_ms: 500, windows: w, ..Timeline::default() };
+        let text = format_timeline(100.0, &tl);
+        assert!(text.starts_with("timeline 100 rps, door unknown, windows of 500 ms"), "{text}");
+        assert!(text.contains("\n      500      1      2        1       0      0    300.0     12"), "{text}");
+    }
+}
