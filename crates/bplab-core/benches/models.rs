@@ -12,7 +12,7 @@ fn all_nine_csvs(c: &mut Criterion) {
     c.bench_function("all_nine_csvs", |b| {
         b.iter(|| {
             let mut bytes = 0;
-            for e in EXPERIMENTS {
+            for e in EXPERIMENTS.iter().filter(|e| e.tables.iter().any(|t| t.golden_sha256.is_some())) {
                 let tables = Scenario::defaults(e.id).run().tables();
                 for t in tables.iter().filter(|t| t.spec.golden_sha256.is_some()) {
                     bytes += t.csv().len();

@@ -6,14 +6,11 @@ use bplab_core::calc::{self, Explanation, LimitInput, LittlesInput, fmt_num};
 
 use crate::Failure;
 
-fn number(m: &ArgMatches, name: &str, accepted: &str) -> Result<Option<f64>, Failure> {
-    match m.get_one::<String>(name) {
-        None => Ok(None),
-        Some(text) => match text.trim().parse::<f64>() {
-            Ok(v) if v.is_finite() => Ok(Some(v)),
-            _ => Err(Failure::Usage(format!("--{name}: '{text}' is not accepted; expected {accepted}"))),
-        },
-    }
+/// The calculator input `i` of the core's table, parsed and range-checked
+/// by the table itself (`None` when the flag is absent).
+fn input(m: &ArgMatches, i: usize) -> Result<Option<f64>, Failure> {
+    let p = &calc::CALC_PARAMS[i];
+    m.get_one::<String>(p.name).map(|text| p.parse(text)).transpose().map_err(Failure::from)
 }
 
 fn print_explanation(e: &Explanation) {
@@ -22,18 +19,16 @@ fn print_explanation(e: &Explanation) {
 
 /// `bplab limit --workers N --budget-ms B --service-ms S [--export TARGET]`.
 pub fn limit(m: &ArgMatches) -> Result<(), Failure> {
-    let workers_text = m.get_one::<String>("workers").map_or("1", String::as_str);
-    let workers: u32 = workers_text.trim().parse().map_err(|_| {
-        Failure::Usage(format!("--workers: '{workers_text}' is not accepted; expected a whole number from 1 to 100000"))
-    })?;
-    let budget_ms = number(m, "budget-ms", "a number above 0 to 10000000 (ms)")?.unwrap_or(0.0);
-    let service_ms = number(m, "service-ms", "a number above 0 to 1000000 (ms)")?.unwrap_or(0.0);
-    let input = LimitInput { workers, budget_ms, service_ms };
+    // Defaults for absent flags are refused by the calculator with its own message.
+    let workers = input(m, calc::WORKERS)?.unwrap_or(calc::CALC_PARAMS[calc::WORKERS].default) as u32;
+    let budget_ms = input(m, calc::BUDGET)?.unwrap_or(0.0);
+    let service_ms = input(m, calc::SERVICE)?.unwrap_or(0.0);
+    let given = LimitInput { workers, budget_ms, service_ms };
     match m.get_one::<String>("export") {
-        None => print_limit(input),
+        None => print_limit(given),
         Some(name) => {
             let target = calc::EdgeTarget::parse(name)?;
-            print!("{}", calc::export(target, &input, &calc::limit(input)?));
+            print!("{}", calc::export(target, &given, &calc::limit(given)?));
             Ok(())
         }
     }
@@ -43,6 +38,7 @@ fn print_limit(input: LimitInput) -> Result<(), Failure> {
     let workers = input.workers;
     let r = calc::limit(input)?;
     println!("queue limit (behind the workers, seed 003): {}", r.queue_limit);
+    println!("deadline-safe queue limit (rounded down; the record's number): {}", r.record_limit);
     println!("in-system bound (capacity × budget, Post 2): {}", r.in_system_limit);
     println!("  the two differ by the {workers} request(s) in service");
     println!();
@@ -73,9 +69,9 @@ pub fn measure(m: &ArgMatches) -> Result<(), Failure> {
 /// `bplab littles` with any two of the three quantities.
 pub fn littles(m: &ArgMatches) -> Result<(), Failure> {
     let input = LittlesInput {
-        arrivals_rps: number(m, "arrivals-rps", "a number above 0 to 1000000000 (per second)")?,
-        latency_ms: number(m, "latency-ms", "a number above 0 to 1000000000 (ms)")?,
-        in_flight: number(m, "in-flight", "a number above 0 to 1000000000000 (requests)")?,
+        arrivals_rps: input(m, calc::ARRIVALS)?,
+        latency_ms: input(m, calc::LATENCY)?,
+        in_flight: input(m, calc::IN_FLIGHT)?,
     };
     let r = calc::littles(input)?;
     println!("arrivals   λ = {} /s", fmt_num(r.arrivals_rps));

@@ -3,7 +3,7 @@
 
 use clap::{Arg, ArgAction, Args, Command};
 
-use bplab_core::{EXPERIMENTS, PARAMS};
+use bplab_core::{EXPERIMENTS, PARAMS, calc};
 
 /// Names accepted by `bplab run`.
 pub fn experiment_names() -> Vec<&'static str> {
@@ -37,8 +37,14 @@ fn run_command() -> Command {
     cmd
 }
 
-fn num(name: &'static str, help: &'static str) -> Arg {
-    Arg::new(name).long(name).value_name("N").allow_negative_numbers(true).help(help)
+/// A calculator flag from the core's table: name, help and accepted range.
+fn calc_arg(i: usize) -> Arg {
+    let p = &calc::CALC_PARAMS[i];
+    Arg::new(p.name).long(p.name).value_name("N").allow_negative_numbers(true).help(format!(
+        "{}; {}",
+        p.help,
+        p.accepted()
+    ))
 }
 
 /// The whole `bplab` command.
@@ -52,9 +58,9 @@ pub fn command() -> Command {
         .subcommand(
             Command::new("limit")
                 .about("Admission limit from workers, latency budget and service time (both conventions)")
-                .arg(num("workers", "requests served at once").default_value("1"))
-                .arg(num("budget-ms", "latency budget for the whole time in the system, ms").required(true))
-                .arg(num("service-ms", "measured service time of one request, ms").required(true))
+                .arg(calc_arg(calc::WORKERS).default_value("1"))
+                .arg(calc_arg(calc::BUDGET).required(true))
+                .arg(calc_arg(calc::SERVICE).required(true))
                 .arg(
                     Arg::new("export")
                         .long("export")
@@ -65,9 +71,9 @@ pub fn command() -> Command {
         .subcommand(
             Command::new("littles")
                 .about("Little's law L = λ·W: give any two, it solves the third")
-                .arg(num("arrivals-rps", "λ, arrivals per second"))
-                .arg(num("latency-ms", "W, time in the system, ms"))
-                .arg(num("in-flight", "L, requests in the system")),
+                .arg(calc_arg(calc::ARRIVALS))
+                .arg(calc_arg(calc::LATENCY))
+                .arg(calc_arg(calc::IN_FLIGHT)),
         )
         .subcommand(bplab_live::ServeArgs::augment_args(
             Command::new("serve")
