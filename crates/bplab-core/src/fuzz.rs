@@ -270,15 +270,31 @@ pub const PINNED_EDITS: [(crate::ParamKey, &str); 6] = [
     (crate::ParamKey::Seconds, "5"),
 ];
 
-/// SHA-256 of the three `lesson` CSVs, concatenated, at [`PINNED_EDITS`].
-pub const PINNED_SHA256: &str = "3aad9cc7c8aae607bbcf3757cb327b67d6bb5bb703994dce5f2c01b0bba9f941";
+/// SHA-256 of [`pinned_csv`]: the `lesson` CSVs at [`PINNED_EDITS`], then the
+/// `adaptive` CSVs at [`PINNED_ADAPTIVE_EDITS`].
+pub const PINNED_SHA256: &str = "a780e28b8dbc415dd1106f7caddae0b7c41048d758d24724713e7ef05284c503";
 
-/// The CSVs of the reference case, concatenated (hash them with SHA-256).
-pub fn pinned_csv() -> Result<String, ConfigError> {
-    let mut p = Experiment::get(ExperimentId::Lesson).defaults();
-    for (k, v) in PINNED_EDITS {
-        p.set(k, v)?;
+/// The adaptive race's reference case: a load step, a 3× deploy, every
+/// controller (their seeded draws included), seed 11.
+pub const PINNED_ADAPTIVE_EDITS: [(crate::ParamKey, &str); 5] = [
+    (crate::ParamKey::RateSchedule, "30@0,60@4000"),
+    (crate::ParamKey::SlowdownFactor, "3"),
+    (crate::ParamKey::SlowdownAtMs, "3000"),
+    (crate::ParamKey::Seconds, "8"),
+    (crate::ParamKey::Seed, "11"),
+];
+
+fn csvs(id: ExperimentId, edits: &[(crate::ParamKey, &str)]) -> Result<String, ConfigError> {
+    let mut p = Experiment::get(id).defaults();
+    for (k, v) in edits {
+        p.set(*k, v)?;
     }
-    let report = Scenario::new(ExperimentId::Lesson, p, Caps::PAGE)?.run();
+    let report = Scenario::new(id, p, Caps::PAGE)?.run();
     Ok(report.tables().iter().map(|t| t.csv()).collect())
+}
+
+/// The CSVs of both reference cases (lesson, then adaptive), concatenated:
+/// hash them with SHA-256.
+pub fn pinned_csv() -> Result<String, ConfigError> {
+    Ok(csvs(ExperimentId::Lesson, &PINNED_EDITS)? + &csvs(ExperimentId::Adaptive, &PINNED_ADAPTIVE_EDITS)?)
 }

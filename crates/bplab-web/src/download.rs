@@ -22,9 +22,14 @@ fn click_link(href: &str, file: &str) -> Result<(), JsValue> {
 
 /// Offers `text` as a download named `file` (text/csv).
 pub fn csv(file: &str, text: &str) -> Result<(), JsValue> {
+    text_file(file, text, "text/csv;charset=utf-8")
+}
+
+/// Offers `text` as a download named `file` with MIME type `mime`.
+pub fn text_file(file: &str, text: &str, mime: &str) -> Result<(), JsValue> {
     let parts = js_sys::Array::of1(&JsValue::from_str(text));
     let opts = BlobPropertyBag::new();
-    opts.set_type("text/csv;charset=utf-8");
+    opts.set_type(mime);
     let blob = Blob::new_with_str_sequence_and_options(&parts, &opts)?;
     let url = Url::create_object_url_with_blob(&blob)?;
     let r = click_link(&url, file);

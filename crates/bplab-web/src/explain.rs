@@ -108,6 +108,11 @@ extern "C" {
     fn copy_text(text: &str, button: &Element);
 }
 
+/// Copies `text` to the clipboard, reporting the outcome on `button`.
+pub fn copy(text: &str, button: &Element) {
+    copy_text(text, button);
+}
+
 /// A record block: `<pre>` with the text and a Copy button. Returns the `<pre>`.
 pub fn record_block(doc: &Document, parent: &Element, id: &str) -> Result<Element, JsValue> {
     let wrap = add(parent, el(doc, "div", &[("class", "record")])?)?;

@@ -25,6 +25,53 @@ use crate::question::{Env, Lookup, QuestionView};
 use crate::url_state::{self, Query, Source};
 use crate::{chart, explain};
 
+/// "Export the number to the edge": copy and download buttons for each
+/// target, computed from the widget's current inputs when clicked.
+fn edge_exports(doc: &Document, parent: &Element, w: &Rc<RefCell<Littles>>) -> Result<(), JsValue> {
+    let wrap = add(parent, el(doc, "div", &[("class", "record edge-export")])?)?;
+    add(&wrap, text_el(doc, "h3", &[("id", "littles-export-title")], "Export the number to the edge")?)?;
+    for target in calc::EdgeTarget::ALL {
+        let snippet = {
+            let w = w.clone();
+            move || {
+                let input = w.try_borrow().map(|w| limit_input(&w.values)).ok()?;
+                let result = calc::limit(input).ok()?;
+                Some(calc::export(target, &input, &result))
+            }
+        };
+        let copy = add(
+            &wrap,
+            text_el(
+                doc,
+                "button",
+                &[("type", "button"), ("id", &format!("littles-export-{}-copy", target.name()))],
+                &format!("Copy {}", target.file_name()),
+            )?,
+        )?;
+        let (s1, b1) = (snippet.clone(), copy.clone());
+        on(&copy, "click", move |_| {
+            if let Some(text) = s1() {
+                explain::copy(&text, &b1);
+            }
+        })?;
+        let dl = add(
+            &wrap,
+            text_el(
+                doc,
+                "button",
+                &[("type", "button"), ("id", &format!("littles-export-{}-download", target.name()))],
+                &format!("Download {}", target.file_name()),
+            )?,
+        )?;
+        on(&dl, "click", move |_| {
+            if let Some(text) = snippet() {
+                let _ = crate::download::text_file(target.file_name(), &text, "text/plain;charset=utf-8");
+            }
+        })?;
+    }
+    Ok(())
+}
+
 /// Widget name (URL prefix, embed name, ids).
 pub const NAME: &str = "littles";
 
@@ -289,6 +336,7 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query, extras: Extras) -> Res
         controls.push(c);
     }
     w.borrow_mut().controls = controls;
+    edge_exports(doc, &panel, &w)?;
     if let Some(s) = select.dyn_ref::<HtmlSelectElement>() {
         s.set_selected_index(solve as i32);
         let (w2, s2) = (w.clone(), s.clone());
