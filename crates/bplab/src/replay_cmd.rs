@@ -6,8 +6,7 @@ use std::io::{self, BufRead, Write};
 use clap::{Arg, ArgAction, ArgMatches, Command};
 
 use bplab_core::control::{
-    AimdConfig, AimdParams, Algorithm, Codel, CodelConfig, ControlError, Draws, Gradient2Config, Gradient2Params,
-    GradientConfig, GradientParams, JITTER_MAX, JITTER_MIN, Limiter, LimiterConfig, Sample, VegasConfig, VegasParams,
+    Algorithm, Codel, CodelConfig, ControlError, Limiter, LimiterConfig, Sample, limiter_config as limiter_config_from,
     parse_ms_ns, truncate_to_whole_ms,
 };
 
@@ -98,118 +97,26 @@ impl Flags<'_> {
         Failure::Usage(format!("--{flag}: '{text}' is not accepted; expected {expected}"))
     }
 
-    /// A 32-bit whole number. A whole number beyond 32 bits given to a setting
-    /// that rejects every negative value becomes `i32::MIN`, so the core's
-    /// range message (quoting the text) is the one shown.
-    fn int(&self, flag: &str) -> Result<Option<i32>, Failure> {
-        let Some(t) = self.text(flag) else { return Ok(None) };
-        if let Some(v) = int_value(t) {
-            return Ok(Some(v));
-        }
-        let digits = t.trim().strip_prefix('-').unwrap_or(t.trim());
-        let whole = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
-        if whole && NON_NEGATIVE.contains(&flag) { Ok(Some(i32::MIN)) } else { Err(Self::bad(flag, t, INT)) }
-    }
-
-    fn num(&self, flag: &str) -> Result<Option<f64>, Failure> {
-        let parse = |t: &String| t.trim().parse::<f64>().ok().filter(|v| v.is_finite());
-        self.text(flag).map(|t| parse(t).ok_or_else(|| Self::bad(flag, t, "a number"))).transpose()
-    }
-
-    fn seed(&self) -> Result<u64, Failure> {
-        let Some(t) = self.text("seed") else { return Ok(0) };
-        t.trim().parse().map_err(|_| Self::bad("seed", t, &format!("a whole number from 0 to {}", u64::MAX)))
-    }
-
-    fn list<T>(&self, flag: &str, item: fn(&str) -> Option<T>, expected: &str) -> Result<Vec<T>, Failure> {
-        let Some(t) = self.text(flag) else { return Ok(Vec::new()) };
-        t.split(',').map(|s| item(s.trim()).ok_or_else(|| Self::bad(flag, s.trim(), expected))).collect()
-    }
-
     /// A core range error as a flag error, quoting the text as given.
     fn reject(&self, e: ControlError) -> Failure {
         match e {
             ControlError::OutOfRange { param, value, accepted } => {
-                let listed = matches!(param, "jitter" | "probe-offset");
-                let value = if listed { value } else { self.text(param).cloned().unwrap_or(value) };
-                Self::bad(param, &value, &accepted)
+                Self::bad(param, self.text(param).map_or(&value, |t| t), &accepted)
             }
             other => Failure::Usage(other.to_string()),
         }
     }
 }
 
-const INT: &str = "a whole number from -2147483648 to 2147483647";
-
-/// Integer settings whose accepted range excludes every negative number.
-const NON_NEGATIVE: [&str; 6] =
-    ["initial-limit", "min-limit", "max-limit", "queue-size", "long-window", "probe-interval"];
-
-fn int_value(t: &str) -> Option<i32> {
-    t.trim().parse().ok()
-}
-
-fn set<T>(slot: &mut T, v: Option<T>) {
-    if let Some(v) = v {
-        *slot = v;
-    }
-}
-
+/// The config `--…` flags give `algo`, read by the core's one settings reader
+/// (the live server's door reads its flags with it too).
 fn limiter_config(algo: Algorithm, f: &Flags) -> Result<LimiterConfig, Failure> {
-    let reject = |e| f.reject(e);
-    Ok(match algo {
-        Algorithm::Aimd => {
-            let mut p = AimdParams::default();
-            set(&mut p.initial_limit, f.int("initial-limit")?);
-            set(&mut p.min_limit, f.int("min-limit")?);
-            set(&mut p.max_limit, f.int("max-limit")?);
-            set(&mut p.backoff_ratio, f.num("backoff-ratio")?);
-            if let Some(t) = f.text("timeout-ms") {
-                p.timeout_ns = parse_ms_ns(t.trim())
-                    .ok_or_else(|| Flags::bad("timeout-ms", t, "a number of ms above 0 with at most 6 decimals"))?;
-            }
-            LimiterConfig::Aimd(AimdConfig::new(p).map_err(reject)?)
-        }
-        Algorithm::Vegas => {
-            let mut p = VegasParams::default();
-            set(&mut p.initial_limit, f.int("initial-limit")?);
-            set(&mut p.max_limit, f.int("max-limit")?);
-            set(&mut p.smoothing, f.num("smoothing")?);
-            set(&mut p.probe_multiplier, f.int("probe-multiplier")?);
-            p.alpha = f.int("alpha")?.or(p.alpha);
-            p.beta = f.int("beta")?.or(p.beta);
-            p.threshold = f.int("threshold")?.or(p.threshold);
-            let jitter_item = |s: &str| s.parse::<f64>().ok().filter(|v| v.is_finite());
-            let range = format!("a number from {JITTER_MIN:?} (inclusive) to {JITTER_MAX:?} (exclusive)");
-            p.jitter = Draws::list(f.list("jitter", jitter_item, &range)?, f.seed()?);
-            LimiterConfig::Vegas(VegasConfig::new(p).map_err(reject)?)
-        }
-        Algorithm::Gradient2 => {
-            let mut p = Gradient2Params::default();
-            set(&mut p.initial_limit, f.int("initial-limit")?);
-            set(&mut p.min_limit, f.int("min-limit")?);
-            set(&mut p.max_limit, f.int("max-limit")?);
-            set(&mut p.smoothing, f.num("smoothing")?);
-            set(&mut p.queue_size, f.int("queue-size")?);
-            set(&mut p.long_window, f.int("long-window")?);
-            set(&mut p.rtt_tolerance, f.num("rtt-tolerance")?);
-            LimiterConfig::Gradient2(Gradient2Config::new(p).map_err(reject)?)
-        }
-        Algorithm::Fixed => return Err(Failure::Usage("fixed: a constant limit has nothing to replay".into())),
-        Algorithm::Gradient => {
-            let mut p = GradientParams::default();
-            set(&mut p.initial_limit, f.int("initial-limit")?);
-            set(&mut p.min_limit, f.int("min-limit")?);
-            set(&mut p.max_limit, f.int("max-limit")?);
-            set(&mut p.smoothing, f.num("smoothing")?);
-            p.queue_size = f.int("queue-size")?.or(p.queue_size);
-            set(&mut p.rtt_tolerance, f.num("rtt-tolerance")?);
-            set(&mut p.probe_interval, f.int("probe-interval")?);
-            set(&mut p.backoff_ratio, f.num("backoff-ratio")?);
-            let offsets = f.list("probe-offset", int_value, "a whole number from 0 to probe-interval - 1")?;
-            p.offsets = Draws::list(offsets, f.seed()?);
-            LimiterConfig::Gradient(GradientConfig::new(p).map_err(reject)?)
-        }
+    if algo == Algorithm::Fixed {
+        return Err(Failure::Usage("fixed: a constant limit has nothing to replay".into()));
+    }
+    limiter_config_from(algo, |flag| f.text(flag).map(String::as_str)).map_err(|e| match e {
+        ControlError::OutOfRange { param, value, accepted } => Flags::bad(param, &value, &accepted),
+        other => Failure::Usage(other.to_string()),
     })
 }
 

@@ -13,10 +13,7 @@
 
 use std::collections::BTreeMap;
 
-use bplab_core::control::{
-    AimdConfig, AimdParams, Algorithm, CodelConfig, ControlError, Draws, Gradient2Config, Gradient2Params,
-    GradientConfig, GradientParams, LimiterConfig, VegasConfig, VegasParams, parse_ms_ns,
-};
+use bplab_core::control::{Algorithm, CodelConfig, ControlError, LimiterConfig, limiter_config};
 
 use crate::error::LiveError;
 
@@ -121,11 +118,6 @@ pub(crate) fn setting_help(name: &str) -> String {
 /// The adaptive doors' names, for `--limit`'s accepted text.
 pub const DOOR_WORDS: &str = "off, aimd, vegas, gradient2, gradient or codel";
 
-const INT: &str = "a whole number from -2147483648 to 2147483647";
-/// Integer settings whose accepted range excludes every negative number.
-const NON_NEGATIVE: [&str; 6] =
-    ["initial-limit", "min-limit", "max-limit", "queue-size", "long-window", "probe-interval"];
-
 fn bad(flag: &'static str, text: &str, accepted: impl Into<String>) -> LiveError {
     LiveError::OutOfRange { flag, value: text.to_string(), accepted: accepted.into() }
 }
@@ -142,32 +134,6 @@ impl Given<'_> {
         self.0.get(flag)
     }
 
-    /// A 32-bit whole number; a whole number beyond 32 bits for a setting that
-    /// refuses every negative value becomes `i32::MIN`, so the core's range
-    /// message (quoting the text) is the one shown.
-    fn int(&self, flag: &str) -> Result<Option<i32>, LiveError> {
-        let Some(t) = self.text(flag) else { return Ok(None) };
-        if let Ok(v) = t.trim().parse::<i32>() {
-            return Ok(Some(v));
-        }
-        let digits = t.trim().strip_prefix('-').unwrap_or(t.trim());
-        let whole = !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit());
-        if whole && NON_NEGATIVE.contains(&flag) { Ok(Some(i32::MIN)) } else { Err(bad(static_name(flag), t, INT)) }
-    }
-
-    fn num(&self, flag: &str) -> Result<Option<f64>, LiveError> {
-        let Some(t) = self.text(flag) else { return Ok(None) };
-        match t.trim().parse::<f64>() {
-            Ok(v) if v.is_finite() => Ok(Some(v)),
-            _ => Err(bad(static_name(flag), t, "a number")),
-        }
-    }
-
-    fn seed(&self) -> Result<u64, LiveError> {
-        let Some(t) = self.text("seed") else { return Ok(0) };
-        t.trim().parse().map_err(|_| bad("seed", t, format!("a whole number from 0 to {}", u64::MAX)))
-    }
-
     fn whole_ms(&self, flag: &str, default: i64) -> Result<i64, LiveError> {
         let Some(t) = self.text(flag) else { return Ok(default) };
         t.trim().parse().map_err(|_| bad(static_name(flag), t, "a whole number of ms"))
@@ -176,18 +142,13 @@ impl Given<'_> {
     /// A core range error as a flag error, quoting the text as typed.
     fn reject(&self, e: ControlError) -> LiveError {
         match e {
+            // The core's settings reader already quotes limiter values as typed.
             ControlError::OutOfRange { param, value, accepted } => {
                 let value = self.text(param).cloned().unwrap_or(value);
                 bad(param, &value, accepted)
             }
             other => bad("limit", &other.to_string(), "settings the controller accepts"),
         }
-    }
-}
-
-fn set<T>(slot: &mut T, v: Option<T>) {
-    if let Some(v) = v {
-        *slot = v;
     }
 }
 
@@ -200,7 +161,8 @@ pub fn parse_door(limit: &str, given: &BTreeMap<String, String>) -> Result<DoorS
         "none" => "off",
         w => w,
     };
-    let adaptive = name == "codel" || Algorithm::from_name(name).is_some_and(|a| a != Algorithm::Fixed);
+    let algo = Algorithm::from_name(name).filter(|a| *a != Algorithm::Fixed);
+    let adaptive = name == "codel" || algo.is_some();
     for flag in given.keys() {
         let Some(Setting(flag, _, owner)) = SETTINGS.iter().find(|s| s.0 == flag) else {
             return Err(bad("limit", flag, "a known controller setting"));
@@ -216,61 +178,14 @@ pub fn parse_door(limit: &str, given: &BTreeMap<String, String>) -> Result<DoorS
     }
     let f = Given(given);
     let reject = |e| f.reject(e);
-    let cfg = match name {
-        "codel" => {
-            let target = f.whole_ms("target-ms", CODEL_TARGET_MS_DEFAULT)?;
-            let interval = f.whole_ms("interval-ms", CODEL_INTERVAL_MS_DEFAULT)?;
-            return CodelConfig::new(target, interval).map(DoorSpec::Codel).map_err(reject);
-        }
-        "aimd" => {
-            let mut p = AimdParams::default();
-            set(&mut p.initial_limit, f.int("initial-limit")?);
-            set(&mut p.min_limit, f.int("min-limit")?);
-            set(&mut p.max_limit, f.int("max-limit")?);
-            set(&mut p.backoff_ratio, f.num("backoff-ratio")?);
-            if let Some(t) = f.text("timeout-ms") {
-                p.timeout_ns = parse_ms_ns(t.trim())
-                    .ok_or_else(|| bad("timeout-ms", t, "a number of ms above 0 with at most 6 decimals"))?;
-            }
-            LimiterConfig::Aimd(AimdConfig::new(p).map_err(reject)?)
-        }
-        "vegas" => {
-            let mut p = VegasParams::default();
-            set(&mut p.initial_limit, f.int("initial-limit")?);
-            set(&mut p.max_limit, f.int("max-limit")?);
-            set(&mut p.smoothing, f.num("smoothing")?);
-            set(&mut p.probe_multiplier, f.int("probe-multiplier")?);
-            p.alpha = f.int("alpha")?.or(p.alpha);
-            p.beta = f.int("beta")?.or(p.beta);
-            p.threshold = f.int("threshold")?.or(p.threshold);
-            p.jitter = Draws::seeded(f.seed()?);
-            LimiterConfig::Vegas(VegasConfig::new(p).map_err(reject)?)
-        }
-        "gradient2" => {
-            let mut p = Gradient2Params::default();
-            set(&mut p.initial_limit, f.int("initial-limit")?);
-            set(&mut p.min_limit, f.int("min-limit")?);
-            set(&mut p.max_limit, f.int("max-limit")?);
-            set(&mut p.smoothing, f.num("smoothing")?);
-            set(&mut p.queue_size, f.int("queue-size")?);
-            set(&mut p.long_window, f.int("long-window")?);
-            set(&mut p.rtt_tolerance, f.num("rtt-tolerance")?);
-            LimiterConfig::Gradient2(Gradient2Config::new(p).map_err(reject)?)
-        }
-        _ => {
-            let mut p = GradientParams::default();
-            set(&mut p.initial_limit, f.int("initial-limit")?);
-            set(&mut p.min_limit, f.int("min-limit")?);
-            set(&mut p.max_limit, f.int("max-limit")?);
-            set(&mut p.smoothing, f.num("smoothing")?);
-            p.queue_size = f.int("queue-size")?.or(p.queue_size);
-            set(&mut p.rtt_tolerance, f.num("rtt-tolerance")?);
-            set(&mut p.probe_interval, f.int("probe-interval")?);
-            set(&mut p.backoff_ratio, f.num("backoff-ratio")?);
-            p.offsets = Draws::seeded(f.seed()?);
-            LimiterConfig::Gradient(GradientConfig::new(p).map_err(reject)?)
-        }
+    let Some(algo) = algo else {
+        // The one adaptive door that is not a limiter.
+        let target = f.whole_ms("target-ms", CODEL_TARGET_MS_DEFAULT)?;
+        let interval = f.whole_ms("interval-ms", CODEL_INTERVAL_MS_DEFAULT)?;
+        return CodelConfig::new(target, interval).map(DoorSpec::Codel).map_err(reject);
     };
+    // The core's one settings reader, as `bplab limiter` uses it.
+    let cfg = limiter_config(algo, |flag| given.get(flag).map(String::as_str)).map_err(reject)?;
     Ok(DoorSpec::Limiter(cfg))
 }
 
