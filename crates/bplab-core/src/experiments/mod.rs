@@ -21,7 +21,7 @@ pub use scenario::{Caps, Scenario};
 use crate::params::{ParamKey, Params};
 use crate::table::TableSpec;
 pub(crate) use scenario::Estimate;
-pub(crate) use shared::{argmax, base_defaults, step, strings};
+pub(crate) use shared::{argmax, base_defaults, poisson_bound, rps, service_time, step, strings};
 
 /// Declares the experiments: `Variant => module::ReportType`, in page order.
 macro_rules! registry {

@@ -1,9 +1,12 @@
 //! Small pieces every experiment module uses: the article constants and
 //! explanation builders.
 
-use crate::calc::Step;
+use crate::calc::{Step, fmt_num};
+use crate::error::ConfigError;
 use crate::models::admission::Limit;
 use crate::params::Params;
+use crate::params::{ParamKey, ParamSpec};
+use crate::stochastic::ServiceTime;
 
 /// The article constants shared by every experiment (S = 10 ms, D = 200 ms,
 /// T = 5 s, W = 100 ms, gate rate 100 rps, share 0.25, …).
@@ -67,4 +70,26 @@ pub(crate) fn argmax(values: impl IntoIterator<Item = f64>) -> Option<usize> {
         }
     }
     best.map(|(i, _)| i)
+}
+
+/// A rate for prose: `"47.62 rps"`.
+pub(crate) fn rps(v: f64) -> String {
+    format!("{} rps", fmt_num(v))
+}
+
+/// The service-time distribution of `p`, refused with the `service` flag's message.
+pub(crate) fn service_time(p: &Params) -> Result<ServiceTime, ConfigError> {
+    let s = ParamSpec::of(ParamKey::Service);
+    ServiceTime::parse(&p.service).map_err(|_| ConfigError::OutOfRange {
+        param: s.name,
+        value: p.service.clone(),
+        accepted: s.accepted(),
+    })
+}
+
+/// Arrivals a Poisson run with `mean` expected arrivals will not pass in
+/// practice (mean + 8 standard deviations + 16): the work estimate the caps
+/// are compared with.
+pub(crate) fn poisson_bound(mean: f64) -> u64 {
+    (mean + 8.0 * libm::sqrt(mean) + 16.0).min(u64::MAX as f64) as u64
 }

@@ -12,7 +12,7 @@ pub use sim::{Bucket, Door, SimOut, Trace, simulate};
 
 use super::{
     ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
-    base_defaults, par_map,
+    base_defaults, par_map, poisson_bound, service_time,
 };
 use crate::calc::Explanation;
 use crate::control::{
@@ -147,15 +147,6 @@ pub struct AdaptiveReport {
     pub lanes: Vec<Lane>,
 }
 
-fn service(p: &Params) -> Result<ServiceTime, ConfigError> {
-    let s = ParamSpec::of(ParamKey::Service);
-    ServiceTime::parse(&p.service).map_err(|_| ConfigError::OutOfRange {
-        param: s.name,
-        value: p.service.clone(),
-        accepted: s.accepted(),
-    })
-}
-
 /// The traffic after the preset: steady-overload offers 1.1 × capacity.
 fn traffic(p: &Params, svc: ServiceTime) -> RateSchedule {
     if p.preset == "steady-overload" {
@@ -183,15 +174,14 @@ fn fixed_limit(p: &Params, svc: ServiceTime) -> i32 {
 }
 
 fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
-    let svc = service(p)?;
+    let svc = service_time(p)?;
     let run_ms = p.seconds * 1000.0;
     if !(1.0..=crate::stochastic::MAX_MS).contains(&run_ms) {
         let s = ParamSpec::of(ParamKey::Seconds);
         return Err(ConfigError::OutOfRange { param: s.name, value: p.seconds.to_string(), accepted: s.accepted() });
     }
-    // Expected arrivals plus a Poisson tail no run will pass (mean + 8 sd + 16).
-    let mean = traffic(p, svc).estimate_work(run_ms).map_or(f64::INFINITY, |m| m as f64);
-    let per_run = (mean + 8.0 * libm::sqrt(mean) + 16.0).min(u64::MAX as f64) as u64;
+    // Expected arrivals plus a Poisson tail no run will pass.
+    let per_run = poisson_bound(traffic(p, svc).estimate_work(run_ms).map_or(f64::INFINITY, |m| m as f64));
     let retries = if p.preset == "retry-storm" { 1 + u64::from(STORM_RETRIES) } else { 1 };
     let mut e = Estimate::default();
     e.add(per_run.saturating_mul(retries), p.controllers.len() as u64);
@@ -226,7 +216,7 @@ fn p99(v: &[u64]) -> Option<u64> {
 }
 
 fn run(p: &Params, exec: &dyn Exec) -> AdaptiveReport {
-    let svc = service(p).unwrap_or(ServiceTime::Fixed { ms: 1.0 });
+    let svc = service_time(p).unwrap_or(ServiceTime::Fixed { ms: 1.0 });
     let run_ms = p.seconds * 1000.0;
     let sched = traffic(p, svc);
     let cap = sched.estimate_work(run_ms).unwrap_or(0).saturating_mul(2).saturating_add(64);

@@ -3,12 +3,8 @@
 
 use super::AdmissionReport;
 use crate::calc::{Explanation, budget, capacity_rps, fmt_num, worst_sojourn_ms};
-use crate::experiments::{Readout, argmax, step, strings};
+use crate::experiments::{Readout, rps, argmax, step, strings};
 use crate::models::admission::{AdmissionOutcome, Limit};
-
-fn rps(v: f64) -> String {
-    format!("{} rps", fmt_num(v))
-}
 
 /// The smallest limit that reaches the sweep's highest goodput (`none` counts
 /// as the largest): the cheapest limit that gives up nothing.

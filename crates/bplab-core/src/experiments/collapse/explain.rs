@@ -3,12 +3,8 @@
 
 use super::CollapseReport;
 use crate::calc::{Explanation, capacity_rps, fmt_num};
-use crate::experiments::{Readout, argmax, step, strings};
+use crate::experiments::{Readout, rps, argmax, step, strings};
 use crate::models::collapse::CollapseRow;
-
-fn rps(v: f64) -> String {
-    format!("{} rps", fmt_num(v))
-}
 
 /// The row at the highest offered rate (the list need not be sorted).
 fn highest(rows: &[CollapseRow]) -> Option<&CollapseRow> {

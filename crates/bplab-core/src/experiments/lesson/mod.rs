@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use super::{
     ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
-    base_defaults, par_map,
+    base_defaults, par_map, poisson_bound, service_time,
 };
 use crate::arrivals::Curve;
 use crate::calc::Explanation;
@@ -144,23 +144,8 @@ pub struct LessonReport {
 /// Histogram buckets.
 const BUCKETS: usize = 40;
 
-fn service(p: &Params) -> Result<ServiceTime, ConfigError> {
-    let s = ParamSpec::of(ParamKey::Service);
-    ServiceTime::parse(&p.service).map_err(|_| ConfigError::OutOfRange {
-        param: s.name,
-        value: p.service.clone(),
-        accepted: s.accepted(),
-    })
-}
-
-/// Arrivals a Poisson run at `rate` over `seconds` will almost surely stay under.
-fn poisson_bound(rate: f64, seconds: f64) -> u64 {
-    let mean = rate * seconds;
-    (mean + 8.0 * libm::sqrt(mean) + 16.0).min(u64::MAX as f64) as u64
-}
-
 fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
-    service(p)?;
+    service_time(p)?;
     let mut e = Estimate::default();
     let window_ms = (p.seconds * 1000.0).min(f64::from(u32::MAX));
     if window_ms < 1.0 {
@@ -173,10 +158,10 @@ fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
     }
     // Every (rate, replica), the chosen rate's run, and one deterministic run per rate (and the chosen one).
     for &r in &p.rates_rps {
-        e.add(poisson_bound(r, p.seconds), u64::from(p.replicas));
+        e.add(poisson_bound(r * p.seconds), u64::from(p.replicas));
         e.add(Curve::flat(r, window_ms as u32).estimate_arrivals(window_ms as u32), 1);
     }
-    e.add(poisson_bound(p.at_rate_rps, p.seconds), 1);
+    e.add(poisson_bound(p.at_rate_rps * p.seconds), 1);
     e.add(Curve::flat(p.at_rate_rps, window_ms as u32).estimate_arrivals(window_ms as u32), 1);
     Ok((e, 0))
 }
@@ -194,7 +179,7 @@ fn server(p: &Params) -> Server {
 /// gives an empty row rather than a panic.
 fn one(p: &Params, svc: ServiceTime, rate: f64, seed: u64) -> (Summary, Vec<f64>) {
     let setup = Setup::poisson(rate, svc, server(p), p.seconds * 1000.0, seed);
-    let cap = poisson_bound(rate, p.seconds).saturating_mul(2);
+    let cap = poisson_bound(rate * p.seconds).saturating_mul(2);
     match setup.run(cap) {
         Ok(run) => {
             let ok: Vec<f64> = run
@@ -218,7 +203,7 @@ fn deterministic(p: &Params, svc: ServiceTime, rate: f64) -> AdmissionOutcome {
 }
 
 fn run(p: &Params, exec: &dyn Exec) -> LessonReport {
-    let Ok(svc) = service(p) else { return LessonReport::empty(p) };
+    let Ok(svc) = service_time(p) else { return LessonReport::empty(p) };
     // The chosen rate first (the page shows it first), then every (rate, replica).
     let (at_row, at_ok) = one(p, svc, p.at_rate_rps, u64::from(p.seed));
     let jobs: Vec<(f64, u64)> =
@@ -266,7 +251,7 @@ fn run(p: &Params, exec: &dyn Exec) -> LessonReport {
 
 impl LessonReport {
     fn empty(p: &Params) -> Self {
-        let svc = service(p).ok();
+        let svc = service_time(p).ok();
         LessonReport {
             workers: p.workers,
             service: p.service.clone(),

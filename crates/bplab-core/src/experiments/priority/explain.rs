@@ -2,13 +2,9 @@
 
 use super::PriorityReport;
 use crate::calc::{Explanation, capacity_rps, fmt_num};
-use crate::experiments::{Readout, argmax, step, strings};
+use crate::experiments::{Readout, rps, argmax, step, strings};
 use crate::models::priority::{ClassPolicy, PriorityOutcome, SLO_TARGET_PCT};
 use crate::numerics::format_fixed;
-
-fn rps(v: f64) -> String {
-    format!("{} rps", fmt_num(v))
-}
 
 fn pct(v: f64) -> String {
     format!("{}%", fmt_num(v))

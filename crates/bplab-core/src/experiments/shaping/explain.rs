@@ -3,12 +3,8 @@
 
 use super::ShapingReport;
 use crate::calc::{Explanation, capacity_rps, fmt_num};
-use crate::experiments::{Readout, step};
+use crate::experiments::{Readout, rps, step};
 use crate::models::shaping::{GateKind, ShapingRow};
-
-fn rps(v: f64) -> String {
-    format!("{} rps", fmt_num(v))
-}
 
 fn row(r: &ShapingReport, g: GateKind) -> Option<&ShapingRow> {
     r.at_burst.iter().find(|x| x.gate == g)

@@ -2,12 +2,8 @@
 
 use super::SheddingReport;
 use crate::calc::{Explanation, capacity_rps, fmt_num, worst_sojourn_ms};
-use crate::experiments::{Readout, argmax, step, strings};
+use crate::experiments::{Readout, rps, argmax, step, strings};
 use crate::models::shedding::ShedOutcome;
-
-fn rps(v: f64) -> String {
-    format!("{} rps", fmt_num(v))
-}
 
 /// Each policy's row at the highest offered rate (the list need not be sorted).
 fn at_highest(r: &SheddingReport) -> Vec<&ShedOutcome> {
