@@ -1,21 +1,20 @@
 //! When the service time moves: limit, p99 (against the budget) and
 //! delivered answers over time, one line per controller, the deploy marked.
 
-use bplab_core::{AdaptiveReport, ChartId};
+use bplab_core::{AdaptiveReport, ChartId, Controller};
 
-use crate::common::{BLUE, GREEN, GREY, ORANGE, PURPLE, RED, SKY, fmt_tick};
+use crate::common::{BLUE, GREEN, GREY, ORANGE, PURPLE, SKY, fmt_tick};
 use crate::legend::Corner;
 use crate::plot::{Marker, Plot, Series};
 
-fn color(name: &str) -> plotters::style::RGBColor {
-    match name {
-        "fixed" => GREY,
-        "codel" => GREEN,
-        "aimd" => ORANGE,
-        "vegas" => PURPLE,
-        "gradient2" => BLUE,
-        "gradient" => SKY,
-        _ => RED,
+fn color(c: Controller) -> plotters::style::RGBColor {
+    match c {
+        Controller::Fixed => GREY,
+        Controller::Codel => GREEN,
+        Controller::Aimd => ORANGE,
+        Controller::Vegas => PURPLE,
+        Controller::Gradient2 => BLUE,
+        Controller::Gradient => SKY,
     }
 }
 
@@ -25,7 +24,7 @@ fn lines(r: &AdaptiveReport, f: impl Fn(&bplab_core::Bucket) -> Option<f64>) -> 
         .iter()
         .map(|l| {
             let pts = l.out.buckets.iter().enumerate().filter_map(|(i, b)| f(b).map(|y| (i as f64 * w, y))).collect();
-            Series::new(l.controller.clone(), color(&l.controller), pts)
+            Series::new(l.controller.name(), color(l.controller), pts)
         })
         .collect()
 }

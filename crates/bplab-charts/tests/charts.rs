@@ -3,7 +3,6 @@
 
 use bplab_charts::{ChartError, Focus, LIMIT_CURVE_TITLE, draw, draw_limit_curve};
 use bplab_core::calc::LimitInput;
-use bplab_core::models::admission::Limit;
 use bplab_core::{Caps, ChartId, EXPERIMENTS, Experiment, ExperimentId, Report, Scenario};
 use plotters::prelude::*;
 
@@ -85,19 +84,26 @@ fn reference_markers_are_drawn() {
 /// One offered rate, 1 ms windows (priority needs the window after the deadline).
 fn tiny(id: ExperimentId) -> Report {
     let mut p = Experiment::get(id).defaults();
-    p.offered_rps = vec![1.0];
-    p.limits = vec![Limit::None];
-    p.bursts = vec![1];
-    p.service_ms = 1;
-    p.deadline_ms = 1;
-    p.duration_ms = if id == ExperimentId::Priority { 2 } else { 1 };
-    p.window_ms = 1;
-    p.valley_ms = 1;
-    p.spike_ms = 1;
-    p.rates_rps = vec![1.0];
-    p.seconds = 0.001;
-    p.replicas = 1;
-    Scenario::new(id, p, Caps::CLI).unwrap_or_else(|e| panic!("{id:?}: {e}")).run()
+    let duration = if id == ExperimentId::Priority { "2" } else { "1" };
+    let tiny = [
+        ("offered", "1"),
+        ("limits", "none"),
+        ("bursts", "1"),
+        ("service-ms", "1"),
+        ("deadline-ms", "1"),
+        ("duration-ms", duration),
+        ("window-ms", "1"),
+        ("valley-ms", "1"),
+        ("spike-ms", "1"),
+        ("rate", "1"),
+        ("seconds", "0.001"),
+        ("replicas", "1"),
+    ];
+    let specs = p.specs();
+    for (name, text) in tiny.into_iter().filter(|(n, _)| specs.iter().any(|s| s.name == *n)) {
+        p.set(name, text).unwrap_or_else(|e| panic!("{id:?}: {e}"));
+    }
+    Scenario::new(p, Caps::CLI).unwrap_or_else(|e| panic!("{id:?}: {e}")).run()
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Per controller: what it measures, what it assumes, how it fails; and the
 //! race's outcome in numbers from the run.
 
-use super::{AdaptiveReport, Bucket, Lane};
+use super::{AdaptiveReport, Bucket, Controller, Lane, Preset};
 use crate::calc::{Explanation, fmt_num};
 use crate::experiments::{Readout, step};
 
@@ -28,24 +28,24 @@ pub(super) fn recovery(buckets: &[Bucket], window_ms: u32, at_ms: u32, budget: u
 }
 
 /// What the controller measures, assumes, and how it fails.
-pub(crate) fn character(name: &str) -> &'static str {
-    match name {
-        "fixed" => {
+pub(crate) fn character(c: Controller) -> &'static str {
+    match c {
+        Controller::Fixed => {
             "fixed: measures nothing after the day it was derived; assumes the service time and worker count stay as measured; fails by the ratio when either moves (a 2× slower handler doubles every wait behind it)."
         }
-        "codel" => {
+        Controller::Codel => {
             "codel: measures the minimum queue delay over each 100 ms interval; assumes a standing queue means overload; keeps the queue short but refuses whatever waited longest, not whatever is cheapest, and only acts once the interval's minimum stays above target."
         }
-        "aimd" => {
+        Controller::Aimd => {
             "aimd: measures only drops and timeouts; assumes loss is the congestion signal; needs drops to learn, so latency can sit near the timeout before it backs off, and it never goes below its minimum limit (20 by default)."
         }
-        "vegas" => {
+        Controller::Vegas => {
             "vegas: measures the RTT against the lowest seen (no-load) RTT to estimate the queue; assumes the lowest RTT is still the no-load cost; after a slowdown it must probe (every probe-multiplier × limit samples) to learn the new baseline."
         }
-        "gradient2" => {
+        Controller::Gradient2 => {
             "gradient2: measures a long-window average RTT against the short-term one; assumes latency rises before throughput falls; creeps up when latency rises slowly (the long average follows it), and its queue term keeps adding near a gradient of 0.8."
         }
-        _ => {
+        Controller::Gradient => {
             "gradient: measures the minimum RTT against the current RTT with periodic probes; assumes the minimum is the no-load latency; a latency with no variance (every RTT equal to a timeout) reads as no queue, so the limit grows toward its maximum."
         }
     }
@@ -75,7 +75,7 @@ fn limit_moves(r: &AdaptiveReport) -> String {
     let at = (u64::from(r.slowdown.0) / u64::from(r.window_ms.max(1))) as usize;
     r.lanes
         .iter()
-        .filter(|l| l.controller != "codel")
+        .filter(|l| l.controller != Controller::Codel)
         .filter_map(|l| {
             let from = l.out.buckets.get(at).or(l.out.buckets.last())?.limit;
             let to = l.out.buckets.last()?.limit;
@@ -102,30 +102,29 @@ fn preset_line(r: &AdaptiveReport) -> String {
             )
         },
     );
-    match r.preset.as_str() {
-        "steady-overload" => format!(
+    match r.preset {
+        Preset::SteadyOverload => format!(
             "Modest steady overload: 1.1 × capacity offered throughout, no deploy (the rate and factor settings are overridden). Limits at {} ms → at the end: {}. {copes}.",
             r.slowdown.0,
             limit_moves(r)
         ),
-        "stuck-downstream" => format!(
+        Preset::StuckDownstream => format!(
             "Downstream stuck at the timeout: from the deploy every call takes exactly {} ms and the handler waits on I/O ({} concurrent calls allowed), so latency has no variance and nothing is dropped. Limits at the deploy → at the end: {}. A limit that grows here reads neither a queue nor a loss. {copes}.",
             r.timeout_ms,
             super::STUCK_WORKERS,
             limit_moves(r)
         ),
-        "retry-storm" => format!(
+        Preset::RetryStorm => format!(
             "Retry storm: every refused or abandoned caller retries up to {} times after {} ms (Post 1's amplification). {copes}.",
             r.retries,
             fmt_num(super::STORM_BACKOFF_MS)
         ),
-        "deploy-2x" | "none" => format!(
+        Preset::Deploy2x | Preset::None => format!(
             "Deploy {}× slower at {} ms: the fixed limit of {} was derived from the old service time. {copes}.",
             fmt_num(r.slowdown.1),
             r.slowdown.0,
             r.fixed_limit
         ),
-        _ => copes,
     }
 }
 
@@ -182,23 +181,23 @@ pub(super) fn explanation(r: &AdaptiveReport) -> Explanation {
             "Network time and the cost of a refusal to the caller.".into(),
             "Warm-up: every limiter starts from its initial limit at time 0.".into(),
         ],
-        would_change: r.lanes.iter().map(|l| format!("{} — {}", lane_line(r, l), character(&l.controller))).collect(),
+        would_change: r.lanes.iter().map(|l| format!("{} — {}", lane_line(r, l), character(l.controller))).collect(),
     }
 }
 
 pub(super) fn readouts(r: &AdaptiveReport) -> Vec<Readout> {
-    let find = |n: &str| r.lanes.iter().find(|l| l.controller == n);
-    let p99 = |n: &str| {
-        find(n).map_or("not raced".to_owned(), |l| {
+    let find = |c: Controller| r.lanes.iter().find(|l| l.controller == c);
+    let p99 = |c: Controller| {
+        find(c).map_or("not raced".to_owned(), |l| {
             let show = |v: Option<u64>| v.map_or_else(|| "–".to_owned(), |x| x.to_string());
             format!("{} → {} ms", show(l.p99_ms.0), show(l.p99_ms.1))
         })
     };
     vec![
         Readout::new("Fixed limit (lesson formula, before the deploy)", format!("{} in the system", r.fixed_limit)),
-        Readout::new("Fixed: p99 before → after the deploy", p99("fixed")),
-        Readout::new("CoDel: p99 before → after the deploy", p99("codel")),
-        Readout::new("Gradient2: p99 before → after the deploy", p99("gradient2")),
+        Readout::new("Fixed: p99 before → after the deploy", p99(Controller::Fixed)),
+        Readout::new("CoDel: p99 before → after the deploy", p99(Controller::Codel)),
+        Readout::new("Gradient2: p99 before → after the deploy", p99(Controller::Gradient2)),
         Readout::new(
             "Highest ok/s after the deploy within the budget",
             r.lanes
