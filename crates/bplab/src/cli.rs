@@ -107,9 +107,9 @@ fn run_command() -> Command {
 /// A calculator flag from the core's table: name, help and accepted range.
 fn calc_arg(i: usize) -> Arg {
     let p = &calc::CALC_PARAMS[i];
-    Arg::new(p.name).long(p.name).value_name("N").allow_negative_numbers(true).help(format!(
+    Arg::new(p.spec.name).long(p.spec.name).value_name("N").allow_negative_numbers(true).help(format!(
         "{}; {}",
-        p.help,
+        p.spec.help,
         p.accepted()
     ))
 }

@@ -26,7 +26,7 @@ pub struct Extras {
 /// The URL/CLI names of widget `name`'s parameters.
 fn param_names(name: &str) -> Vec<&'static str> {
     if name == littles::NAME {
-        return CALC_PARAMS.iter().map(|p| p.name).collect();
+        return CALC_PARAMS.iter().map(|p| p.spec.name).collect();
     }
     EXPERIMENTS.iter().find(|e| e.name == name).map_or_else(Vec::new, |e| e.params.iter().map(|s| s.name).collect())
 }
