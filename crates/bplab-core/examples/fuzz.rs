@@ -15,8 +15,11 @@ fn main() {
     let (mut panics, mut broken, mut input, mut run, mut ran) = (0u64, 0u64, 0u64, 0u64, 0u64);
     let (mut slowest, mut slowest_at) = (Duration::ZERO, 0u64);
     let start = Instant::now();
+    // Per experiment: (cases, reached a model run).
+    let mut per = vec![(0u64, 0u64); bplab_core::EXPERIMENTS.len()];
     for i in 0..n {
         let case = g.next_case();
+        per[case.experiment as usize].0 += 1;
         let t = Instant::now();
         match catch_unwind(AssertUnwindSafe(|| check(&case, FUZZ_CAPS))) {
             Err(_) => {
@@ -29,7 +32,10 @@ fn main() {
             }
             Ok(Ok(Verdict::InputRefused(_))) => input += 1,
             Ok(Ok(Verdict::RunRefused(_))) => run += 1,
-            Ok(Ok(Verdict::Ran(_))) => ran += 1,
+            Ok(Ok(Verdict::Ran(_))) => {
+                ran += 1;
+                per[case.experiment as usize].1 += 1;
+            }
         }
         let dt = t.elapsed();
         if dt > slowest {
@@ -41,6 +47,9 @@ fn main() {
         start.elapsed().as_secs_f64(),
         slowest.as_secs_f64() * 1000.0
     );
+    for (e, (cases, reached)) in bplab_core::EXPERIMENTS.iter().zip(&per) {
+        println!("  {}: {cases} cases, {reached} reached a model run", e.name);
+    }
     if panics + broken > 0 {
         std::process::exit(1);
     }
