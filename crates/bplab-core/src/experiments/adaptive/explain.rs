@@ -183,6 +183,7 @@ pub(super) fn explanation(r: &AdaptiveReport) -> Explanation {
             "Warm-up: every limiter starts from its initial limit at time 0.".into(),
         ],
         would_change: r.lanes.iter().map(|l| format!("{} — {}", lane_line(r, l), character(&l.controller))).collect(),
+        claims: Vec::new(),
     }
 }
 

@@ -140,6 +140,7 @@ fn admission(r: &AdmissionReport) -> Explanation {
         ],
         ignores: strings(&["Service-time variance and downstream limits.", "The cost of a rejection to the caller."]),
         would_change,
+        claims: Vec::new(),
     }
 }
 

@@ -101,6 +101,7 @@ pub(super) fn explanation(r: &LessonReport) -> Explanation {
             "A queue limit bounds the wait at limit / workers + 1 service times; off, it grows until callers give up."
                 .into(),
         ],
+        claims: Vec::new(),
     }
 }
 

@@ -116,6 +116,7 @@ pub(super) fn explanation(r: &PriorityReport) -> Explanation {
             ),
             "A critical class exists only if another class is allowed to fail: background pays for protection.".into(),
         ],
+        claims: Vec::new(),
     }
 }
 

@@ -124,6 +124,7 @@ pub(super) fn explanation(r: &ShapingReport) -> Explanation {
             "Network, scheduling and traffic variance.".into(),
         ],
         would_change,
+        claims: Vec::new(),
     }
 }
 

@@ -68,6 +68,7 @@ pub(super) fn explanation(r: &SheddingReport) -> Explanation {
         ],
         ignores: strings(&["Retries of shed requests.", "Fairness between clients."]),
         would_change,
+        claims: Vec::new(),
     }
 }
 
