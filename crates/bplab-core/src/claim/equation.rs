@@ -168,13 +168,16 @@ fn trim(s: String) -> String {
     if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_owned() } else { s }
 }
 
-/// `x` to `n` significant digits (Java half-up on the shortest digits),
-/// trailing zeros trimmed; whole numbers below 10^15 in full.
+/// `x` to `n` significant digits (Java half-up on the shortest digits);
+/// trailing zeros trimmed only when what remains is `x` exactly (0.2, not
+/// 0.08500 for 0.0850004); whole numbers below 10^15 in full.
 pub fn sig(x: f64, n: usize) -> String {
     if x.fract() == 0.0 && x.abs() < 1e15 {
         return format_fixed(x, 0);
     }
-    trim(format_fixed(x, decimals_for(x, n)))
+    let full = format_fixed(x, decimals_for(x, n));
+    let trimmed = trim(full.clone());
+    if trimmed.parse::<f64>().ok() == Some(x) { trimmed } else { full }
 }
 
 /// Decimals of a shown result: 2, or 3 significant digits below 1.
