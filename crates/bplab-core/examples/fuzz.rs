@@ -27,7 +27,10 @@ fn calc_case(i: u64) -> (LimitInput, LittlesInput) {
     let budget_ms = service_ms * (1.0 + ((h >> 30) % 400) as f64 / 7.0) + ((h >> 40) % 3) as f64;
     let lam = ((h >> 20) % 100_000 + 1) as f64 / 100.0;
     let lat = ((h >> 34) % 100_000 + 1) as f64 / 1000.0;
-    (LimitInput { workers, budget_ms, service_ms }, LittlesInput { arrivals_rps: Some(lam), latency_ms: Some(lat), in_flight: None })
+    (
+        LimitInput { workers, budget_ms, service_ms },
+        LittlesInput { arrivals_rps: Some(lam), latency_ms: Some(lat), in_flight: None },
+    )
 }
 
 fn calc_claims(i: u64) -> Result<Vec<Claim>, String> {

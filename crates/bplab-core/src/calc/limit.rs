@@ -81,7 +81,8 @@ pub fn worst_time_ms(q: u64, workers: u32, service_ms: f64) -> f64 {
 /// `(ceil(q / w) + 1) × S` is within the budget, `w × (floor(B / S) − 1)`,
 /// with `floor` on exact arithmetic.
 pub fn deadline_safe_queue(workers: u32, budget_ms: f64, service_ms: f64) -> u64 {
-    let k = Ratio::scaled(1, budget_ms, service_ms).map_or_else(|| (budget_ms / service_ms).floor() as u64, Ratio::floor);
+    let k =
+        Ratio::scaled(1, budget_ms, service_ms).map_or_else(|| (budget_ms / service_ms).floor() as u64, Ratio::floor);
     k.saturating_sub(1).saturating_mul(u64::from(workers))
 }
 

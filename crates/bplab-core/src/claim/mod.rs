@@ -108,6 +108,8 @@ pub enum Fact {
         column: &'static str,
         /// Higher is better.
         higher: bool,
+        /// Only rows whose `(column)` value is at most this take part.
+        within: Option<(&'static str, f64)>,
         /// The stated winners.
         names: Vec<String>,
     },
@@ -259,7 +261,7 @@ pub fn check(c: &Claim, ev: &Evidence) -> Result<(), String> {
             }
             if cmp.holds(got, *value, *tol) { Ok(()) } else { fail(format!("{agg:?} of {table}:{column} is {got}")) }
         }
-        Fact::Best { table, filter, key, column, higher, names } => {
+        Fact::Best { table, filter, key, column, higher, within, names } => {
             let t = match ev.table(table) {
                 Ok(t) => t,
                 Err(e) => return fail(e),
@@ -271,11 +273,17 @@ pub fn check(c: &Claim, ev: &Evidence) -> Result<(), String> {
                 Ok(r) => r,
                 Err(e) => return fail(e),
             };
+            let w = within.and_then(|(c, max)| Some((t.col(c)?, max)));
+            let rows: Vec<_> = rows
+                .into_iter()
+                .filter(|r| w.is_none_or(|(j, max)| r.get(j).and_then(|s| num(s)).is_some_and(|v| v <= max)))
+                .collect();
             let vals: Vec<(String, f64)> =
                 rows.iter().filter_map(|r| Some((r.get(k)?.clone(), num(r.get(i)?)?))).collect();
-            let best = vals.iter().map(|(_, v)| *v).fold(if *higher { f64::NEG_INFINITY } else { f64::INFINITY }, |a, b| {
-                if *higher { a.max(b) } else { a.min(b) }
-            });
+            let best =
+                vals.iter().map(|(_, v)| *v).fold(if *higher { f64::NEG_INFINITY } else { f64::INFINITY }, |a, b| {
+                    if *higher { a.max(b) } else { a.min(b) }
+                });
             let mut got: Vec<String> = vals.iter().filter(|(_, v)| *v == best).map(|(n, _)| n.clone()).collect();
             let mut want = names.clone();
             got.sort();
@@ -299,7 +307,9 @@ pub fn check(c: &Claim, ev: &Evidence) -> Result<(), String> {
 pub fn lint(experiment: &str, text: &str) -> Result<(), String> {
     let lower = text.to_lowercase();
     for bad in ["seed 000", "seed 001", "seed 002", "seed 003", "seed 004", "nan"] {
-        if lower.split(|c: char| !c.is_alphanumeric() && c != ' ').any(|w| w.contains(bad) && (bad != "nan" || w == bad))
+        if lower
+            .split(|c: char| !c.is_alphanumeric() && c != ' ')
+            .any(|w| w.contains(bad) && (bad != "nan" || w == bad))
         {
             return Err(format!("{experiment}: says \"{bad}\": {text}"));
         }
