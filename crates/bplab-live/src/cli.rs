@@ -188,9 +188,10 @@ pub struct LoadArgs {
     /// Allow a target outside 127.0.0.0/8 and ::1 (only hosts you own).
     #[arg(long)]
     pub allow_non_loopback: bool,
-    /// Measure the service time first and print the core admission model's
-    /// prediction (ok/s, p99) beside each measured row (with `--timeline`,
-    /// also the adaptive model's timeline beside the live one).
+    /// Measure the service time first and print the model's prediction
+    /// (ok/s, p99) beside each measured row, from the core's adaptive
+    /// engine with the server's door, deploy and `/config` changes (with
+    /// `--timeline`, also its windows beside the live ones).
     #[arg(long)]
     pub compare: bool,
     /// Also print a per-window table of each rate (see [`TIMELINE_MS`]).

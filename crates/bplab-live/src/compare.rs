@@ -15,7 +15,7 @@ pub use crate::timeline_model::Prediction;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ModelInputs {
     /// Service time of one request before any deploy, ms: the measured p50,
-    /// divided by the deploy factor if the deploy was in force while
+    /// less the deploy's extra spin and wait if it was in force while
     /// measuring.
     pub service_ms: f64,
     /// The server's spin + wait when it was measured, ms.
@@ -37,9 +37,11 @@ impl ModelInputs {
         let server = m.server.as_ref().ok_or_else(|| LiveError::Model {
             reason: "--compare needs the target's /stats (workers and door)".to_string(),
         })?;
-        let factor = if m.slowed { server.slowdown_factor.max(1e-9) } else { 1.0 };
+        // Measured during the deploy: less its extra spin and wait.
+        let work = (server.spin_ms + server.wait_ms) as f64;
+        let extra = if m.slowed { (server.slowdown_factor - 1.0) * work } else { 0.0 };
         Ok(ModelInputs {
-            service_ms: (m.p50_ms / factor).max(0.001),
+            service_ms: (m.p50_ms - extra).max(0.001),
             measured_work_ms: server.spin_ms + server.wait_ms,
             measured_epoch: server.config_epoch,
             deadline_ms: cfg.client_timeout_ms(),
@@ -59,11 +61,13 @@ impl ModelInputs {
     }
 
     /// Run the model for one rate's window: `arrivals` as sent, the server
-    /// as `/stats` described it when the window started, the deploy
-    /// `deploy_ms` into the window, timeline windows of `bucket_ms`.
+    /// as `/stats` described it when the window started (its door's limit
+    /// then: `start_limit`), the deploy `deploy_ms` into the window,
+    /// timeline windows of `bucket_ms`.
     pub fn run(
         &self,
         server: &StatsConfig,
+        start_limit: Option<i64>,
         arrivals: &[f64],
         deploy_ms: Option<i64>,
         bucket_ms: u64,
@@ -75,6 +79,7 @@ impl ModelInputs {
             seconds: self.seconds,
             deploy_ms,
             bucket_ms,
+            start_limit,
         };
         run_model(server, inputs)
     }
@@ -130,7 +135,7 @@ mod tests {
         assert_eq!(m.service_for(&server(0, 18)), 21.0);
         assert_eq!(m.service_for(&server(1, 38)), 41.0);
         let arrivals = crate::load::schedule(100.0, 20.0, 1, 100_000);
-        let slow = m.run(&server(1, 38), &arrivals, None, 1000).expect("model");
+        let slow = m.run(&server(1, 38), None, &arrivals, None, 1000).expect("model");
         assert!((slow.prediction.ok_per_sec - 1000.0 / 41.0).abs() < 1.0, "{slow:?}");
         assert!(m.describe(&server(0, 18)).contains("door (fixed)"));
     }

@@ -186,7 +186,7 @@ fn attach_model(m: &ModelInputs, row: &mut RateRow, schedule: &[f64], timeline_m
     }
     let deploy_ms = deploy_in_window(&server, row.start_uptime_ms);
     let bucket_ms = timeline_ms.unwrap_or(1000);
-    match m.run(&server, schedule, deploy_ms, bucket_ms) {
+    match m.run(&server, row.start_limit, schedule, deploy_ms, bucket_ms) {
         Ok(run) => {
             row.prediction = Some(run.prediction);
             if let Some(t) = row.timeline.as_mut() {
@@ -336,6 +336,7 @@ async fn run_rate(
         partial: stopped_at.is_some(),
         server: before.as_ref().map(|b| b.config.clone()),
         start_uptime_ms: before.as_ref().map(|b| b.uptime_ms),
+        start_limit: before.as_ref().and_then(|b| b.door.limit),
         config_change,
         model_note: None,
     };
@@ -429,6 +430,7 @@ mod tests {
             partial: false,
             server: None,
             start_uptime_ms: None,
+            start_limit: None,
             config_change: None,
             model_note: None,
         };

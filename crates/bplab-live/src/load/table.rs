@@ -67,6 +67,8 @@ pub struct RateRow {
     pub server: Option<crate::stats::StatsConfig>,
     /// The server's uptime as the window started, ms.
     pub start_uptime_ms: Option<u64>,
+    /// The door's limit as the window started (`/stats` `door.limit`).
+    pub start_limit: Option<i64>,
     /// `POST /config` changed the server during the window: its config
     /// epoch before and after.
     pub config_change: Option<(u64, u64)>,
@@ -191,6 +193,7 @@ mod tests {
             partial: false,
             server: None,
             start_uptime_ms: None,
+            start_limit: None,
             config_change: None,
             model_note: None,
         }
