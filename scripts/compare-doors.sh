@@ -14,32 +14,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 port="${1:-18392}"
 doors="${DOORS:-10 aimd vegas gradient2 gradient codel}"
-if [ -n "${BPLAB_BIN:-}" ]; then
-    bin="$BPLAB_BIN"
-else
-    cargo build --release -q -p bplab
-    bin="${CARGO_TARGET_DIR:-target}/release/bplab"
-fi
-out="$(mktemp -d)"
-server_pid=""
-cleanup() {
-    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
-    rm -rf "$out"
-}
-trap cleanup EXIT
+# shellcheck source=scripts/live-lib.sh
+. scripts/live-lib.sh
 
 for door in $doors; do
-    log="$out/serve-$door.log"
     # shellcheck disable=SC2086
-    "$bin" serve --addr "127.0.0.1:$port" --workers 1 --spin-ms 2 --wait-ms 18 --limit "$door" \
-        --slowdown-at 10s --slowdown-factor 3 ${SERVE_FLAGS:-} >"$log" 2>&1 &
-    server_pid=$!
-    for _ in $(seq 200); do grep -q listening "$log" && break; sleep 0.05; done
+    live_serve "$port" "$out/serve-$door.log" --workers 1 --spin-ms 2 --wait-ms 18 --limit "$door" \
+        --slowdown-at 10s --slowdown-factor 3 ${SERVE_FLAGS:-}
     "$bin" load --target "http://127.0.0.1:$port/" --rate 60,100 --seconds 30 --compare -q \
         >"$out/load-$door.txt"
-    kill "$server_pid" && wait "$server_pid" 2>/dev/null || true
-    server_pid=""
-    sleep 0.5
+    live_stop
 done
 
 printf '%-10s %5s %10s %10s %8s %10s %10s %8s\n' door rate live_ok/s model_ok/s gap_ok live_p99 model_p99 gap_p99

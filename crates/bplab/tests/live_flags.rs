@@ -288,6 +288,17 @@ impl Drop for Child {
     }
 }
 
+/// A fresh directory holding `rows.csv` with older content: the
+/// directory, the file and the file as an argument.
+fn older_csv(tag: &str) -> (std::path::PathBuf, std::path::PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("bplab-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let csv = dir.join("rows.csv");
+    std::fs::write(&csv, "an older file\n").expect("old csv");
+    let arg = csv.to_string_lossy().into_owned();
+    (dir, csv, arg)
+}
+
 /// `bplab serve` on a free loopback port with `extra` flags; its target URL.
 fn serve(extra: &[&str]) -> (Child, String) {
     let mut args = vec!["serve", "--addr", "127.0.0.1:0"];
@@ -305,11 +316,7 @@ fn serve(extra: &[&str]) -> (Child, String) {
 #[test]
 fn sigint_keeps_the_completed_rows_in_the_csv() {
     let (_server, url) = serve(&["--workers", "2", "--spin-ms", "0", "--wait-ms", "5"]);
-    let dir = std::env::temp_dir().join(format!("bplab-sigint-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
-    let csv = dir.join("rows.csv");
-    std::fs::write(&csv, "an older file\n").expect("old csv");
-    let csv_arg = csv.to_string_lossy().into_owned();
+    let (dir, csv, csv_arg) = older_csv("sigint");
     let load = spawn(&["load", "--target", &url, "--rate", "20,30,40", "--seconds", "5", "--csv", &csv_arg, "-q"]);
     let first = load.line("the first row", Duration::from_secs(60), |l| l.trim_start().starts_with("20 "));
     assert_eq!(std::fs::read_to_string(&csv).expect("csv"), "an older file\n", "untouched until the end");
@@ -336,11 +343,7 @@ fn sigint_keeps_the_completed_rows_in_the_csv() {
 #[test]
 fn a_second_signal_exits_at_once_and_leaves_the_old_file() {
     let (_server, url) = serve(&["--workers", "1", "--spin-ms", "0", "--wait-ms", "3000"]);
-    let dir = std::env::temp_dir().join(format!("bplab-sigterm-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("dir");
-    let csv = dir.join("rows.csv");
-    std::fs::write(&csv, "an older file\n").expect("old csv");
-    let csv_arg = csv.to_string_lossy().into_owned();
+    let (dir, csv, csv_arg) = older_csv("sigterm");
     let args = ["load", "--target", &url, "--rate", "5", "--seconds", "10", "--client-timeout-ms", "60000"];
     let load = spawn(&[&args[..], &["--csv", &csv_arg, "-q"]].concat());
     // Every request takes 3 s or more, so after 1.5 s some are in flight

@@ -411,29 +411,7 @@ mod tests {
 
     #[test]
     fn deltas_conserve() {
-        let mut row = RateRow {
-            offered_rps: 1.0,
-            sent: 0,
-            ok: 0,
-            refused: 0,
-            gaveup: 0,
-            error: 0,
-            ok_per_sec: 0.0,
-            p50_ms: None,
-            p99_ms: None,
-            done: None,
-            lost: None,
-            queued: None,
-            queued_end: None,
-            prediction: None,
-            timeline: None,
-            partial: false,
-            server: None,
-            start_uptime_ms: None,
-            start_limit: None,
-            config_change: None,
-            model_note: None,
-        };
+        let mut row = RateRow { offered_rps: 1.0, ..RateRow::default() };
         // 100 arrived: 60 done, 10 refused, backlog grew from 5 to 35.
         apply_server_deltas(&mut row, &snap(50, 40, 5, 1, 4), &snap(150, 100, 15, 1, 34));
         assert_eq!((row.done, row.lost, row.queued, row.queued_end), (Some(60), Some(0), Some(37), Some(34)));

@@ -15,7 +15,7 @@ use crate::load::Timeline;
 /// just before the window starts (`POST /stats/reset-peak`) and again after
 /// every request of the window has been answered or given up on (`GET
 /// /stats`); they are `None` when the target has no usable `/stats`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct RateRow {
     /// Offered rate, requests per second.
     pub offered_rps: f64,
@@ -179,8 +179,6 @@ mod tests {
             sent: 797,
             ok: 795,
             refused: 2,
-            gaveup: 0,
-            error: 0,
             ok_per_sec: 39.75,
             p50_ms: Some(61.5),
             p99_ms: Some(225.1),
@@ -188,14 +186,7 @@ mod tests {
             lost: Some(0),
             queued: Some(10),
             queued_end: Some(0),
-            prediction: None,
-            timeline: None,
-            partial: false,
-            server: None,
-            start_uptime_ms: None,
-            start_limit: None,
-            config_change: None,
-            model_note: None,
+            ..RateRow::default()
         }
     }
 
