@@ -25,7 +25,7 @@ live_serve() {
     shift 2
     "$bin" serve --addr "127.0.0.1:$port" "$@" >"$log" 2>&1 &
     server_pid=$!
-    for _ in $(seq 200); do grep -q listening "$log" && break; sleep 0.05; done
+    for _ in $(seq 200); do grep -qs listening "$log" && break; sleep 0.05; done
 }
 
 # live_stop: stop the server started by live_serve.
