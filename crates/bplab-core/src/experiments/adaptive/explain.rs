@@ -246,9 +246,12 @@ fn codel_note(r: &AdaptiveReport, l: &Lane) -> String {
     if l.controller != "codel" {
         return String::new();
     }
-    if l.out.refused == 0 {
+    let at = (u64::from(r.slowdown.0) / u64::from(r.window_ms.max(1))) as usize;
+    let refused_after: u64 = l.out.buckets.iter().skip(at).map(|b| b.refused).sum();
+    if refused_after == 0 && at < l.out.buckets.len() {
         format!(
-            " In this run it refused nothing: the interval's minimum queue delay never stayed above {} ms (a service time near or above its {} ms interval hides a standing queue from it).",
+            " In this run it refused nothing {}: the interval's minimum queue delay never stayed above {} ms (a service time near or above its {} ms interval hides a standing queue from it).",
+            after_words(r),
             r.codel_target_ms,
             super::CODEL_INTERVAL_MS
         )
@@ -270,8 +273,9 @@ pub(super) fn explanation(r: &AdaptiveReport) -> Explanation {
     let fixed_service = r.service_words.starts_with("every request takes exactly");
     let stuck = r.preset == "stuck-downstream";
     let mut claims = Vec::new();
+    let change = if deploy_in_run(r) { "the deploy" } else { "the change point" };
     let mut steps = vec![step(
-        "fixed limit from the service time measured before the deploy (the course lesson's formula, rounded half-up)",
+        &format!("fixed limit from the service time measured before {change} (the course lesson's formula, rounded half-up)"),
         "workers × (budget − service) / service + workers in service",
         format!(
             "{} × ({} − {}) / {} + {}",
@@ -285,7 +289,7 @@ pub(super) fn explanation(r: &AdaptiveReport) -> Explanation {
     )];
     if stuck {
         steps.push(step(
-            "worst time in the system behind that limit after the deploy",
+            &format!("worst time in the system behind that limit after {change}"),
             "calls stuck at the timeout",
             format!("every call takes {} ms", r.timeout_ms),
             "no service-time bound applies: the downstream sets the time".to_owned(),
@@ -304,7 +308,7 @@ pub(super) fn explanation(r: &AdaptiveReport) -> Explanation {
             )
         };
         steps.push(Step::eq(
-            "worst time in the system behind that limit after the deploy",
+            &format!("worst time in the system behind that limit after {change}"),
             "(ceil(queue / workers) + 1) × service × factor",
             eq,
             &note,

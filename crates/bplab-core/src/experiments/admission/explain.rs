@@ -52,9 +52,9 @@ fn admission(r: &AdmissionReport) -> Explanation {
         "B, rounded half-up, beside the deadline-safe bound",
         "B = round(capacity × deadline); safe = floor(deadline / service)",
         format!(
-            "round({} × {}); floor({} / {})",
-            fmt_num(capacity),
-            fmt_num(f64::from(s.deadline_ms) / 1000.0),
+            "round(1000 / {} × {}); floor({} / {})",
+            s.service_ms,
+            crate::calc::show(f64::from(s.deadline_ms) / 1000.0),
             s.deadline_ms,
             s.service_ms
         ),

@@ -54,7 +54,7 @@ pub(super) fn explanation(r: &PriorityReport) -> Explanation {
             "most critical success capacity allows at the highest offered load",
             "min(100 %, capacity × window / scored critical arrivals)",
             format!("{} × {} s / {}", fmt_num(cap), fmt_num(f64::from(s.duration_ms) / 1000.0), o.critical.arrivals),
-            if bound >= 100.0 && o.slo_met() {
+            if bound >= 100.0 && first_fail.is_none() {
                 "100 %: capacity is not what limits critical success here".to_owned()
             } else if bound >= 100.0 {
                 "100 %: capacity alone would allow it, yet the SLO is missed here (timing and the deadline limit it)".to_owned()

@@ -1,7 +1,7 @@
 //! Where the shedding numbers come from.
 
 use super::SheddingReport;
-use crate::calc::{Explanation, capacity_rps, fmt_num, worst_sojourn_ms};
+use crate::calc::{Explanation, worst_sojourn_ms};
 use crate::experiments::{Readout, rps, argmax, step, strings};
 use crate::models::shedding::ShedOutcome;
 
@@ -28,11 +28,7 @@ pub(super) fn explanation(r: &SheddingReport) -> Explanation {
     let mut steps = vec![step(
         "door bound (tail-drop)",
         "B = round(capacity × deadline); time in system ≤ B × service",
-        format!(
-            "round({} × {})",
-            fmt_num(capacity_rps(f64::from(s.service_ms), 1)),
-            fmt_num(f64::from(s.deadline_ms) / 1000.0)
-        ),
+        format!("round(1000 / {} × {})", s.service_ms, crate::calc::show(f64::from(s.deadline_ms) / 1000.0)),
         if worst > u64::from(s.deadline_ms) {
             format!(
                 "{} requests: at most {worst} ms in the system, of which at most {} ms waiting; B is rounded up past the {} ms deadline, so tail-drop at B can serve late answers",
