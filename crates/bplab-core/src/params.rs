@@ -709,7 +709,13 @@ impl Params {
             ParamKey::Seed => self.seed = s.int(text, text)?,
             ParamKey::Workers => self.workers = s.int(text, text)?,
             ParamKey::Service => {
-                self.service = crate::stochastic::ServiceTime::parse(text.trim()).map_err(|_| s.err(text))?.to_string()
+                self.service = crate::stochastic::ServiceTime::parse(text.trim())
+                    .map_err(|e| ConfigError::OutOfRange {
+                        param: s.name,
+                        value: crate::calc::quote(text),
+                        accepted: e.accepted(),
+                    })?
+                    .to_string()
             }
             ParamKey::DoorLimit => {
                 self.door_limit = if text.trim().eq_ignore_ascii_case("off") { None } else { Some(s.int(text, text)?) }

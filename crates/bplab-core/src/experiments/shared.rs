@@ -80,10 +80,10 @@ pub(crate) fn rps(v: f64) -> String {
 /// The service-time distribution of `p`, refused with the `service` flag's message.
 pub(crate) fn service_time(p: &Params) -> Result<ServiceTime, ConfigError> {
     let s = ParamSpec::of(ParamKey::Service);
-    ServiceTime::parse(&p.service).map_err(|_| ConfigError::OutOfRange {
+    ServiceTime::parse(&p.service).map_err(|e| ConfigError::OutOfRange {
         param: s.name,
-        value: p.service.clone(),
-        accepted: s.accepted(),
+        value: crate::calc::quote(&p.service),
+        accepted: e.accepted(),
     })
 }
 
