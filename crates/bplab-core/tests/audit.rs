@@ -312,3 +312,24 @@ fn a29_the_calculator_side_of_check_limit() {
     assert_eq!((r.queue_limit, r.record_limit), (73, 72));
     assert!(t.contains("Number. 72,") && t.contains("(ceil(73 / 4) + 1) × 12 = 240 ms"), "{t}");
 }
+
+#[test]
+fn fuzz_case_204841_a_tie_in_the_table_is_not_a_loss() {
+    // The 1,000,000-case run caught "below the best limit's 0.02 rps" said of
+    // a limit whose goodput the table shows equal to the best (0.0 both).
+    let case = bplab_core::fuzz::FuzzCase {
+        experiment: bplab_core::ExperimentId::Admission,
+        edits: vec![
+            ("duration-ms", "3112672".into()),
+            ("valley-rps", "1e6".into()),
+            ("valley-ms", "7".into()),
+            ("spike-rps", "5e-324".into()),
+            ("spike-ms", "1396728".into()),
+            ("offered", "5.562684646268003e-309,5.562684646268003e-309".into()),
+        ],
+    };
+    match bplab_core::fuzz::check_claims(&case, bplab_core::fuzz::FUZZ_CAPS) {
+        Ok((bplab_core::fuzz::Verdict::Ran(_), claims)) => assert!(claims.iter().any(|c| c.0 == "comparison")),
+        other => panic!("{other:?}"),
+    }
+}

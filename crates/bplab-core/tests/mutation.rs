@@ -134,6 +134,7 @@ fn every_audit_defect_put_back_is_caught() {
                 column: "ok_per_sec_after",
                 higher: true,
                 within: Some(("p99_after_ms", 230.0)),
+                tol: 0.0,
                 names: vec!["gradient".into()],
             },
             ev("adaptive", &[("slowdown-factor", "0.5")]),

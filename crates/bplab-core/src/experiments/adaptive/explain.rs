@@ -177,6 +177,7 @@ fn preset_line(r: &AdaptiveReport, claims: &mut Vec<Claim>) -> String {
                         column: "ok_per_sec_after",
                         higher: true,
                         within: Some(("p99_after_ms", f64::from(r.budget_ms))),
+                        tol: 0.0,
                         names,
                     },
                 ));

@@ -111,14 +111,16 @@ fn admission(r: &AdmissionReport) -> Explanation {
     }
     if let Some(o) = r.sweep.iter().filter(|o| o.limit.bound() < i64::from(r.budget)).max_by_key(|o| o.limit.bound()) {
         // Wasteful refusal only when it costs goodput against the best limit.
-        let wasteful = o.reject_pct > 0.0 && best.is_some_and(|b| b.goodput > o.goodput);
+        // Compared as the sweep's table shows goodput (one decimal).
+        let shown = |x: f64| crate::numerics::format_fixed(x, 1).parse::<f64>().unwrap_or(x);
+        let wasteful = o.reject_pct > 0.0 && best.is_some_and(|b| shown(b.goodput_rps) > shown(o.goodput_rps));
         let text = if wasteful {
             format!(
-                "Below B the door refuses traffic the server could have absorbed: at limit {} goodput is {} with {} % refused, below the best limit's {}.",
+                "Below B the door refuses traffic the server could have absorbed: at limit {} goodput is {} rps with {} % refused, below the best limit's {} rps.",
                 o.limit.label(),
-                rps(o.goodput_rps),
+                crate::numerics::format_fixed(o.goodput_rps, 1),
                 fmt_num(o.reject_pct),
-                rps(best.map_or(0.0, |b| b.goodput_rps))
+                crate::numerics::format_fixed(best.map_or(0.0, |b| b.goodput_rps), 1)
             )
         } else {
             format!(
@@ -138,8 +140,8 @@ fn admission(r: &AdmissionReport) -> Explanation {
                 column: "goodput_rps",
                 agg: Agg::Max,
                 cmp: if wasteful { Cmp::Gt } else { Cmp::Le },
-                value: o.goodput_rps,
-                tol: if wasteful { 0.0 } else { 0.051 },
+                value: shown(o.goodput_rps),
+                tol: 0.0,
             },
         ));
         would_change.push(text);
@@ -162,6 +164,23 @@ fn admission(r: &AdmissionReport) -> Explanation {
                 fmt_num(o.served_late_pct)
             ));
         }
+    }
+    if let Some(b) = best {
+        claims.push(Claim::new(
+            "best",
+            "claim",
+            format!("best limit on this curve: {} (", b.limit.label()),
+            Fact::Best {
+                table: "bp-post2-limit-sweep.csv",
+                filter: Vec::new(),
+                key: "admission_limit",
+                column: "goodput_rps",
+                higher: true,
+                within: None,
+                tol: 0.1,
+                names: vec![b.limit.label()],
+            },
+        ));
     }
     Explanation {
         title: "Admission limit".into(),

@@ -114,6 +114,26 @@ pub(super) fn explanation(r: &PriorityReport) -> Explanation {
         ),
         Some(i) => {
             let (pass, fail) = (prio[i - 1], prio[i]);
+            for (o, met) in [(pass, "yes"), (fail, "no")] {
+                claims.push(Claim::new(
+                    "trend",
+                    "claim",
+                    format!("{} rps", format_fixed(o.offered_rps(), 1)),
+                    Fact::Column {
+                        table: "bp-post5-protection.csv",
+                        filter: vec![
+                            ("policy", "priority".to_owned()),
+                            ("offered_rps", format_fixed(o.offered_rps(), 1)),
+                            ("critical_slo_met", met.to_owned()),
+                        ],
+                        column: "critical_success_pct",
+                        agg: Agg::Count,
+                        cmp: Cmp::Ge,
+                        value: 1.0,
+                        tol: 0.0,
+                    },
+                ));
+            }
             let again: Vec<String> =
                 prio[i..].iter().filter(|o| o.slo_met()).map(|o| format_fixed(o.offered_rps(), 1)).collect();
             let few = if fail.critical.arrivals < 100 {
