@@ -333,3 +333,19 @@ fn fuzz_case_204841_a_tie_in_the_table_is_not_a_loss() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn fuzz_case_8280_above_capacity_is_read_from_the_mean() {
+    // The second run caught the check reading the first replica's sweep row
+    // where the sentence states the mean over replicas.
+    for edits in [
+        vec![("service", "mix:1,100%x10".to_owned()), ("limit", "off".to_owned())],
+        vec![("seed", "4294967294".to_owned()), ("workers", "2".to_owned()), ("limit", "off".to_owned())],
+    ] {
+        let case = bplab_core::fuzz::FuzzCase {
+            experiment: bplab_core::ExperimentId::Lesson,
+            edits: edits.iter().map(|(k, v)| (PARAMS.iter().find(|s| s.name == *k).unwrap().name, v.clone())).collect(),
+        };
+        bplab_core::fuzz::check_claims(&case, bplab_core::fuzz::FUZZ_CAPS).unwrap();
+    }
+}

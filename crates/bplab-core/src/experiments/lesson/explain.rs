@@ -82,10 +82,11 @@ pub(super) fn explanation(r: &LessonReport) -> Explanation {
                 "comparison",
                 "above-capacity",
                 format!("delivered vs capacity {} rps", fmt_num(cap)),
+                // The mean over replicas at that rate, as the replicas table shows it.
                 Fact::Column {
-                    table: "lesson-sweep.csv",
-                    filter: Vec::new(),
-                    column: "ok_per_sec",
+                    table: "lesson-replicas.csv",
+                    filter: vec![("offered", fmt_num(top.rate_rps))],
+                    column: "ok_per_sec_mean",
                     agg: Agg::Max,
                     cmp: Cmp::Gt,
                     value: cap,
