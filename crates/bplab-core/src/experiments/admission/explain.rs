@@ -3,7 +3,9 @@
 
 use super::AdmissionReport;
 use crate::calc::{Explanation, budget, capacity_rps, fmt_num, worst_sojourn_ms};
-use crate::claim::{Agg, Claim, Cmp, Fact};
+use crate::calc::Step;
+use crate::claim::equation::{mul, n};
+use crate::claim::{Agg, Claim, Cmp, Equation, Fact};
 use crate::experiments::{Readout, rps, argmax, step, strings};
 use crate::models::admission::{AdmissionOutcome, Limit};
 
@@ -36,12 +38,12 @@ fn admission(r: &AdmissionReport) -> Explanation {
     let capacity = capacity_rps(f64::from(s.service_ms), 1);
     let worst = worst_sojourn_ms(r.plateau_limit, s.service_ms);
     let longest = r.limited.iter().map(|o| o.max_sojourn_ms).fold(0.0f64, f64::max);
-    let mut steps = vec![step(
+    let mut steps = vec![Step::eq(
         "worst time in the system at the plateau limit",
         "limit × service (queue wait at most (limit − 1) × service)",
-        format!("{} × {}", r.plateau_limit, s.service_ms),
-        format!(
-            "{worst} ms in the system, at most {} ms of it waiting (deadline {} ms; longest seen in the plateau runs: {} ms)",
+        Equation::with_result(mul(n(f64::from(r.plateau_limit)), n(f64::from(s.service_ms))), worst as f64, "ms"),
+        &format!(
+            "in the system, at most {} ms of it waiting (deadline {} ms; longest seen in the plateau runs: {} ms)",
             worst.saturating_sub(u64::from(s.service_ms)),
             s.deadline_ms,
             fmt_num(longest)

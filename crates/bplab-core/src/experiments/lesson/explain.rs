@@ -1,7 +1,9 @@
 //! What randomness adds, in numbers from the run.
 
 use super::LessonReport;
-use crate::calc::{Explanation, capacity_rps, fmt_num};
+use crate::calc::{Explanation, Step, capacity_rps, fmt_num};
+use crate::claim::Equation;
+use crate::claim::equation::{div, mul, n};
 use crate::claim::{Agg, Claim, Cmp, Fact};
 use crate::experiments::{Readout, step, strings};
 
@@ -14,12 +16,20 @@ pub(super) fn explanation(r: &LessonReport) -> Explanation {
     let at = &r.at;
     let rho = if cap > 0.0 { at.rate_rps / cap } else { 0.0 };
     let mut claims = Vec::new();
-    let mut steps = vec![step(
-        "capacity",
-        "workers × 1000 / mean service time",
-        format!("{} × 1000 / {}", r.workers, fmt_num(r.service_mean_ms)),
-        format!("{} rps", fmt_num(cap)),
-    )];
+    let mut steps = vec![if r.service_mean_ms > 0.0 {
+        Step::eq(
+            "capacity",
+            "workers × 1000 / mean service time",
+            Equation::with_result(
+                div(mul(n(f64::from(r.workers)), n(1000.0)), n(r.service_mean_ms)),
+                cap,
+                "rps",
+            ),
+            "",
+        )
+    } else {
+        step("capacity", "workers × 1000 / mean service time", "no service time".into(), "0 rps".into())
+    }];
     steps.push(step(
         "load at the chosen rate",
         "ρ = offered / capacity",

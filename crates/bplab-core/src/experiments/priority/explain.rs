@@ -1,7 +1,9 @@
 //! Where the priority numbers come from.
 
 use super::PriorityReport;
-use crate::calc::{Explanation, capacity_rps, fmt_num};
+use crate::calc::{Explanation, Step, capacity_rps, fmt_num};
+use crate::claim::Equation;
+use crate::claim::equation::{div, n};
 use crate::claim::{Agg, Claim, Cmp, Fact};
 use crate::experiments::{Readout, rps, argmax, step, strings};
 use crate::models::priority::{ClassPolicy, PriorityOutcome, SLO_TARGET_PCT};
@@ -42,11 +44,15 @@ pub(super) fn explanation(r: &PriorityReport) -> Explanation {
     let cap = capacity_rps(f64::from(s.service_ms), 1);
     let prio = sorted(r, ClassPolicy::Priority);
     let first_fail = prio.iter().position(|o| !o.slo_met());
-    let mut steps = vec![step(
+    let mut steps = vec![Step::eq(
         "feasibility ceiling",
         "capacity / critical share",
-        format!("{} / {}", fmt_num(cap), fmt_num(s.critical_share)),
-        format!("{} offered", rps(r.ceiling_rps)),
+        Equation::with_result(
+            div(n(cap), n(s.critical_share)),
+            r.ceiling_rps,
+            "rps",
+        ),
+        "offered",
     )];
     if let Some(o) = highest(r, ClassPolicy::Priority).filter(|o| o.critical.arrivals > 0) {
         let bound = success_bound_pct(r, o);
