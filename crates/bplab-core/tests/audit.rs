@@ -271,6 +271,8 @@ fn a23_steady_overload_has_no_deploy() {
     let t = text("adaptive", &[("preset", "steady-overload")]);
     assert!(!t.contains("(40 rps first step)") && !t.contains("after the deploy"), "{t}");
     assert!(t.contains("no deploy in this run"), "{t}");
+    // The fixed door's half-up 10 is labelled beside the number the calculator ships.
+    assert!(t.contains("the limit calculator would ship 9"), "{t}");
 }
 
 #[test]

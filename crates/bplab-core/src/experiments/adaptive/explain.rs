@@ -286,7 +286,17 @@ pub(super) fn explanation(r: &AdaptiveReport) -> Explanation {
             fmt_num(r.service_mean_ms),
             r.workers
         ),
-        format!("{} in the system ({} queued)", r.fixed_limit, queue),
+        {
+            let safe = crate::calc::deadline_safe_queue(r.workers.max(1), f64::from(r.budget_ms), r.service_mean_ms);
+            if safe == queue {
+                format!("{} in the system ({} queued, also the calculator's deadline-safe figure)", r.fixed_limit, queue)
+            } else {
+                format!(
+                    "{} in the system ({} queued; the limit calculator would ship {safe}, whose worst time fits the budget)",
+                    r.fixed_limit, queue
+                )
+            }
+        },
     )];
     if stuck {
         steps.push(step(
