@@ -24,6 +24,7 @@
 
 pub mod arrivals;
 pub mod calc;
+pub mod claim;
 pub mod control;
 mod error;
 mod experiments;
@@ -31,16 +32,17 @@ pub mod fuzz;
 pub mod models;
 pub mod numerics;
 pub mod params;
+pub mod plot;
 pub mod stochastic;
 mod table;
 
 pub use error::ConfigError;
 pub use experiments::{
-    AdaptiveParams, AdaptiveReport, AdmissionParams, AdmissionReport, Bucket, Caps, Ceiling, ChartId, ChartSpec,
-    CollapseParams, CollapseReport, Controller, Deploy, Door, EXPERIMENTS, Exec, Experiment, ExperimentId,
-    ExperimentReport, Histogram, Interval, Job, LESSON_QUEUE_LIMIT, Lane, LessonParams, LessonReport, Params, Preset,
-    PriorityParams, PriorityReport, RateResult, Readout, Report, RunTally, Scenario, Sequential, ShapingParams,
-    ShapingReport, SheddingParams, SheddingReport, SimOut, Timeline, Trace, par_map, simulate,
+    AdaptiveParams, AdaptiveReport, AdmissionParams, AdmissionReport, Bucket, Caps, Ceiling, ChartSpec, CollapseParams,
+    CollapseReport, Controller, Deploy, Door, EXPERIMENTS, Exec, Experiment, ExperimentId, ExperimentReport, Histogram,
+    Interval, Job, LESSON_QUEUE_LIMIT, Lane, LessonParams, LessonReport, Params, Preset, PriorityParams,
+    PriorityReport, RateResult, Readout, Report, RunTally, Scenario, Sequential, ShapingParams, ShapingReport,
+    SheddingParams, SheddingReport, SimOut, Timeline, Trace, par_map, simulate,
 };
 pub use params::{
     MAX_LIST_LEN, Named, ParamKind, ParamSet, ParamSpec, ParamValue, QueueLimit, Range, SliderSpan, parse_duration_ms,

@@ -45,7 +45,14 @@ fn live<A: clap::FromArgMatches>(
     run: fn(A) -> Result<(), bplab_live::LiveError>,
 ) -> Result<(), Failure> {
     let args = A::from_arg_matches(m).map_err(|e| Failure::Usage(e.to_string()))?;
-    Ok(run(args)?)
+    match run(args) {
+        // An interrupted `load` kept its data and exits 130, as shells expect.
+        Err(e) if e.exit_code() == 130 => {
+            eprintln!("bplab: {e}");
+            std::process::exit(130)
+        }
+        r => Ok(r?),
+    }
 }
 
 fn main() -> ExitCode {

@@ -5,16 +5,27 @@
 use crate::error::ConfigError;
 use crate::params::{ParamKind, ParamSpec, Range, span};
 
-use super::fmt_num;
+/// A refused number in a short form (1e-300, not 0.000…0001).
+fn shown(v: f64) -> String {
+    let s = format!("{v}");
+    if s.len() > 12 && v.is_finite() { format!("{v:e}") } else { s }
+}
+
+/// At most 60 characters of a typed value, with "…" when cut.
+pub fn quote(text: &str) -> String {
+    let t = text.trim();
+    if t.chars().count() <= 60 { t.to_owned() } else { format!("{}…", t.chars().take(60).collect::<String>()) }
+}
 
 /// One calculator input: its spec (the same type as every experiment
 /// parameter's) and the lesson's value.
 #[derive(Clone, Copy, Debug)]
 pub struct CalcParam {
-    /// Name, label, unit, accepted range (every input is above 0), help and
-    /// slider span.
+    /// Name, label, unit, accepted range, help and slider span. Reals start
+    /// at 0.001: below it the calculators would print numbers with no
+    /// meaning (a 1e-300 ms service time is not a service).
     pub spec: ParamSpec,
-    /// The lesson's value (seed 003).
+    /// The course lesson's value.
     pub default: f64,
 }
 
@@ -26,7 +37,7 @@ pub const CALC_PARAMS: [CalcParam; 6] = [
             label: "Arrivals",
             unit: "per second",
             kind: ParamKind::Real,
-            range: Range::above_to(0.0, 1e9),
+            range: Range::from_to(0.001, 1e9),
             help: "λ, requests arriving per second",
             slider: span(1.0, 1000.0, 1.0),
         },
@@ -38,7 +49,7 @@ pub const CALC_PARAMS: [CalcParam; 6] = [
             label: "Latency",
             unit: "ms",
             kind: ParamKind::Real,
-            range: Range::above_to(0.0, 1e9),
+            range: Range::from_to(0.001, 1e9),
             help: "W, whole time in the system, queueing included",
             slider: span(1.0, 2000.0, 1.0),
         },
@@ -50,7 +61,7 @@ pub const CALC_PARAMS: [CalcParam; 6] = [
             label: "In flight",
             unit: "requests",
             kind: ParamKind::Real,
-            range: Range::above_to(0.0, 1e12),
+            range: Range::from_to(0.001, 1e12),
             help: "L, requests in the system at once",
             slider: span(1.0, 1000.0, 1.0),
         },
@@ -74,7 +85,7 @@ pub const CALC_PARAMS: [CalcParam; 6] = [
             label: "Latency budget",
             unit: "ms",
             kind: ParamKind::Real,
-            range: Range::above_to(0.0, 1e7),
+            range: Range::from_to(0.001, 1e7),
             help: "time a caller allows in the system, queueing included",
             slider: span(1.0, 1000.0, 1.0),
         },
@@ -86,7 +97,7 @@ pub const CALC_PARAMS: [CalcParam; 6] = [
             label: "Service time",
             unit: "ms",
             kind: ParamKind::Real,
-            range: Range::above_to(0.0, 1e6),
+            range: Range::from_to(0.001, 1e6),
             help: "measured time to serve one request",
             slider: span(1.0, 200.0, 0.5),
         },
@@ -108,7 +119,7 @@ pub const BUDGET: usize = 4;
 pub const SERVICE: usize = 5;
 
 impl CalcParam {
-    /// What is accepted, e.g. "a number above 0 to 10000000 (ms)".
+    /// What is accepted, e.g. "a number from 0.001 to 10000000 (ms)".
     pub fn accepted(&self) -> String {
         self.spec.accepted()
     }
@@ -119,11 +130,11 @@ impl CalcParam {
 
     /// Checks a number against the range.
     pub fn check(&self, v: f64) -> Result<f64, ConfigError> {
-        self.spec.check(v).map_err(|_| self.refuse(fmt_num(v)))
+        self.spec.check(v).map_err(|_| self.refuse(shown(v)))
     }
 
     /// Parses typed text and checks it; the message echoes the text.
     pub fn parse(&self, text: &str) -> Result<f64, ConfigError> {
-        text.trim().parse::<f64>().ok().and_then(|v| self.check(v).ok()).ok_or_else(|| self.refuse(text.to_owned()))
+        text.trim().parse::<f64>().ok().and_then(|v| self.check(v).ok()).ok_or_else(|| self.refuse(quote(text)))
     }
 }

@@ -2,11 +2,12 @@
 
 mod explain;
 mod params;
+mod plots;
 
 use serde::Serialize;
 
 use super::{
-    ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map,
 };
 use crate::arrivals::Curve;
 use crate::calc::Explanation;
@@ -47,12 +48,10 @@ static TABLES: [TableSpec; 2] = [
 
 static CHARTS: [ChartSpec; 2] = [
     ChartSpec {
-        id: ChartId::AdmissionLimitSweep,
         file: "bp-post2-limit-sweep.png",
         title: "Goodput and utilization vs admission limit",
     },
     ChartSpec {
-        id: ChartId::AdmissionPlateau,
         file: "bp-post2-plateau.png",
         title: "Goodput vs offered load: cliff vs plateau",
     },
@@ -127,6 +126,10 @@ pub(super) fn run(p: &AdmissionParams, exec: &dyn Exec) -> AdmissionReport {
 }
 
 impl ExperimentReport for AdmissionReport {
+    fn plots(&self) -> Vec<crate::plot::Plot> {
+        plots::plots(self)
+    }
+
     fn explanations(&self) -> Vec<Explanation> {
         explain::explanations(self)
     }

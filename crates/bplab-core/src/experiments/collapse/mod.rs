@@ -2,11 +2,12 @@
 
 mod explain;
 mod params;
+mod plots;
 
 use serde::Serialize;
 
 use super::{
-    ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally,
     par_map,
 };
 use crate::calc::Explanation;
@@ -39,9 +40,8 @@ static TABLES: [TableSpec; 1] = [TableSpec {
 }];
 
 static CHARTS: [ChartSpec; 2] = [
-    ChartSpec { id: ChartId::CollapseGoodput, file: "bp-post1-goodput.png", title: "Goodput vs offered load" },
+    ChartSpec { file: "bp-post1-goodput.png", title: "Goodput vs offered load" },
     ChartSpec {
-        id: ChartId::CollapseAmplification,
         file: "bp-post1-amplification.png",
         title: "Retry amplification: effective load vs offered",
     },
@@ -115,6 +115,10 @@ pub(super) fn run(p: &CollapseParams, exec: &dyn Exec) -> CollapseReport {
 }
 
 impl ExperimentReport for CollapseReport {
+    fn plots(&self) -> Vec<crate::plot::Plot> {
+        plots::plots(self)
+    }
+
     fn explanations(&self) -> Vec<Explanation> {
         vec![explain::explanation(self)]
     }

@@ -9,11 +9,12 @@
 mod explain;
 mod params;
 mod stats;
+mod plots;
 
 use serde::Serialize;
 
 use super::{
-    ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map,
     poisson_bound,
 };
 use crate::arrivals::Curve;
@@ -30,9 +31,9 @@ pub(super) const DEF: Experiment = Experiment {
     id: ExperimentId::Lesson,
     name: "lesson",
     title: "Random arrivals",
-    post: "Course lesson: Ship a number you measured (seed 003)",
+    post: "Course lesson: Ship a number you measured",
     dir: "lesson",
-    lesson: "Random arrivals queue below capacity: the same server the deterministic model calls idle has a tail.",
+    lesson: "Random arrivals queue below capacity: the same server the evenly spaced reference model calls idle has a tail.",
     tables: &TABLES,
     charts: &CHARTS,
     params: LessonParams::SPECS,
@@ -69,12 +70,10 @@ static TABLES: [TableSpec; 3] = [
 
 static CHARTS: [ChartSpec; 2] = [
     ChartSpec {
-        id: ChartId::LessonSweep,
         file: "lesson-sweep.png",
         title: "p99 and delivered answers vs offered rate (band: 95 % over replicas)",
     },
     ChartSpec {
-        id: ChartId::LessonLatency,
         file: "lesson-latency.png",
         title: "Latency at the chosen rate: random arrivals vs evenly spaced",
     },
@@ -189,6 +188,21 @@ fn one(p: &LessonParams, svc: ServiceTime, rate: f64, seed: u64) -> (Summary, Ve
     }
 }
 
+/// The shortest service time the distribution can draw, ms.
+fn fastest_ms(svc: ServiceTime) -> f64 {
+    match svc {
+        ServiceTime::Fixed { ms } => ms,
+        ServiceTime::Mix { base_ms, slow_pct, factor } => {
+            if slow_pct >= 100.0 {
+                base_ms * factor
+            } else {
+                base_ms
+            }
+        }
+        _ => 0.0,
+    }
+}
+
 fn deterministic(p: &LessonParams, svc: ServiceTime, rate: f64) -> AdmissionOutcome {
     let duration_ms = (p.seconds * 1000.0).clamp(1.0, f64::from(u32::MAX)) as u32;
     let service_ms = libm::round(svc.mean_ms() / f64::from(p.workers)).clamp(1.0, f64::from(u32::MAX)) as u32;
@@ -214,8 +228,11 @@ pub(super) fn run(p: &LessonParams, exec: &dyn Exec) -> LessonReport {
             let replicas: Vec<Summary> = rows.by_ref().take(p.replicas as usize).collect();
             RateResult {
                 rate_rps: rate,
-                ok_per_sec: Interval::of(&replicas.iter().map(|r| r.ok_per_sec).collect::<Vec<_>>()),
-                p99_ms: Interval::of(&replicas.iter().filter_map(|r| r.p99_ms).collect::<Vec<_>>()),
+                ok_per_sec: Interval::of(&replicas.iter().map(|r| r.ok_per_sec).collect::<Vec<_>>())
+                    .within(0.0, f64::INFINITY),
+                // An answered p99 lies between the fastest service and the client timeout.
+                p99_ms: Interval::of(&replicas.iter().filter_map(|r| r.p99_ms).collect::<Vec<_>>())
+                    .within(fastest_ms(svc), f64::from(p.client_timeout_ms).max(fastest_ms(svc))),
                 replicas,
                 deterministic: det,
             }
@@ -272,6 +289,10 @@ fn opt(v: Option<f64>) -> String {
 }
 
 impl ExperimentReport for LessonReport {
+    fn plots(&self) -> Vec<crate::plot::Plot> {
+        plots::plots(self)
+    }
+
     fn explanations(&self) -> Vec<Explanation> {
         vec![explain::explanation(self)]
     }

@@ -2,11 +2,12 @@
 
 mod explain;
 mod params;
+mod plots;
 
 use serde::Serialize;
 
 use super::{
-    ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map,
 };
 use crate::arrivals::Curve;
 use crate::calc::Explanation;
@@ -47,12 +48,10 @@ static TABLES: [TableSpec; 2] = [
 
 static CHARTS: [ChartSpec; 2] = [
     ChartSpec {
-        id: ChartId::PriorityProtection,
         file: "bp-post5-protection.png",
         title: "Critical and background success vs offered load",
     },
     ChartSpec {
-        id: ChartId::PriorityBurst,
         file: "bp-post5-slo-burst.png",
         title: "Per-class success through the bursts",
     },
@@ -127,6 +126,10 @@ pub(super) fn run(p: &PriorityParams, exec: &dyn Exec) -> PriorityReport {
 }
 
 impl ExperimentReport for PriorityReport {
+    fn plots(&self) -> Vec<crate::plot::Plot> {
+        plots::plots(self)
+    }
+
     fn explanations(&self) -> Vec<Explanation> {
         vec![explain::explanation(self)]
     }

@@ -2,11 +2,12 @@
 
 mod explain;
 mod params;
+mod plots;
 
 use serde::Serialize;
 
 use super::{
-    ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map,
 };
 use crate::arrivals::Curve;
 use crate::calc::{Explanation, capacity_rps};
@@ -47,12 +48,10 @@ static TABLES: [TableSpec; 2] = [
 
 static CHARTS: [ChartSpec; 2] = [
     ChartSpec {
-        id: ChartId::ShapingTimeline,
         file: "bp-post3-shaping.png",
         title: "Offered, token-bucket and leaky-bucket rates over time",
     },
     ChartSpec {
-        id: ChartId::ShapingBurstSweep,
         file: "bp-post3-burst-sweep.png",
         title: "Goodput and downstream peak vs burst size",
     },
@@ -177,6 +176,10 @@ pub(super) fn run(p: &ShapingParams, exec: &dyn Exec) -> ShapingReport {
 }
 
 impl ExperimentReport for ShapingReport {
+    fn plots(&self) -> Vec<crate::plot::Plot> {
+        plots::plots(self)
+    }
+
     fn explanations(&self) -> Vec<Explanation> {
         vec![explain::explanation(self)]
     }

@@ -2,11 +2,12 @@
 
 mod explain;
 mod params;
+mod plots;
 
 use serde::Serialize;
 
 use super::{
-    ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map,
 };
 use crate::arrivals::Curve;
 use crate::calc::Explanation;
@@ -47,12 +48,10 @@ static TABLES: [TableSpec; 2] = [
 
 static CHARTS: [ChartSpec; 2] = [
     ChartSpec {
-        id: ChartId::SheddingSweep,
         file: "bp-post4-shed-sweep.png",
         title: "Goodput vs offered load per policy",
     },
     ChartSpec {
-        id: ChartId::SheddingHangover,
         file: "bp-post4-hangover.png",
         title: "Served p99 per window: the hangover",
     },
@@ -116,6 +115,10 @@ pub(super) fn run(p: &SheddingParams, exec: &dyn Exec) -> SheddingReport {
 }
 
 impl ExperimentReport for SheddingReport {
+    fn plots(&self) -> Vec<crate::plot::Plot> {
+        plots::plots(self)
+    }
+
     fn explanations(&self) -> Vec<Explanation> {
         vec![explain::explanation(self)]
     }
