@@ -6,16 +6,13 @@
 
 use bplab_core::calc::{LimitInput, LittlesInput, limit, littles};
 use bplab_core::claim::{check_report, equation::check_rendered};
-use bplab_core::{Caps, EXPERIMENTS, Experiment, PARAMS, Report, Scenario};
+use bplab_core::{Caps, EXPERIMENTS, Experiment, Report, Scenario};
 
 fn report(exp: &str, edits: &[(&str, &str)]) -> Report {
     let e = EXPERIMENTS.iter().find(|e| e.name == exp).expect("experiment");
     let mut p = Experiment::get(e.id).defaults();
-    for (flag, v) in edits {
-        let spec = PARAMS.iter().find(|s| s.name == *flag).unwrap_or_else(|| panic!("flag {flag}"));
-        p.set(spec.key, v).unwrap_or_else(|err| panic!("--{flag} {v}: {err}"));
-    }
-    let r = Scenario::new(e.id, p, Caps::CLI).expect("scenario").run();
+    p.apply(edits).unwrap_or_else(|err| panic!("{edits:?}: {err}"));
+    let r = Scenario::new(p, Caps::CLI).expect("scenario").run();
     check_report(exp, &r).unwrap_or_else(|why| panic!("false claim at {edits:?}: {why}"));
     for x in r.explanations() {
         for st in &x.steps {
@@ -346,7 +343,7 @@ fn fuzz_case_8280_above_capacity_is_read_from_the_mean() {
     ] {
         let case = bplab_core::fuzz::FuzzCase {
             experiment: bplab_core::ExperimentId::Lesson,
-            edits: edits.iter().map(|(k, v)| (PARAMS.iter().find(|s| s.name == *k).unwrap().name, v.clone())).collect(),
+            edits: edits.iter().map(|(k, v)| (*k, v.clone())).collect(),
         };
         bplab_core::fuzz::check_claims(&case, bplab_core::fuzz::FUZZ_CAPS).unwrap();
     }

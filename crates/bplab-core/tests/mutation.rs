@@ -5,15 +5,13 @@
 
 use bplab_core::claim::equation::{div, mul, n};
 use bplab_core::claim::{Agg, Claim, Cmp, Equation, Evidence, Fact, check, lint};
-use bplab_core::{Caps, EXPERIMENTS, Experiment, PARAMS, Scenario};
+use bplab_core::{Caps, EXPERIMENTS, Experiment, Scenario};
 
 fn ev(exp: &str, edits: &[(&str, &str)]) -> Evidence {
     let e = EXPERIMENTS.iter().find(|e| e.name == exp).unwrap();
     let mut p = Experiment::get(e.id).defaults();
-    for (flag, v) in edits {
-        p.set(PARAMS.iter().find(|s| s.name == *flag).unwrap().key, v).unwrap();
-    }
-    Evidence::of(&Scenario::new(e.id, p, Caps::CLI).unwrap().run())
+    p.apply(edits).unwrap();
+    Evidence::of(&Scenario::new(p, Caps::CLI).unwrap().run())
 }
 
 fn col(
