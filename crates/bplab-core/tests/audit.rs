@@ -348,3 +348,22 @@ fn fuzz_case_8280_above_capacity_is_read_from_the_mean() {
         bplab_core::fuzz::check_claims(&case, bplab_core::fuzz::FUZZ_CAPS).unwrap();
     }
 }
+
+#[test]
+fn fuzz_case_226636_a_tiny_share_shows_operands_that_recompute() {
+    // The third run caught "0.318… / 0.000…0 = 1432…(300 digits) rps".
+    let case = bplab_core::fuzz::FuzzCase {
+        experiment: bplab_core::ExperimentId::Priority,
+        edits: vec![
+            ("service-ms", "3137".into()),
+            ("deadline-ms", "5826".into()),
+            ("duration-ms", "19283".into()),
+            ("window-ms", "1973925".into()),
+            ("critical-share", "2.2250738585072014e-308".into()),
+        ],
+    };
+    match bplab_core::fuzz::check_claims(&case, bplab_core::fuzz::FUZZ_CAPS) {
+        Ok((bplab_core::fuzz::Verdict::Ran(_), claims)) => assert!(claims.iter().any(|c| c.0 == "arithmetic")),
+        other => panic!("{other:?}"),
+    }
+}
