@@ -294,6 +294,7 @@ impl ParamValue for Vec<Limit> {
 
 impl ParamValue for ServiceTime {
     fn parse(spec: &ParamSpec, text: &str) -> Result<Self, ConfigError> {
+        // The refusal says what is wrong (p99 below p50, a share over 100 %).
         ServiceTime::parse(text.trim()).map_err(|e| ConfigError::OutOfRange {
             param: spec.name,
             value: crate::calc::quote(text),
