@@ -80,10 +80,10 @@ const BUDGET_MS: &str = "budget-ms";
 
 /// If the core limit calculator refuses `budget_ms` as a budget, what it
 /// accepts instead. The range is asked from the core (with the smallest
-/// service time, so only the budget's own range can fail), not copied: the
+/// service time it accepts, so only the budget's own range can fail), not copied: the
 /// later derivation uses the same check.
 fn budget_refusal(budget_ms: f64) -> Option<String> {
-    let probe = LimitInput { workers: 1, budget_ms, service_ms: f64::MIN_POSITIVE };
+    let probe = LimitInput { workers: 1, budget_ms, service_ms: calc::CALC_PARAMS[calc::SERVICE].min };
     match calc::limit(probe) {
         Err(ConfigError::OutOfRange { param: BUDGET_MS, accepted, .. }) => Some(accepted),
         _ => None,
