@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use bplab_core::ConfigError;
-use bplab_core::calc::{self, LimitInput};
+use bplab_core::calc;
 
 use crate::error::LiveError;
 use crate::flags::WholeFlag;
@@ -79,12 +79,10 @@ impl MeasureConfig {
 const BUDGET_MS: &str = "budget-ms";
 
 /// If the core limit calculator refuses `budget_ms` as a budget, what it
-/// accepts instead. The range is asked from the core (with the smallest
-/// service time it accepts, so only the budget's own range can fail), not copied: the
-/// later derivation uses the same check.
+/// accepts instead. The range is the core calculator table's (the later
+/// derivation uses the same check), not copied.
 fn budget_refusal(budget_ms: f64) -> Option<String> {
-    let probe = LimitInput { workers: 1, budget_ms, service_ms: calc::CALC_PARAMS[calc::SERVICE].min };
-    match calc::limit(probe) {
+    match calc::CALC_PARAMS[calc::BUDGET].check(budget_ms) {
         Err(ConfigError::OutOfRange { param: BUDGET_MS, accepted, .. }) => Some(accepted),
         _ => None,
     }

@@ -25,12 +25,11 @@ pub enum Failure {
 }
 
 impl From<bplab_core::ConfigError> for Failure {
-    /// Core messages start with the parameter's name; on the terminal that
-    /// name is a flag, so it gets its `--`.
+    /// Core messages that name a parameter start with it; on the terminal
+    /// that name is a flag, so it gets its `--`.
     fn from(e: bplab_core::ConfigError) -> Self {
         let msg = e.to_string();
-        let names_a_flag = msg.split_once(':').is_some_and(|(head, _)| !head.is_empty() && !head.contains(' '));
-        Failure::Usage(if names_a_flag { format!("--{msg}") } else { msg })
+        Failure::Usage(if e.param().is_some() { format!("--{msg}") } else { msg })
     }
 }
 
