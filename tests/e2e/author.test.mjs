@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DIST, launch, openPage, ready } from './harness.mjs';
+import { DIST, ROOT, launch, openPage, ready } from './harness.mjs';
 import { serveDirs } from './serve-dirs.mjs';
 
 let srv;
@@ -101,7 +101,11 @@ async function answer(page, w, i) {
 }
 
 test('an author adds a question to bplab.html in a text editor; from file:// a learner answers it', async () => {
-  const file = await authored(JSON.stringify({ embed: 'littles', questions: [QUESTION] }, null, 2), 'lesson.html');
+  // The README's worked example, copied as it stands, is the same question.
+  const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+  const example = readme.match(/\*\*A worked example\*\*[^`]*```json\n([\s\S]*?)\n```/)[1];
+  assert.deepEqual(JSON.parse(example), { embed: 'littles', questions: [QUESTION] });
+  const file = await authored(example, 'lesson.html');
   const page = await openFile(file);
   const legend = page.locator('#littles-q-legend');
   assert.equal(

@@ -154,7 +154,7 @@ impl Builder {
         self.json.set_value(&text);
         match parse_one(&text, "question") {
             Ok(_) => {
-                show_msg(&self.msg, None);
+                show_msg(&self.msg, self.mastery().err().as_deref());
                 if remount {
                     let _ = self.mount_preview(&self.params(), Some(&text));
                 }
@@ -380,10 +380,12 @@ pub fn start(root: &Element) -> Result<(), JsValue> {
     // Typing in the form: recheck and remount the preview shortly after the last key.
     let b2 = b.clone();
     on(&form, "input", move |e| {
-        let from_widget = e.target().and_then(|t| t.dyn_into::<Element>().ok()).is_some_and(|t| t.id() == "b-widget");
-        if from_widget {
+        let id = e.target().and_then(|t| t.dyn_into::<Element>().ok()).map(|t| t.id()).unwrap_or_default();
+        if id == "b-widget" {
             return;
         }
+        // The package fields do not change the question: no remount (the preview keeps its pick).
+        let remount = !matches!(id.as_str(), "b-lesson-title" | "b-mastery");
         let Some(w) = web_sys::window() else { return };
         let Ok(mut s) = b2.try_borrow_mut() else { return };
         if let Some(t) = s.timer.take() {
@@ -392,7 +394,7 @@ pub fn start(root: &Element) -> Result<(), JsValue> {
         let b3 = b2.clone();
         let cb = Closure::once_into_js(move || {
             if let Ok(s) = b3.try_borrow() {
-                s.update(true);
+                s.update(remount);
             }
         });
         s.timer = w.set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), 250).ok();
