@@ -165,9 +165,8 @@ impl ExperimentWidget {
     /// Charts first: plotters may measure legend text through the page
     /// layout, which is cheap only while the DOM is not yet dirtied.
     fn render(&self) {
-        let focus = kinds::focus(&self.report);
-        for (c, spec) in self.canvases.iter().zip(self.exp.charts) {
-            chart::draw(c, spec, &self.report, &focus);
+        for (c, plot) in self.canvases.iter().zip(self.report.plots(&bplab_core::plot::Focus::default())) {
+            chart::draw(c, plot);
         }
         let Ok(mut shown) = self.shown.try_borrow_mut() else { return };
         let values: Vec<String> = kinds::readouts(&self.report).into_iter().map(|(_, v)| v).collect();
