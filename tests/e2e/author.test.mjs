@@ -43,7 +43,7 @@ const QUESTION = {
   vars: { right: { kind: 'limit', workers: '$workers', budget_ms: '$budget-ms', service_ms: '$service-ms', field: 'record_limit' } },
   options: [
     { text: 'About 10', value: 10, why: 'Ten is the lesson\'s number for one worker at 21 ms; here the record ships {right}.' },
-    { text: 'About {right}', value: '$right', why: '{workers} × ({budget-ms} − {service-ms}) / {service-ms} rounded down is {right}.' },
+    { text: 'About {right}', value: '$right', why: 'The record ships {right}: the largest queue whose slowest answer still fits the {budget-ms} ms budget.' },
     { text: 'About 90', value: 90, why: 'That would let the slowest answer take far longer than {budget-ms} ms.' },
   ],
   answer: { closest: '$right' },
@@ -103,9 +103,11 @@ async function answer(page, w, i) {
 test('an author adds a question to bplab.html in a text editor; from file:// a learner answers it', async () => {
   // The README's worked example, copied as it stands, is the same question.
   const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
-  const example = readme.match(/\*\*A worked example\*\*[^`]*```json\n([\s\S]*?)\n```/)[1];
-  assert.deepEqual(JSON.parse(example), { embed: 'littles', questions: [QUESTION] });
-  const file = await authored(example, 'lesson.html');
+  const example = readme.match(/\*\*A worked example\*\*[\s\S]*?```json\n([\s\S]*?)\n```/)[1];
+  // The author's own edit in the text editor: markup in the prompt, which must stay text.
+  const edited = example.replace('may wait?', 'may wait <b>at most</b>?');
+  assert.deepEqual(JSON.parse(edited), { embed: 'littles', questions: [QUESTION] });
+  const file = await authored(edited, 'lesson.html');
   const page = await openFile(file);
   const legend = page.locator('#littles-q-legend');
   assert.equal(
@@ -209,8 +211,9 @@ async function build(page) {
     await fill(page, `Option ${'ABCDEF'[i]}: why it is right or wrong`, w);
   }
   await fill(page, 'Right option: the one whose value is closest to', '$right');
-  // Parameters with the widget's own controls, in the preview.
-  const preview = page.locator('#b-preview');
+  // Parameters with the widget's own controls, in the preview, once it has settled.
+  const preview = page.locator('#b-preview:not([aria-busy])');
+  await preview.locator('#littles-q-legend').waitFor();
   await preview.getByRole('textbox', { name: 'Workers', exact: true }).fill('2');
   await preview.getByRole('textbox', { name: 'Service time (ms)', exact: true }).fill('10');
   await fill(page, 'Lesson title (SCORM)', 'Built lesson');

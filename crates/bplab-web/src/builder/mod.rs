@@ -393,10 +393,14 @@ pub fn start(root: &Element) -> Result<(), JsValue> {
         }
         let b3 = b2.clone();
         let cb = Closure::once_into_js(move || {
-            if let Ok(s) = b3.try_borrow() {
+            if let Ok(mut s) = b3.try_borrow_mut() {
+                s.timer = None;
                 s.update(remount);
+                let _ = s.preview.remove_attribute("aria-busy");
             }
         });
+        // The preview is about to be rebuilt: say so (and tests wait for it to settle).
+        let _ = s.preview.set_attribute("aria-busy", "true");
         s.timer = w.set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), 250).ok();
     })?;
     let b2 = b.clone();
@@ -415,22 +419,23 @@ pub fn start(root: &Element) -> Result<(), JsValue> {
             }
         })?;
     }
-    let (b2, btn) = (b.clone(), copy_iframe.clone());
-    on(&copy_iframe, "click", move |_| {
-        let Ok(s) = b2.try_borrow() else { return };
-        match s.checked() {
-            Ok(q) => crate::explain::copy(&package::iframe(&here().0, &s.widget.value(), &s.params(), &q), &btn),
-            Err(e) => show_msg(&s.msg, Some(&e)),
-        }
-    })?;
-    let (b2, btn) = (b.clone(), copy_js.clone());
-    on(&copy_js, "click", move |_| {
-        let Ok(s) = b2.try_borrow() else { return };
-        match s.checked() {
-            Ok(q) => crate::explain::copy(&package::js(&here().1, &s.widget.value(), &s.params(), &q), &btn),
-            Err(e) => show_msg(&s.msg, Some(&e)),
-        }
-    })?;
+    // The snippets: the iframe for the page's address, the JS for the JS API beside it.
+    type Snippet = fn(&str, &str, &[(String, String)], &str) -> String;
+    let snippets: [(Element, Snippet, bool); 2] = [(copy_iframe, package::iframe, true), (copy_js, package::js, false)];
+    for (button, make, page) in snippets {
+        let (b2, btn) = (b.clone(), button.clone());
+        on(&button, "click", move |_| {
+            let Ok(s) = b2.try_borrow() else { return };
+            let (base, dir) = here();
+            match s.checked() {
+                Ok(q) => crate::explain::copy(
+                    &make(if page { &base } else { &dir }, &s.widget.value(), &s.params(), &q),
+                    &btn,
+                ),
+                Err(e) => show_msg(&s.msg, Some(&e)),
+            }
+        })?;
+    }
     let b2 = b.clone();
     on(&download, "click", move |_| {
         lesson_file(&b2, |_, html| {
