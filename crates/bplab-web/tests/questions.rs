@@ -1,6 +1,9 @@
 //! The question language in the browser's wasm engine (its JSON.parse):
 //! conditional text, computed answers, messages naming the field, the URL form.
 
+#![cfg(target_arch = "wasm32")]
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use bplab_web::question::{Env, Lookup, decode, encode, parse_file, parse_one, parse_set};
 use wasm_bindgen_test::*;
 
