@@ -88,3 +88,35 @@ fn base64url_round_trips_and_refuses_bad_input() {
     assert!(decode(&"A".repeat(6001)).unwrap_err().contains("6001 characters is too long; at most 6000"));
     assert_eq!(decode("_w").unwrap_err(), "qj: the decoded bytes are not UTF-8 text");
 }
+
+/// An environment whose experiment run is cheap and counted.
+struct Counting(std::cell::Cell<usize>);
+
+impl Env for Counting {
+    fn lookup(&self, _: &str) -> Option<Lookup> {
+        None
+    }
+    fn run_csv(&self, _: &[(String, String)], _: &str) -> Result<String, String> {
+        self.0.set(self.0.get() + 1);
+        Ok("ok\n1".to_owned())
+    }
+}
+
+#[wasm_bindgen_test]
+fn identical_runs_are_made_once_and_different_ones_are_capped() {
+    let run = |rate: usize| format!(r#"{{"kind": "run", "set": {{"rate": {rate}}}, "table": "t", "column": "ok"}}"#);
+    let vars = |n: usize| (0..n).map(|i| format!(r#""v{i}": {}"#, run(i % 9))).collect::<Vec<_>>().join(", ");
+    let q = |n: usize| {
+        format!(
+            r#"{{"id": "r", "widget": "lesson", "prompt": "p", "vars": {{{}}}, "options": [{{"text": "a", "value": 1, "why": "w"}}, {{"text": "b", "value": 2, "why": "w"}}], "answer": {{"closest": "$v0"}}}}"#,
+            vars(n)
+        )
+    };
+    let env = Counting(std::cell::Cell::new(0));
+    parse_one(&q(8), "q").unwrap().resolve(&env).unwrap();
+    assert_eq!(env.0.get(), 8);
+    let env = Counting(std::cell::Cell::new(0));
+    let e = parse_one(&q(9), "q").unwrap().resolve(&env).unwrap_err();
+    assert_eq!(e, "q.vars.v8: run: at most 8 different runs in one question (each is a whole experiment)");
+    assert_eq!(env.0.get(), 8, "the ninth run is refused before it starts");
+}

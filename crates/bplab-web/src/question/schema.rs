@@ -199,6 +199,9 @@ struct Scope<'a> {
     runs: RefCell<Vec<RunCache>>,
 }
 
+/// Most different experiment runs one question may ask for (each runs under the page's work caps).
+const MAX_RUNS: usize = 8;
+
 type RunCache = ((Vec<(String, String)>, String), Result<String, String>);
 
 impl Env for Scope<'_> {
@@ -212,6 +215,9 @@ impl Env for Scope<'_> {
         let key = (set.to_vec(), table.to_owned());
         if let Some((_, r)) = self.runs.borrow().iter().find(|(k, _)| *k == key) {
             return r.clone();
+        }
+        if self.runs.borrow().len() >= MAX_RUNS {
+            return Err(format!("run: at most {MAX_RUNS} different runs in one question (each is a whole experiment)"));
         }
         let r = self.env.run_csv(set, table);
         self.runs.borrow_mut().push((key, r.clone()));
