@@ -6,7 +6,7 @@
 #![cfg(target_arch = "wasm32")]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use bplab_core::{EXPERIMENTS, PARAMS, Report};
+use bplab_core::{EXPERIMENTS, Report};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Document, Element, Event, HtmlCanvasElement, HtmlElement, HtmlInputElement};
@@ -71,7 +71,7 @@ fn every_widget_mounts_with_labelled_controls() {
     let root = page("");
     assert_eq!(root.query_selector_all("section.widget").unwrap().length(), 1 + EXPERIMENTS.len() as u32);
     for e in EXPERIMENTS {
-        for s in PARAMS.iter().filter(|s| e.uses(s.key)) {
+        for s in e.params {
             let id = format!("{}-{}", e.name, s.name);
             let label = root.query_selector(&format!("label[for='{id}']")).unwrap().expect("label");
             let want = format!("{} ({})", s.label, s.unit);
@@ -223,11 +223,8 @@ fn shaping_readouts_are_at_the_chosen_burst() {
     assert_eq!(text("shaping-out-1"), "gate 0 ms, server 190 ms; downstream peak 290 rps");
     assert_eq!(text("shaping-out-2"), "gate 190 ms, server 0 ms; downstream peak 100 rps");
     type_in("shaping-window-burst", "25");
-    let mut p = bplab_core::Experiment::get(bplab_core::ExperimentId::Shaping).defaults();
-    p.window_burst = Some(25);
-    let Report::Shaping(r) =
-        bplab_core::Scenario::new(bplab_core::ExperimentId::Shaping, p, bplab_core::Caps::PAGE).unwrap().run()
-    else {
+    let p = bplab_core::ShapingParams { window_burst: Some(25), ..Default::default() };
+    let Report::Shaping(r) = bplab_core::Scenario::new(p, bplab_core::Caps::PAGE).unwrap().run() else {
         unreachable!()
     };
     let token = r
