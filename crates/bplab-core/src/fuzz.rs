@@ -200,6 +200,9 @@ impl FuzzGen {
     }
 }
 
+/// A checked claim's kind and the variant shown ("claim" or a fallback's name).
+pub type ClaimKind = (&'static str, &'static str);
+
 /// Applies `case` and runs it under `caps`; `Err` names the broken invariant.
 pub fn check(case: &FuzzCase, caps: Caps) -> Result<Verdict, String> {
     check_claims(case, caps).map(|(v, _)| v)
@@ -208,7 +211,7 @@ pub fn check(case: &FuzzCase, caps: Caps) -> Result<Verdict, String> {
 /// [`check`], and every claim the explanations state re-evaluated against
 /// the run's evidence ([`crate::claim::check_report`]): `(kind, variant)` of
 /// each claim checked.
-pub fn check_claims(case: &FuzzCase, caps: Caps) -> Result<(Verdict, Vec<(&'static str, &'static str)>), String> {
+pub fn check_claims(case: &FuzzCase, caps: Caps) -> Result<(Verdict, Vec<ClaimKind>), String> {
     let exp = Experiment::get(case.experiment);
     let mut p: Params = exp.defaults();
     if let Some((name, _)) = case.edits.iter().find(|(n, _)| exp.param(n).is_none()) {

@@ -294,7 +294,11 @@ impl ParamValue for Vec<Limit> {
 
 impl ParamValue for ServiceTime {
     fn parse(spec: &ParamSpec, text: &str) -> Result<Self, ConfigError> {
-        ServiceTime::parse(text.trim()).map_err(|_| spec.refuse(text))
+        ServiceTime::parse(text.trim()).map_err(|e| ConfigError::OutOfRange {
+            param: spec.name,
+            value: crate::calc::quote(text),
+            accepted: e.accepted(),
+        })
     }
     fn show(&self) -> String {
         self.to_string()

@@ -112,7 +112,10 @@ fn other_parameters_follow_the_same_rules() {
 fn explanations_carry_the_numbers() {
     let text = |id| run(id).explanations().iter().map(|e| e.to_text()).collect::<String>();
     let a = text(ExperimentId::Admission);
-    assert!(a.contains("round(100 × 0.2)") && a.contains("best limit on this curve: 20 (99.8 rps goodput"), "{a}");
+    assert!(
+        a.contains("round(1000 / 10 × 0.2)") && a.contains("best limit on this curve: 20 (99.8 rps goodput"),
+        "{a}"
+    );
     assert!(a.contains("200 ms in the system, at most 190 ms of it waiting"), "{a}");
     let c = text(ExperimentId::Collapse);
     assert!(c.contains("at 300 rps offered (capacity 100 rps), goodput is 5.8 rps"), "{c}");

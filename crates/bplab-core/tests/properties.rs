@@ -195,14 +195,18 @@ proptest! {
         use bplab_core::calc::{LimitInput, limit};
         let budget = service + extra;
         let r = limit(LimitInput { workers, budget_ms: budget, service_ms: service }).unwrap();
-        let worst = (r.record_limit as f64 / f64::from(workers) + 1.0) * service;
+        // The exact multi-worker bound: the last queued starts after ceil(q / w) service times.
+        let worst = bplab_core::calc::worst_time_ms(r.record_limit, workers, service);
         prop_assert!(worst <= budget * (1.0 + 1e-12), "{} allows {worst} ms > {budget}", r.record_limit);
+        let next = bplab_core::calc::worst_time_ms(r.record_limit + u64::from(workers), workers, service);
+        prop_assert!(next > budget * (1.0 - 1e-12), "{} more would still fit: {next} ms", workers);
         prop_assert!(r.record.number.starts_with(&format!("{},", r.record_limit)), "{}", r.record.number);
         for part in r.record.reverse.split(['(', ',', ')']) {
             if let Some((ms, n)) = part.trim().split_once(" ms gives ") {
                 let (ms, n): (f64, f64) = (ms.parse().unwrap(), n.trim().parse().unwrap());
                 let again = limit(LimitInput { workers, budget_ms: budget, service_ms: ms }).unwrap();
-                prop_assert_eq!(again.queue_limit as f64, n, "{}", part);
+                // By the rule of the number shipped.
+                prop_assert_eq!(again.record_limit as f64, n, "{}", part);
             }
         }
     }

@@ -359,3 +359,24 @@ fn proof_hashes_and_quotes() {
     let flags = [("rate".to_owned(), "40,48".to_owned()), ("service".to_owned(), "exp:21 x".to_owned())];
     assert_eq!(command(&["run", "lesson"], &flags), "bplab run lesson --rate 40,48 --service 'exp:21 x'");
 }
+
+#[wasm_bindgen_test]
+fn claims_hold_in_wasm_and_a_false_one_is_caught() {
+    // The claim check's wasm slice (the 2,000 fuzz cases above re-check every
+    // shown claim too): the limit calculator's shipped number and the
+    // adaptive race's claims against their evidence, and one audit defect
+    // put back (#2: 29 queued with "worst 99 ms") caught.
+    use bplab_core::claim::{Claim, Evidence, Fact, check, check_report};
+    let r = bplab_core::calc::limit(bplab_core::calc::LimitInput { workers: 4, budget_ms: 100.0, service_ms: 12.0 })
+        .unwrap();
+    assert_eq!(r.record_limit, 28);
+    assert!(r.record.number.contains("= 96 ms"), "{}", r.record.number);
+    let none = Evidence::default();
+    for c in &r.explanation.claims {
+        check(c, &none).unwrap();
+    }
+    let report = bplab_core::Scenario::defaults(bplab_core::ExperimentId::Adaptive).run();
+    assert!(!check_report("adaptive", &report).unwrap().is_empty());
+    let bad = Fact::Limit { workers: 4, budget_ms: 100.0, service_ms: 12.0, shipped: 29, worst_ms: 99.0 };
+    assert!(check(&Claim::new("bound", "claim", "29", bad), &none).is_err());
+}

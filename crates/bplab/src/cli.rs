@@ -147,7 +147,8 @@ pub fn command() -> Command {
                 .about("Run a real HTTP service: workers, CPU spin, wait, and an admission limit at the door"),
         ))
         .subcommand(bplab_live::LoadArgs::augment_args(
-            Command::new("load").about("Open-loop Poisson load against a service; one row per rate (seed 003's table)"),
+            Command::new("load")
+                .about("Open-loop Poisson load against a service; one row per rate (the course lesson's table)"),
         ))
         .subcommand(bplab_live::MeasureArgs::augment_args(
             Command::new("measure").about("Measure service time at low load and derive the admission limit"),

@@ -177,6 +177,7 @@ fn preset_line(r: &AdaptiveReport, claims: &mut Vec<Claim>) -> String {
                         column: "ok_per_sec_after",
                         higher: true,
                         within: Some(("p99_after_ms", f64::from(r.budget_ms))),
+                        tol: 0.0,
                         names,
                     },
                 ));
@@ -246,9 +247,12 @@ fn codel_note(r: &AdaptiveReport, l: &Lane) -> String {
     if l.controller != Controller::Codel {
         return String::new();
     }
-    if l.out.refused == 0 {
+    let at = (u64::from(r.slowdown.0) / u64::from(r.window_ms.max(1))) as usize;
+    let refused_after: u64 = l.out.buckets.iter().skip(at).map(|b| b.refused).sum();
+    if refused_after == 0 && at < l.out.buckets.len() {
         format!(
-            " In this run it refused nothing: the interval's minimum queue delay never stayed above {} ms (a service time near or above its {} ms interval hides a standing queue from it).",
+            " In this run it refused nothing {}: the interval's minimum queue delay never stayed above {} ms (a service time near or above its {} ms interval hides a standing queue from it).",
+            after_words(r),
             r.codel_target_ms,
             super::CODEL_INTERVAL_MS
         )
@@ -270,8 +274,9 @@ pub(super) fn explanation(r: &AdaptiveReport) -> Explanation {
     let fixed_service = r.service_words.starts_with("every request takes exactly");
     let stuck = r.preset == Preset::StuckDownstream;
     let mut claims = Vec::new();
+    let change = if deploy_in_run(r) { "the deploy" } else { "the change point" };
     let mut steps = vec![step(
-        "fixed limit from the service time measured before the deploy (the course lesson's formula, rounded half-up)",
+        &format!("fixed limit from the service time measured before {change} (the course lesson's formula, rounded half-up)"),
         "workers × (budget − service) / service + workers in service",
         format!(
             "{} × ({} − {}) / {} + {}",
@@ -281,11 +286,21 @@ pub(super) fn explanation(r: &AdaptiveReport) -> Explanation {
             fmt_num(r.service_mean_ms),
             r.workers
         ),
-        format!("{} in the system ({} queued)", r.fixed_limit, queue),
+        {
+            let safe = crate::calc::deadline_safe_queue(r.workers.max(1), f64::from(r.budget_ms), r.service_mean_ms);
+            if safe == queue {
+                format!("{} in the system ({} queued, also the calculator's deadline-safe figure)", r.fixed_limit, queue)
+            } else {
+                format!(
+                    "{} in the system ({} queued; the limit calculator would ship {safe}, whose worst time fits the budget)",
+                    r.fixed_limit, queue
+                )
+            }
+        },
     )];
     if stuck {
         steps.push(step(
-            "worst time in the system behind that limit after the deploy",
+            &format!("worst time in the system behind that limit after {change}"),
             "calls stuck at the timeout",
             format!("every call takes {} ms", r.timeout_ms),
             "no service-time bound applies: the downstream sets the time".to_owned(),
@@ -304,7 +319,7 @@ pub(super) fn explanation(r: &AdaptiveReport) -> Explanation {
             )
         };
         steps.push(Step::eq(
-            "worst time in the system behind that limit after the deploy",
+            &format!("worst time in the system behind that limit after {change}"),
             "(ceil(queue / workers) + 1) × service × factor",
             eq,
             &note,

@@ -188,6 +188,21 @@ fn one(p: &LessonParams, svc: ServiceTime, rate: f64, seed: u64) -> (Summary, Ve
     }
 }
 
+/// The shortest service time the distribution can draw, ms.
+fn fastest_ms(svc: ServiceTime) -> f64 {
+    match svc {
+        ServiceTime::Fixed { ms } => ms,
+        ServiceTime::Mix { base_ms, slow_pct, factor } => {
+            if slow_pct >= 100.0 {
+                base_ms * factor
+            } else {
+                base_ms
+            }
+        }
+        _ => 0.0,
+    }
+}
+
 fn deterministic(p: &LessonParams, svc: ServiceTime, rate: f64) -> AdmissionOutcome {
     let duration_ms = (p.seconds * 1000.0).clamp(1.0, f64::from(u32::MAX)) as u32;
     let service_ms = libm::round(svc.mean_ms() / f64::from(p.workers)).clamp(1.0, f64::from(u32::MAX)) as u32;
@@ -213,8 +228,11 @@ pub(super) fn run(p: &LessonParams, exec: &dyn Exec) -> LessonReport {
             let replicas: Vec<Summary> = rows.by_ref().take(p.replicas as usize).collect();
             RateResult {
                 rate_rps: rate,
-                ok_per_sec: Interval::of(&replicas.iter().map(|r| r.ok_per_sec).collect::<Vec<_>>()),
-                p99_ms: Interval::of(&replicas.iter().filter_map(|r| r.p99_ms).collect::<Vec<_>>()),
+                ok_per_sec: Interval::of(&replicas.iter().map(|r| r.ok_per_sec).collect::<Vec<_>>())
+                    .within(0.0, f64::INFINITY),
+                // An answered p99 lies between the fastest service and the client timeout.
+                p99_ms: Interval::of(&replicas.iter().filter_map(|r| r.p99_ms).collect::<Vec<_>>())
+                    .within(fastest_ms(svc), f64::from(p.client_timeout_ms).max(fastest_ms(svc))),
                 replicas,
                 deterministic: det,
             }
