@@ -99,7 +99,7 @@ pub const STUCK_WORKERS: u32 = 1000;
 pub const STORM_BACKOFF_MS: f64 = 100.0;
 
 /// One controller's race.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Lane {
     /// Controller name.
     pub controller: String,
@@ -115,7 +115,7 @@ pub struct Lane {
 }
 
 /// The adaptive experiment's result.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct AdaptiveReport {
     /// The scenario preset in force.
     pub preset: String,

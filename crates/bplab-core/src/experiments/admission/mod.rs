@@ -68,7 +68,7 @@ fn defaults() -> Params {
 }
 
 /// Both admission tables.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct AdmissionReport {
     /// Shared settings.
     pub settings: AdmissionSettings,

@@ -55,7 +55,7 @@ fn defaults() -> Params {
 }
 
 /// The collapse sweep: every `no-retry` row, then every `retry` row.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct CollapseReport {
     /// Settings shared by every row.
     pub settings: CollapseSettings,

@@ -86,7 +86,7 @@ fn defaults() -> Params {
 }
 
 /// Both priority tables.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct PriorityReport {
     /// Settings (the door bound is B).
     pub settings: PrioritySettings,

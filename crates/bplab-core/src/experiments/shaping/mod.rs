@@ -79,7 +79,7 @@ fn defaults() -> Params {
 }
 
 /// Offered and released rates per window.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Timeline {
     /// Window width, ms.
     pub window_ms: u32,
@@ -94,7 +94,7 @@ pub struct Timeline {
 }
 
 /// Both shaping tables.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct ShapingReport {
     /// Shared settings.
     pub settings: ShapingSettings,
@@ -115,7 +115,7 @@ pub struct ShapingReport {
 /// curve: arrivals in a segment faster than capacity can only be served on
 /// time during the segment plus one deadline, at capacity; slower segments
 /// count in full.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Ceiling {
     /// Segments (tiles) faster than capacity.
     pub spikes: u64,

@@ -68,7 +68,7 @@ fn defaults() -> Params {
 }
 
 /// Both shedding tables.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct SheddingReport {
     /// Settings (the door bound is B).
     pub settings: ShedSettings,
