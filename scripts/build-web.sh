@@ -14,5 +14,7 @@ export PATH="$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 # Trunk runs offline (Trunk.toml), which makes cargo offline too: fetch crates first.
 cargo fetch --quiet
 trunk build --release --skip-version-check
+# The Web Worker (the glue as a classic script + web/worker.js), carried by index.html.
+node scripts/worker-glue.mjs dist
 node scripts/single-file.mjs dist
 ls -l dist

@@ -30,7 +30,7 @@ mod params;
 pub mod stochastic;
 mod table;
 
-pub use error::ConfigError;
+pub use error::{ConfigError, quote};
 pub use experiments::{
     AdaptiveReport, AdmissionReport, Bucket, Caps, Ceiling, ChartId, ChartSpec, CollapseReport, Door, EXPERIMENTS,
     Exec, Experiment, ExperimentId, ExperimentReport, Histogram, Interval, Job, Lane, LessonReport, PriorityReport,

@@ -1,6 +1,8 @@
 //! Small DOM helpers. Every lookup returns `Option`/`Result`: a missing
 //! element is a no-op, never a panic.
 
+use std::cell::RefCell;
+
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlElement, HtmlInputElement};
@@ -32,12 +34,37 @@ pub fn add(parent: &Element, child: Element) -> Result<Element, JsValue> {
     Ok(child)
 }
 
-/// Registers `f` for `event` on `target` for the page's lifetime.
+/// A listener `on` added: removed and dropped by [`clear_listeners`].
+struct Listener {
+    target: Element,
+    event: String,
+    cb: Closure<dyn FnMut(web_sys::Event)>,
+}
+
+thread_local! {
+    static LISTENERS: RefCell<Vec<Listener>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Registers `f` for `event` on `target` until the page is mounted again
+/// ([`clear_listeners`]): a re-mount frees every closure of the last one.
 pub fn on(target: &Element, event: &str, f: impl FnMut(web_sys::Event) + 'static) -> Result<(), JsValue> {
     let cb = Closure::<dyn FnMut(web_sys::Event)>::new(f);
     target.add_event_listener_with_callback(event, cb.as_ref().unchecked_ref())?;
-    cb.forget(); // the page's controls live as long as the page
+    LISTENERS.with(|l| l.borrow_mut().push(Listener { target: target.clone(), event: event.to_owned(), cb }));
     Ok(())
+}
+
+/// Removes every listener added by [`on`] and drops its closure (and what it held).
+pub fn clear_listeners() {
+    let all = LISTENERS.with(|l| std::mem::take(&mut *l.borrow_mut()));
+    for l in all {
+        let _ = l.target.remove_event_listener_with_callback(&l.event, l.cb.as_ref().unchecked_ref());
+    }
+}
+
+/// How many listeners [`on`] holds now (tests check that a re-mount does not grow it).
+pub fn listener_count() -> usize {
+    LISTENERS.with(|l| l.borrow().len())
 }
 
 /// The element as an input, if it is one.

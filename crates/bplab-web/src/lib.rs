@@ -1,10 +1,12 @@
 //! # bplab-web
 //!
-//! The browser lab: six live widgets (Little's law and the limit, then the
-//! five experiments of the core's registry) wired to the wasm core. The core
+//! The browser lab: live widgets (Little's law and the limit, then one per
+//! experiment of the core's registry) wired to the wasm core. The core
 //! computes and validates, `bplab-charts` draws on a canvas backend, this
 //! crate only wires: DOM built from `EXPERIMENTS` and `PARAMS`, the state in
 //! the URL query, CSV and PNG downloads, inline messages for refused values.
+//! Runs and sweeps are computed in a Web Worker holding the same wasm
+//! (`worker`), or on the main thread where workers are unavailable.
 //!
 //! The page root is `<main id="bplab">`; `?embed=<widget>` renders one
 //! widget alone, sized for an iframe. Without the root (e.g. under
@@ -25,6 +27,7 @@ pub mod question;
 mod ranges;
 mod url_state;
 mod widgets;
+mod worker;
 
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
@@ -33,6 +36,11 @@ use crate::dom::{add, el, text_el};
 use crate::url_state::Query;
 
 pub use widgets::csv_files;
+
+/// The query string of the page's current state (what the address bar gets).
+pub fn query_now() -> String {
+    url_state::query_now()
+}
 
 /// Id of the element the page is mounted into.
 pub const ROOT_ID: &str = "bplab";
@@ -58,6 +66,7 @@ pub fn start() {
 /// under `root`, replacing what was there.
 pub fn mount_page(root: &Element, search: &str) -> Result<(), JsValue> {
     let doc = dom::document().ok_or_else(|| JsValue::from_str("no document"))?;
+    dom::clear_listeners();
     widgets::clear();
     url_state::clear();
     root.set_text_content(None);
@@ -95,5 +104,29 @@ pub fn mount_page(root: &Element, search: &str) -> Result<(), JsValue> {
         }
     }
     url_state::refresh_links();
+    describe_page(&doc);
     Ok(())
+}
+
+/// The page's meta description, from the registry: how many widgets and their titles.
+pub fn description() -> String {
+    let titles: Vec<&str> =
+        std::iter::once("Little's law and the limit").chain(bplab_core::EXPERIMENTS.iter().map(|e| e.title)).collect();
+    format!(
+        "{} live widgets on backpressure, computed in your browser by the same models as the articles' CSVs: {}.",
+        titles.len(),
+        titles.join("; ")
+    )
+}
+
+fn describe_page(doc: &web_sys::Document) {
+    if let Ok(Some(m)) = doc.query_selector("meta[name=description]") {
+        let _ = m.set_attribute("content", &description());
+    }
+}
+
+/// How many event listeners the mounted page holds (a re-mount must not grow it).
+#[doc(hidden)]
+pub fn listener_count() -> usize {
+    dom::listener_count()
 }

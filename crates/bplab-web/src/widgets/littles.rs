@@ -4,7 +4,7 @@
 //! limit-vs-budget chart. The core's calculators compute and validate.
 
 use std::cell::RefCell;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 use bplab_core::ConfigError;
 use bplab_core::calc::{
@@ -95,6 +95,10 @@ struct Littles {
     question: Option<QuestionView>,
     /// The explanations shown now (skip unchanged DOM rebuilds).
     shown: [Option<Explanation>; 2],
+    /// This widget, for the frame that redraws it.
+    me: Weak<RefCell<Littles>>,
+    /// A redraw is scheduled for the next frame.
+    render_pending: bool,
 }
 
 fn field_index(solve: usize) -> usize {
@@ -141,7 +145,7 @@ impl Littles {
                 for c in &self.controls {
                     c.show_error(None);
                 }
-                self.render();
+                self.schedule_render();
                 url_state::changed();
             }
             Err(e) => {
@@ -158,8 +162,40 @@ impl Littles {
             c.set_disabled(i == field_index(self.solve));
             c.show_error(None);
         }
-        self.render();
+        self.schedule_render();
         url_state::changed();
+    }
+
+    /// Redraws in a task after the input handler (once, however many edits
+    /// come before it): the handler only checks the value and updates the
+    /// controls. The section is `aria-busy` until then. (A task, not an
+    /// animation frame: an off-screen cross-origin iframe gets no frames.)
+    fn schedule_render(&mut self) {
+        if self.render_pending {
+            return;
+        }
+        let section = self.canvas.closest("section").ok().flatten();
+        let (Some(window), Some(me)) = (web_sys::window(), self.me.upgrade()) else {
+            self.render();
+            return;
+        };
+        self.render_pending = true;
+        if let Some(s) = &section {
+            let _ = s.set_attribute("aria-busy", "true");
+        }
+        let cb = Closure::once_into_js(move || {
+            if let Ok(mut w) = me.try_borrow_mut() {
+                w.render_pending = false;
+                w.render();
+            }
+            if let Some(s) = section {
+                let _ = s.remove_attribute("aria-busy");
+            }
+        });
+        if window.set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), 0).is_err() {
+            self.render_pending = false;
+            self.render();
+        }
     }
 
     fn reset(&mut self) {
@@ -210,7 +246,9 @@ impl Littles {
     /// `bplab limit …` and `bplab littles …` for the current values.
     fn commands(&self) -> Vec<String> {
         let flags = |idx: &[usize]| -> Vec<(String, String)> {
-            idx.iter().filter_map(|&i| Some((FIELDS.get(i)?.name.to_owned(), fmt_num(*self.values.get(i)?)))).collect()
+            idx.iter()
+                .filter_map(|&i| Some((FIELDS.get(i)?.name.to_owned(), proof::number(*self.values.get(i)?))))
+                .collect()
         };
         let given: Vec<usize> =
             [ARRIVALS, LATENCY, IN_FLIGHT].into_iter().filter(|&i| i != field_index(self.solve)).collect();
@@ -227,7 +265,7 @@ impl Littles {
         }
         for (i, (f, v)) in FIELDS.iter().zip(self.values).enumerate() {
             if i != field_index(self.solve) && v != f.default {
-                out.push((f.name.to_owned(), fmt_num(v)));
+                out.push((f.name.to_owned(), proof::number(v)));
             }
         }
         out
@@ -311,7 +349,10 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query, extras: Extras) -> Res
         proof,
         question,
         shown: [None, None],
+        me: Weak::new(),
+        render_pending: false,
     }));
+    w.borrow_mut().me = Rc::downgrade(&w);
     let mut controls = Vec::new();
     for (i, f) in FIELDS.iter().enumerate() {
         let slider = SliderRange { min: f.slider.min, max: f.slider.max, step: f.slider.step };
@@ -322,6 +363,7 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query, extras: Extras) -> Res
             slider: Some(slider),
             help: f.help,
             inputmode: if f.whole { "numeric" } else { "decimal" },
+            beyond: None,
         };
         let w2 = w.clone();
         let edit = Rc::new(move |t: &str| {
