@@ -2,6 +2,7 @@
 //! element is a no-op, never a panic.
 
 use std::cell::RefCell;
+use std::rc::Rc;
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -65,6 +66,33 @@ pub fn clear_listeners() {
 /// How many listeners [`on`] holds now (tests check that a re-mount does not grow it).
 pub fn listener_count() -> usize {
     LISTENERS.with(|l| l.borrow().len())
+}
+
+/// Runs `f` once, in the next animation frame, so that what it draws is
+/// painted in that frame (however many answers land before it, the caller
+/// draws once); or after 100 ms if no frame comes first (an off-screen
+/// cross-origin iframe gets no frames). Without a window, runs it now.
+pub fn next_frame(f: impl FnOnce() + 'static) {
+    let Some(w) = web_sys::window() else {
+        f();
+        return;
+    };
+    let slot: Rc<RefCell<Option<Box<dyn FnOnce()>>>> = Rc::new(RefCell::new(Some(Box::new(f))));
+    let fire = |slot: Rc<RefCell<Option<Box<dyn FnOnce()>>>>| {
+        move || {
+            let f = slot.try_borrow_mut().ok().and_then(|mut s| s.take());
+            if let Some(f) = f {
+                f();
+            }
+        }
+    };
+    let by_frame = Closure::once_into_js(fire(slot.clone()));
+    let by_timer = Closure::once_into_js(fire(slot.clone()));
+    let framed = w.request_animation_frame(by_frame.unchecked_ref()).is_ok();
+    let timed = w.set_timeout_with_callback_and_timeout_and_arguments_0(by_timer.unchecked_ref(), 100).is_ok();
+    if !framed && !timed {
+        fire(slot)();
+    }
 }
 
 /// The element as an input, if it is one.

@@ -264,14 +264,30 @@ fn on_message(data: &JsValue) {
     let Some(done) = done.filter(|_| !dropped) else { return };
     let err = get(data, "err");
     let report = if err.is_undefined() {
-        serde_wasm_bindgen::from_value::<Report>(get(data, "ok")).map_err(|e| format!("the worker's answer: {e}"))
+        let t0 = now();
+        let r = serde_wasm_bindgen::from_value::<Report>(get(data, "ok")).map_err(|e| format!("the worker's answer: {e}"));
+        measure("bplab:receive", t0);
+        r
     } else {
         Err(err.as_string().unwrap_or_default())
     };
     done(Answer { phase, report, compute_ms: ms, in_worker: true });
 }
 
-fn now() -> f64 {
+/// Records `name` from `t0` to now in the page's performance timeline
+/// (scripts/measure-page.mjs reads where the main thread's time goes).
+pub fn measure(name: &str, t0: f64) {
+    let Some(p) = web_sys::window().and_then(|w| w.performance()) else { return };
+    let Ok(f) = js_sys::Reflect::get(&p, &JsValue::from_str("measure")) else { return };
+    let opts = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&opts, &JsValue::from_str("start"), &JsValue::from_f64(t0));
+    if let Some(f) = f.dyn_ref::<js_sys::Function>() {
+        let _ = f.call2(&p, &JsValue::from_str(name), &opts);
+    }
+}
+
+/// `performance.now()`, or 0 without a window.
+pub fn now() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 

@@ -16,7 +16,7 @@ use web_sys::{Document, Element, HtmlCanvasElement};
 
 use super::{Extras, kinds, shell};
 use crate::control::Control;
-use crate::dom::{add, el, on, show_msg, text_el};
+use crate::dom::{self, add, el, on, show_msg, text_el};
 use crate::proof::{self, Proof};
 use crate::question::{Env, Lookup, QuestionView};
 use crate::url_state::{self, Query, Source};
@@ -47,6 +47,10 @@ pub struct ExperimentWidget {
     generation: u64,
     /// Compute time of the current generation's answers so far (ms, where they ran).
     compute_ms: f64,
+    /// The newest answer not drawn yet (drawn in the next frame).
+    pending: Option<Answer>,
+    /// `report` is the full run (not the chosen point's preview): its CSVs and hashes are the record.
+    full: bool,
 }
 
 thread_local! {
@@ -63,7 +67,7 @@ pub fn csv_files(name: &str) -> Option<Vec<(String, String)>> {
     MOUNTED.with(|m| {
         let m = m.borrow();
         let w = m.iter().rev().find(|w| w.try_borrow().is_ok_and(|w| w.exp.name == name))?;
-        let w = w.try_borrow().ok()?;
+        let w = w.try_borrow().ok().filter(|w| w.full)?;
         Some(w.report.as_ref()?.tables().iter().map(|t| (t.spec.file.to_owned(), t.csv())).collect())
     })
 }
@@ -135,6 +139,7 @@ impl ExperimentWidget {
     fn request(&mut self) {
         self.generation = self.generation.wrapping_add(1);
         self.compute_ms = 0.0;
+        self.pending = None;
         let section = self.status.closest("section").ok().flatten();
         if let Some(s) = &section {
             let _ = s.set_attribute("aria-busy", "true");
@@ -156,13 +161,36 @@ impl ExperimentWidget {
         );
     }
 
-    /// Draws an answer of the current generation; the full run ends the busy state.
+    /// Keeps an answer of the current generation for the next frame (a
+    /// later answer before then replaces it: one draw per frame).
     fn land(&mut self, a: Answer) {
         self.compute_ms += a.compute_ms;
+        let first = self.pending.is_none();
+        self.pending = Some(a);
+        if !first {
+            return;
+        }
+        let (me, generation) = (self.me.clone(), self.generation);
+        dom::next_frame(move || {
+            if let Some(me) = me.upgrade()
+                && let Ok(mut w) = me.try_borrow_mut()
+                && let Some(a) = w.pending.take()
+                && w.generation == generation
+            {
+                w.draw(a);
+            }
+        });
+    }
+
+    /// Draws an answer; the full run ends the busy state.
+    fn draw(&mut self, a: Answer) {
         match a.report {
             Ok(r) => {
                 self.report = Some(r);
+                self.full = a.phase == Phase::Full;
+                let t0 = worker::now();
                 self.render();
+                worker::measure(&format!("bplab:render:{}", self.exp.name), t0);
             }
             Err(e) => show_msg(&self.status, Some(&e)),
         }
@@ -187,10 +215,12 @@ impl ExperimentWidget {
     /// layout, which is cheap only while the DOM is not yet dirtied.
     fn render(&mut self) {
         let Some(report) = self.report.take() else { return };
+        let t0 = worker::now();
         let focus = kinds::focus(&report);
         for (c, spec) in self.canvases.iter().zip(self.exp.charts) {
             chart::draw(c, spec, &report, &focus);
         }
+        worker::measure("bplab:charts", t0);
         let items = kinds::readouts(&report);
         if self.outputs.len() != items.len() {
             self.readouts.set_text_content(None);
@@ -228,6 +258,7 @@ impl ExperimentWidget {
     /// The CSVs' hashes, when they are on show.
     fn show_hashes(&self) {
         if self.proof.hashes_open()
+            && self.full
             && let Some(report) = &self.report
         {
             let files: Vec<(String, String)> =
@@ -331,6 +362,8 @@ pub fn mount(
         me: Weak::new(),
         generation: 0,
         compute_ms: 0.0,
+        pending: None,
+        full: false,
     }));
     w.borrow_mut().me = Rc::downgrade(&w);
     let mut controls = Vec::new();
@@ -367,6 +400,7 @@ pub fn mount(
         let w2 = w.clone();
         on(&b, "click", move |_| {
             if let Ok(w) = w2.try_borrow()
+                && w.full
                 && let Some(tab) = w.report.as_ref().and_then(|r| r.tables().into_iter().find(|x| x.spec.file == t.file))
             {
                 let _ = download::csv(t.file, &tab.csv());

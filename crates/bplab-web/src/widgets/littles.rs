@@ -166,24 +166,23 @@ impl Littles {
         url_state::changed();
     }
 
-    /// Redraws in a task after the input handler (once, however many edits
-    /// come before it): the handler only checks the value and updates the
-    /// controls. The section is `aria-busy` until then. (A task, not an
-    /// animation frame: an off-screen cross-origin iframe gets no frames.)
+    /// Redraws in the next frame (once, however many edits come before it):
+    /// the input handler only checks the value and updates the controls.
+    /// The section is `aria-busy` until then.
     fn schedule_render(&mut self) {
         if self.render_pending {
             return;
         }
-        let section = self.canvas.closest("section").ok().flatten();
-        let (Some(window), Some(me)) = (web_sys::window(), self.me.upgrade()) else {
+        let Some(me) = self.me.upgrade() else {
             self.render();
             return;
         };
         self.render_pending = true;
+        let section = self.canvas.closest("section").ok().flatten();
         if let Some(s) = &section {
             let _ = s.set_attribute("aria-busy", "true");
         }
-        let cb = Closure::once_into_js(move || {
+        crate::dom::next_frame(move || {
             if let Ok(mut w) = me.try_borrow_mut() {
                 w.render_pending = false;
                 w.render();
@@ -192,10 +191,6 @@ impl Littles {
                 let _ = s.remove_attribute("aria-busy");
             }
         });
-        if window.set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), 0).is_err() {
-            self.render_pending = false;
-            self.render();
-        }
     }
 
     fn reset(&mut self) {
