@@ -20,6 +20,7 @@
 
 pub mod arrivals;
 pub mod calc;
+pub mod claim;
 pub mod control;
 mod error;
 mod experiments;
@@ -27,13 +28,14 @@ pub mod fuzz;
 pub mod models;
 pub mod numerics;
 mod params;
+pub mod plot;
 pub mod stochastic;
 mod table;
 
 pub use error::{ConfigError, quote};
 pub use experiments::{
-    AdaptiveReport, AdmissionReport, Bucket, Caps, Ceiling, ChartId, ChartSpec, CollapseReport, Door, EXPERIMENTS,
-    Exec, Experiment, ExperimentId, ExperimentReport, Histogram, Interval, Job, Lane, LessonReport, PriorityReport,
+    AdaptiveReport, AdmissionReport, Bucket, Caps, Ceiling, ChartSpec, CollapseReport, Door, EXPERIMENTS, Exec,
+    Experiment, ExperimentId, ExperimentReport, Histogram, Interval, Job, Lane, LessonReport, PriorityReport,
     RateResult, Readout, Report, RunTally, Scenario, Sequential, ShapingReport, SheddingReport, SimOut, Timeline,
     Trace, par_map, simulate,
 };

@@ -21,7 +21,9 @@
 
 use std::collections::BTreeMap;
 
-use bplab_core::calc::{self, ARRIVALS, BUDGET, CALC_PARAMS, Explanation, IN_FLIGHT, LATENCY, LimitInput, LittlesInput, SERVICE, WORKERS};
+use bplab_core::calc::{
+    self, ARRIVALS, BUDGET, CALC_PARAMS, Explanation, IN_FLIGHT, LATENCY, LimitInput, LittlesInput, SERVICE, WORKERS,
+};
 use bplab_core::{ConfigError, EXPERIMENTS, Experiment, MAX_LIST_LEN, ParamSpec, Scenario, quote};
 use serde::Serialize;
 use wasm_bindgen::JsCast;
@@ -181,7 +183,10 @@ fn param_text(entry: &str, name: &str, v: &JsValue, nested: bool) -> Result<Stri
 fn experiment(entry: &str, v: &JsValue) -> Result<&'static Experiment, JsError> {
     let names = EXPERIMENTS.iter().map(|e| e.name).collect::<Vec<_>>().join(", ");
     let Some(name) = v.as_string() else {
-        return Err(JsError::new(&format!("{entry}: experiment: expected a name, one of: {names}; got {}", js_type(v))));
+        return Err(JsError::new(&format!(
+            "{entry}: experiment: expected a name, one of: {names}; got {}",
+            js_type(v)
+        )));
     };
     Experiment::named(&name).map_err(|e| core(entry, e))
 }

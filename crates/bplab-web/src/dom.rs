@@ -68,6 +68,9 @@ pub fn listener_count() -> usize {
     LISTENERS.with(|l| l.borrow().len())
 }
 
+/// A callback that runs at most once, whichever of its triggers fires first.
+type Once = Rc<RefCell<Option<Box<dyn FnOnce()>>>>;
+
 /// Runs `f` once, in the next animation frame, so that what it draws is
 /// painted in that frame (however many answers land before it, the caller
 /// draws once); or after 100 ms if no frame comes first (an off-screen
@@ -77,8 +80,8 @@ pub fn next_frame(f: impl FnOnce() + 'static) {
         f();
         return;
     };
-    let slot: Rc<RefCell<Option<Box<dyn FnOnce()>>>> = Rc::new(RefCell::new(Some(Box::new(f))));
-    let fire = |slot: Rc<RefCell<Option<Box<dyn FnOnce()>>>>| {
+    let slot: Once = Rc::new(RefCell::new(Some(Box::new(f))));
+    let fire = |slot: Once| {
         move || {
             let f = slot.try_borrow_mut().ok().and_then(|mut s| s.take());
             if let Some(f) = f {

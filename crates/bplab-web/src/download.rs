@@ -43,8 +43,9 @@ pub fn text_file(file: &str, text: &str, mime: &str) -> Result<(), JsValue> {
     r
 }
 
-/// Offers the canvas as a PNG download named `file`.
+/// Offers the canvas's figure as a PNG download named `file`, drawn at a
+/// fixed size in light colours (`chart::png_data_url`).
 pub fn png(canvas: &HtmlCanvasElement, file: &str) -> Result<(), JsValue> {
-    let url = canvas.to_data_url_with_type("image/png")?;
+    let url = crate::chart::png_data_url(canvas)?;
     click_link(&url, file)
 }

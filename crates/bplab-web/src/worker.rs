@@ -265,7 +265,8 @@ fn on_message(data: &JsValue) {
     let err = get(data, "err");
     let report = if err.is_undefined() {
         let t0 = now();
-        let r = serde_wasm_bindgen::from_value::<Report>(get(data, "ok")).map_err(|e| format!("the worker's answer: {e}"));
+        let r =
+            serde_wasm_bindgen::from_value::<Report>(get(data, "ok")).map_err(|e| format!("the worker's answer: {e}"));
         measure("bplab:receive", t0);
         r
     } else {

@@ -72,9 +72,10 @@ fn write_experiment(stage: &Staging, sc: &Scenario, charts: bool) -> Result<Writ
     }
     let mut pngs = Vec::new();
     if charts {
-        for c in exp.charts {
+        let plots = report.plots(&bplab_core::plot::Focus::default());
+        for (c, plot) in exp.charts.iter().zip(&plots) {
             let path = stage.path(&dir.join(c.file))?;
-            png::write_chart(&path, c, &report)?;
+            png::write_chart(&path, c, plot)?;
             let bytes =
                 std::fs::read(&path).map_err(|e| Failure::Runtime(format!("cannot read {}: {e}", path.display())))?;
             files.push(FileEntry {

@@ -80,32 +80,10 @@ registry! {
     Adaptive => adaptive::AdaptiveReport,
 }
 
-/// Identifies one chart (the charts crate draws each).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[allow(missing_docs)]
-pub enum ChartId {
-    CollapseGoodput,
-    CollapseAmplification,
-    AdmissionLimitSweep,
-    AdmissionPlateau,
-    ShapingTimeline,
-    ShapingBurstSweep,
-    SheddingSweep,
-    SheddingHangover,
-    PriorityProtection,
-    PriorityBurst,
-    LessonSweep,
-    LessonLatency,
-    AdaptiveLimit,
-    AdaptiveP99,
-    AdaptiveOk,
-}
-
-/// A chart's id, PNG file name and title.
+/// A chart's PNG file name and title (its plot comes from the report:
+/// [`Report::plots`], in the same order).
 #[derive(Clone, Copy, Debug)]
 pub struct ChartSpec {
-    /// Which chart.
-    pub id: ChartId,
     /// PNG file name.
     pub file: &'static str,
     /// Title drawn above it.

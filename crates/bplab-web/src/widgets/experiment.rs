@@ -216,9 +216,8 @@ impl ExperimentWidget {
     fn render(&mut self) {
         let Some(report) = self.report.take() else { return };
         let t0 = worker::now();
-        let focus = kinds::focus(&report);
-        for (c, spec) in self.canvases.iter().zip(self.exp.charts) {
-            chart::draw(c, spec, &report, &focus);
+        for (c, plot) in self.canvases.iter().zip(report.plots(&bplab_core::plot::Focus::default())) {
+            chart::draw(c, plot);
         }
         worker::measure("bplab:charts", t0);
         let items = kinds::readouts(&report);
@@ -401,7 +400,8 @@ pub fn mount(
         on(&b, "click", move |_| {
             if let Ok(w) = w2.try_borrow()
                 && w.full
-                && let Some(tab) = w.report.as_ref().and_then(|r| r.tables().into_iter().find(|x| x.spec.file == t.file))
+                && let Some(tab) =
+                    w.report.as_ref().and_then(|r| r.tables().into_iter().find(|x| x.spec.file == t.file))
             {
                 let _ = download::csv(t.file, &tab.csv());
             }

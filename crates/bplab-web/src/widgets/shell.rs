@@ -68,7 +68,12 @@ pub fn readouts_box(doc: &Document, parent: &Element) -> Result<Element, JsValue
 }
 
 /// Fills `dl` with one `<dt>` + `<output>` per readout; returns the `<output>`s in order.
-pub fn fill_readouts(doc: &Document, dl: &Element, name: &str, items: &[(&str, String)]) -> Result<Vec<Element>, JsValue> {
+pub fn fill_readouts(
+    doc: &Document,
+    dl: &Element,
+    name: &str,
+    items: &[(&str, String)],
+) -> Result<Vec<Element>, JsValue> {
     let mut outs = Vec::with_capacity(items.len());
     for (i, (label, value)) in items.iter().enumerate() {
         let id = format!("{name}-out-{i}");

@@ -1,17 +1,18 @@
-//! When the service time moves (seed 003's last section): a fixed limit,
+//! When the service time moves (the course lesson's last section): a fixed limit,
 //! request-queue CoDel and four adaptive limiters raced on one trace. Every
 //! controller sees the same arrivals and the same base service times; a
 //! deploy multiplies the service time from `slowdown-at-ms` on.
 
 mod explain;
 mod sim;
+mod plots;
 
 use serde::Serialize;
 
 pub use sim::{Bucket, Door, SimOut, Trace, simulate};
 
 use super::{
-    ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
     base_defaults, par_map, poisson_bound, service_time,
 };
 use crate::calc::Explanation;
@@ -34,7 +35,7 @@ pub(super) const DEF: Experiment = Experiment {
     title: "When the service time moves",
     post: "Course lesson, last section: fixed limit vs CoDel vs adaptive limits",
     dir: "adaptive",
-    lesson: "A limit derived from one service time is wrong by the ratio after a deploy; CoDel and adaptive limits re-derive it, each in its own way.",
+    lesson: "A limit derived from one service time is wrong by the ratio after a deploy; CoDel and adaptive limits try to re-derive it, each in its own way, and the race shows whether they do.",
     tables: &TABLES,
     charts: &CHARTS,
     params: &[
@@ -79,13 +80,12 @@ static TABLES: [TableSpec; 2] = [
 ];
 
 static CHARTS: [ChartSpec; 3] = [
-    ChartSpec { id: ChartId::AdaptiveLimit, file: "adaptive-limit.png", title: "Limit over time per controller" },
+    ChartSpec { file: "adaptive-limit.png", title: "Limit over time per controller" },
     ChartSpec {
-        id: ChartId::AdaptiveP99,
         file: "adaptive-p99.png",
         title: "p99 of answers over time, against the budget",
     },
-    ChartSpec { id: ChartId::AdaptiveOk, file: "adaptive-ok.png", title: "Delivered answers over time" },
+    ChartSpec { file: "adaptive-ok.png", title: "Delivered answers over time" },
 ];
 
 /// CoDel's interval (folly's default), ms.
@@ -278,6 +278,10 @@ fn opt_ms(v: Option<u64>) -> String {
 }
 
 impl ExperimentReport for AdaptiveReport {
+    fn plots(&self) -> Vec<crate::plot::Plot> {
+        plots::plots(self)
+    }
+
     fn explanations(&self) -> Vec<Explanation> {
         vec![explain::explanation(self)]
     }

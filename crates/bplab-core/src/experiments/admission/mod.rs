@@ -1,11 +1,12 @@
 //! Post 2 experiment: the limit sweep on a bursty curve and the plateau.
 
 mod explain;
+mod plots;
 
 use serde::Serialize;
 
 use super::{
-    ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
     base_defaults, par_map,
 };
 use crate::arrivals::Curve;
@@ -52,12 +53,10 @@ static TABLES: [TableSpec; 2] = [
 
 static CHARTS: [ChartSpec; 2] = [
     ChartSpec {
-        id: ChartId::AdmissionLimitSweep,
         file: "bp-post2-limit-sweep.png",
         title: "Goodput and utilization vs admission limit",
     },
     ChartSpec {
-        id: ChartId::AdmissionPlateau,
         file: "bp-post2-plateau.png",
         title: "Goodput vs offered load: cliff vs plateau",
     },
@@ -125,6 +124,10 @@ fn run(p: &Params, exec: &dyn Exec) -> AdmissionReport {
 }
 
 impl ExperimentReport for AdmissionReport {
+    fn plots(&self) -> Vec<crate::plot::Plot> {
+        plots::plots(self)
+    }
+
     fn explanations(&self) -> Vec<Explanation> {
         explain::explanations(self)
     }

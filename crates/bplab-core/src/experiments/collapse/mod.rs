@@ -1,11 +1,12 @@
 //! Post 1 experiment: the offered-load sweep without and with retries.
 
 mod explain;
+mod plots;
 
 use serde::Serialize;
 
 use super::{
-    ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
     base_defaults, par_map,
 };
 use crate::calc::Explanation;
@@ -42,9 +43,8 @@ static TABLES: [TableSpec; 1] = [TableSpec {
 }];
 
 static CHARTS: [ChartSpec; 2] = [
-    ChartSpec { id: ChartId::CollapseGoodput, file: "bp-post1-goodput.png", title: "Goodput vs offered load" },
+    ChartSpec { file: "bp-post1-goodput.png", title: "Goodput vs offered load" },
     ChartSpec {
-        id: ChartId::CollapseAmplification,
         file: "bp-post1-amplification.png",
         title: "Retry amplification: effective load vs offered",
     },
@@ -116,6 +116,10 @@ fn run(p: &Params, exec: &dyn Exec) -> CollapseReport {
 }
 
 impl ExperimentReport for CollapseReport {
+    fn plots(&self) -> Vec<crate::plot::Plot> {
+        plots::plots(self)
+    }
+
     fn explanations(&self) -> Vec<Explanation> {
         vec![explain::explanation(self)]
     }

@@ -8,11 +8,12 @@
 
 mod explain;
 mod stats;
+mod plots;
 
 use serde::Serialize;
 
 use super::{
-    ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
     base_defaults, par_map, poisson_bound, service_time,
 };
 use crate::arrivals::Curve;
@@ -31,9 +32,9 @@ pub(super) const DEF: Experiment = Experiment {
     id: ExperimentId::Lesson,
     name: "lesson",
     title: "Random arrivals",
-    post: "Course lesson: Ship a number you measured (seed 003)",
+    post: "Course lesson: Ship a number you measured",
     dir: "lesson",
-    lesson: "Random arrivals queue below capacity: the same server the deterministic model calls idle has a tail.",
+    lesson: "Random arrivals queue below capacity: the same server the evenly spaced reference model calls idle has a tail.",
     tables: &TABLES,
     charts: &CHARTS,
     params: &[Rates, Seconds, Seed, Workers, Service, DoorLimit, ClientTimeoutMs, Replicas, AtRate],
@@ -73,12 +74,10 @@ static TABLES: [TableSpec; 3] = [
 
 static CHARTS: [ChartSpec; 2] = [
     ChartSpec {
-        id: ChartId::LessonSweep,
         file: "lesson-sweep.png",
         title: "p99 and delivered answers vs offered rate (band: 95 % over replicas)",
     },
     ChartSpec {
-        id: ChartId::LessonLatency,
         file: "lesson-latency.png",
         title: "Latency at the chosen rate: random arrivals vs evenly spaced",
     },
@@ -284,6 +283,10 @@ fn opt(v: Option<f64>) -> String {
 }
 
 impl ExperimentReport for LessonReport {
+    fn plots(&self) -> Vec<crate::plot::Plot> {
+        plots::plots(self)
+    }
+
     fn explanations(&self) -> Vec<Explanation> {
         vec![explain::explanation(self)]
     }

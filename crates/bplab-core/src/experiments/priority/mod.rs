@@ -1,11 +1,12 @@
 //! Post 5 experiment: the protection sweep and the burst windows.
 
 mod explain;
+mod plots;
 
 use serde::Serialize;
 
 use super::{
-    ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
     base_defaults, par_map,
 };
 use crate::arrivals::Curve;
@@ -63,12 +64,10 @@ static TABLES: [TableSpec; 2] = [
 
 static CHARTS: [ChartSpec; 2] = [
     ChartSpec {
-        id: ChartId::PriorityProtection,
         file: "bp-post5-protection.png",
         title: "Critical and background success vs offered load",
     },
     ChartSpec {
-        id: ChartId::PriorityBurst,
         file: "bp-post5-slo-burst.png",
         title: "Per-class success through the bursts",
     },
@@ -144,6 +143,10 @@ fn run(p: &Params, exec: &dyn Exec) -> PriorityReport {
 }
 
 impl ExperimentReport for PriorityReport {
+    fn plots(&self) -> Vec<crate::plot::Plot> {
+        plots::plots(self)
+    }
+
     fn explanations(&self) -> Vec<Explanation> {
         vec![explain::explanation(self)]
     }

@@ -1,11 +1,12 @@
 //! Post 3 experiment: the burst sweep of both gates and the release timeline.
 
 mod explain;
+mod plots;
 
 use serde::Serialize;
 
 use super::{
-    ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
     base_defaults, par_map,
 };
 use crate::calc::{Explanation, capacity_rps};
@@ -63,12 +64,10 @@ static TABLES: [TableSpec; 2] = [
 
 static CHARTS: [ChartSpec; 2] = [
     ChartSpec {
-        id: ChartId::ShapingTimeline,
         file: "bp-post3-shaping.png",
         title: "Offered, token-bucket and leaky-bucket rates over time",
     },
     ChartSpec {
-        id: ChartId::ShapingBurstSweep,
         file: "bp-post3-burst-sweep.png",
         title: "Goodput and downstream peak vs burst size",
     },
@@ -187,6 +186,10 @@ fn run(p: &Params, exec: &dyn Exec) -> ShapingReport {
 }
 
 impl ExperimentReport for ShapingReport {
+    fn plots(&self) -> Vec<crate::plot::Plot> {
+        plots::plots(self)
+    }
+
     fn explanations(&self) -> Vec<Explanation> {
         vec![explain::explanation(self)]
     }

@@ -1,11 +1,12 @@
 //! Post 4 experiment: the policies' offered-load sweep and the hangover.
 
 mod explain;
+mod plots;
 
 use serde::Serialize;
 
 use super::{
-    ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
     base_defaults, par_map,
 };
 use crate::arrivals::Curve;
@@ -52,12 +53,10 @@ static TABLES: [TableSpec; 2] = [
 
 static CHARTS: [ChartSpec; 2] = [
     ChartSpec {
-        id: ChartId::SheddingSweep,
         file: "bp-post4-shed-sweep.png",
         title: "Goodput vs offered load per policy",
     },
     ChartSpec {
-        id: ChartId::SheddingHangover,
         file: "bp-post4-hangover.png",
         title: "Served p99 per window: the hangover",
     },
@@ -115,6 +114,10 @@ fn run(p: &Params, exec: &dyn Exec) -> SheddingReport {
 }
 
 impl ExperimentReport for SheddingReport {
+    fn plots(&self) -> Vec<crate::plot::Plot> {
+        plots::plots(self)
+    }
+
     fn explanations(&self) -> Vec<Explanation> {
         vec![explain::explanation(self)]
     }
