@@ -67,7 +67,7 @@ test('the API takes and returns plain objects; refusals throw the core message',
   assert.ok(out.explain.length > 0);
   assert.ok(out.names.includes('lesson'));
   assert.equal(out.badValue, "Error: run: workers: '0' is not accepted; expected a whole number from 1 to 1024 (servers)");
-  assert.match(out.notUsed, /^Error: run: unknown parameter 'service-ms'; lesson takes: workers, /);
+  assert.match(out.notUsed, /^Error: run: unknown parameter 'service-ms'; lesson takes: rate, seconds, seed, workers, /);
   assert.match(out.badLimit, /^Error: limit: budget-ms: 5 leaves no room to queue behind a 12 ms service/);
   assert.match(out.missing, /^Error: limit: workers: expected a number, got undefined$/);
   await done(page);

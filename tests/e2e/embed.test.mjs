@@ -41,9 +41,10 @@ function hostPage(lab) {
 }
 
 before(async () => {
+  await L.started;
   const hash = createHash('sha256').update(SNIPPET, 'utf8').digest('base64');
   const labOrigin = L.origin();
-  const csp = `default-src 'none'; script-src 'sha256-${hash}'; frame-src ${labOrigin}; base-uri 'none'; form-action 'none'`;
+  const csp = `default-src 'none'; script-src 'sha256-${hash}'; style-src 'unsafe-inline'; frame-src ${labOrigin}; base-uri 'none'; form-action 'none'`;
   const server = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp });
     res.end(hostPage(L.url));

@@ -110,10 +110,13 @@ export async function settle(page, timeout = 30000) {
  */
 export function lab({ serve = true } = {}) {
   const ctx = {};
+  let up;
+  const started = new Promise((ok) => { up = ok; });
   before(async () => {
     await mkdir(SHOTS, { recursive: true });
     if (serve) ctx.srv = await site();
     ctx.browser = await launch();
+    up();
   });
   after(async () => {
     await ctx.browser?.close();
@@ -121,6 +124,8 @@ export function lab({ serve = true } = {}) {
   });
   const origin = () => ctx.srv.url.replace(/\/$/, '');
   return {
+    /** Resolves once the browser (and the site) are up: for a file's own extra `before`. */
+    started,
     get browser() { return ctx.browser; },
     get url() { return ctx.srv.url; },
     origin,

@@ -174,8 +174,8 @@ impl ExperimentWidget {
         dom::next_frame(move || {
             if let Some(me) = me.upgrade()
                 && let Ok(mut w) = me.try_borrow_mut()
+                && w.generation == generation // a newer edit's answer is its own frame's to draw
                 && let Some(a) = w.pending.take()
-                && w.generation == generation
             {
                 w.draw(a);
             }
