@@ -181,3 +181,36 @@ test('served, with its wasm failing to load or instantiate, or no WebAssembly, t
     await srv.close();
   }
 });
+
+test('a failed wasm fetch is classified the same whichever of its two events comes first', async () => {
+  const fallbackJs = await readFile(join(ROOT, 'web', 'fallback.js'), 'utf8');
+  const html = `<!doctype html><html><head><link rel="preload" href="http://127.0.0.1:9/bplab-web-0_bg.wasm" as="fetch">
+<script>${fallbackJs}</script></head><body><main id="bplab"></main></body></html>`;
+  const texts = [];
+  for (const order of [['rejection', 'preload'], ['preload', 'rejection'], ['module-error', 'preload']]) {
+    const page = await L.browser.newPage();
+    await page.route('**/*', (r) => r.abort());
+    await page.setContent(html);
+    await page.evaluate((order) => {
+      const err = new TypeError('Failed to fetch');
+      for (const what of order) {
+        if (what === 'rejection') {
+          const promise = Promise.reject(err);
+          promise.catch(() => {});
+          dispatchEvent(new PromiseRejectionEvent('unhandledrejection', { promise, reason: err }));
+        } else if (what === 'module-error') {
+          // A module's top-level await rejecting is reported as an error event.
+          dispatchEvent(new ErrorEvent('error', { error: err, message: err.message }));
+        } else {
+          document.querySelector('link').dispatchEvent(new Event('error'));
+        }
+      }
+    }, order);
+    const box = page.locator('#bplab-fallback');
+    await box.waitFor({ state: 'visible' });
+    texts.push(await box.locator('p').first().textContent());
+    await page.close();
+  }
+  assert.match(texts[0], /^The lab's WebAssembly file could not be loaded \(http:\/\/127\.0\.0\.1:9\/bplab-web-0_bg\.wasm\)\.$/);
+  assert.deepEqual(new Set(texts).size, 1, `one message whatever the order: ${texts.join(' | ')}`);
+});
