@@ -57,9 +57,11 @@ pub fn start() {
     install_panic_hook();
     let Some(root) = dom::document().and_then(|d| d.get_element_by_id(ROOT_ID)) else { return };
     let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    let t0 = worker::now();
     if let Err(e) = mount_page(&root, &search) {
         dom::log_error(&format!("bplab-web could not build the page: {e:?}"));
     }
+    worker::measure("bplab:mount", t0);
 }
 
 /// Builds the page (or, with `embed=<widget>` in `search`, that widget alone)

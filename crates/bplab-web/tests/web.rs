@@ -227,7 +227,7 @@ async fn patched_explanations_equal_a_fresh_render() {
     }
     type_in("littles-budget-ms-range", "300").await;
     let patched = (text("collapse-explain"), text("littles-explain"));
-    assert!(patched.0.contains("0.39 × 100 / 200"), "the 400 ms deadline reached the explanation: {}", patched.0);
+    assert!(patched.0.contains("0.39 s × 100 / 200"), "the 400 ms deadline reached the explanation: {}", patched.0);
     page("?collapse.deadline-ms=400&littles.budget-ms=300").await;
     assert_eq!((text("collapse-explain"), text("littles-explain")), patched);
 }
