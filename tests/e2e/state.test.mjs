@@ -183,3 +183,32 @@ test('the meta description is generated from the registry', async () => {
   for (const t of titles) assert.ok(d.includes(t), `${d} names ${t}`);
   await L.done(page);
 });
+
+test('the adaptive widget reads out every controller it races, and only those', async () => {
+  const page = await L.open('?embed=adaptive&controllers=aimd,vegas');
+  const names = await page.$$eval('#w-adaptive dl.readouts dt', (d) => d.map((x) => x.textContent));
+  assert.ok(names.some((n) => n.startsWith('AIMD: p99')), names.join(' | '));
+  assert.ok(names.some((n) => n.startsWith('Vegas: p99')), names.join(' | '));
+  assert.ok(!names.some((n) => /^(Fixed|CoDel|Gradient2): p99/.test(n)), names.join(' | '));
+  const values = await page.$$eval('#w-adaptive output', (o) => o.map((x) => x.textContent));
+  assert.ok(!values.some((v) => v === 'not raced'), values.join(' | '));
+  // Racing more controllers adds their rows.
+  await page.getByRole('textbox', { name: /^Controllers/ }).fill('fixed,codel,aimd,vegas,gradient2,gradient');
+  await settle(page);
+  const all = await page.$$eval('#w-adaptive dl.readouts dt', (d) => d.map((x) => x.textContent));
+  assert.equal(all.filter((n) => / p99 before → after the deploy$/.test(n)).length, 6, all.join(' | '));
+  await L.done(page);
+});
+
+test('a 5,000-character paste gives a short message that names the value', async () => {
+  const page = await L.open('?embed=lesson');
+  const box = page.getByRole('textbox', { name: 'Service time (ms)', exact: true });
+  await box.fill('x'.repeat(5000));
+  await settle(page);
+  const msg = await page.locator('#lesson-service-msg').textContent();
+  assert.ok(msg.length < 400, `message of ${msg.length} characters`);
+  assert.match(msg, /\(5000 characters\)/);
+  const sw = await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+  assert.ok(sw, 'the message does not spill sideways');
+  await L.done(page);
+});
