@@ -9,11 +9,15 @@
 // then
 //   frame   t0 → the next animation frame after the handler (the handler
 //           only updates the control and schedules work);
-//   point   t0 → the next frame after the widget's first answer for this
-//           edit landed (the chosen point's numbers and charts on screen:
-//           its section's data-shown names this edit's generation);
-//   settled t0 → the next frame after the whole widget settled (aria-busy
-//           gone: the full run, sweeps included, drawn).
+//   point   t0 → the chosen point's numbers and charts on screen: the page
+//           draws each answer in an animation-frame callback, so it is
+//           painted at the end of that frame; this is the end of the draw of
+//           the first answer for this edit (data-shown names the edit's
+//           generation, data-drawn-at the time). A page that draws in the
+//           handler itself (the page before the worker) paints in the next
+//           frame: the next frame's time;
+//   settled t0 → the same for the last answer (aria-busy gone: the full run,
+//           sweeps included, drawn).
 // CDP throttles only the page's main thread, not workers, so a result that
 // waited for the worker is counted as measured + 3 × the compute time the
 // worker reported for it (data-compute-ms): the worker's share at 4× is then
@@ -100,10 +104,12 @@ async function moves(page, widget, n) {
       const tf = await framed;
       await answered;
       const pointCompute = gen === undefined ? 0 : Number(sec.dataset.computeMs || 0);
-      const tp = await frame();
+      // Drawn in a frame callback, the answer is painted at the end of that frame: the draw's
+      // end (data-drawn-at). A page that draws in the handler paints in the next frame.
+      const tp = gen === undefined ? await frame() : Number(sec.dataset.drawnAt);
       await when(() => !busy());
       const settledCompute = gen === undefined ? 0 : Number(sec.dataset.computeMs || 0);
-      const ts = await frame();
+      const ts = gen === undefined ? await frame() : Number(sec.dataset.drawnAt);
       const inWorker = sec.dataset.compute === 'worker';
       out.frame.push(tf - t0);
       out.point.push(tp - t0);

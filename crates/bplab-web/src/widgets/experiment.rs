@@ -199,6 +199,8 @@ impl ExperimentWidget {
         let _ = s.set_attribute("data-compute", if a.in_worker { "worker" } else { "main" });
         let _ = s.set_attribute("data-compute-ms", &format!("{:.3}", self.compute_ms));
         let _ = s.set_attribute("data-shown", &format!("{}:{phase}", self.generation));
+        // Drawn in a frame callback: painted at the end of this frame (scripts/measure-page.mjs).
+        let _ = s.set_attribute("data-drawn-at", &format!("{:.3}", worker::now()));
         if a.phase == Phase::Full {
             let _ = s.remove_attribute("aria-busy");
         }

@@ -99,6 +99,8 @@ struct Littles {
     me: Weak<RefCell<Littles>>,
     /// A redraw is scheduled for the next frame.
     render_pending: bool,
+    /// Bumped on every scheduled redraw (the section's `data-gen`).
+    generation: u64,
 }
 
 fn field_index(solve: usize) -> usize {
@@ -178,9 +180,12 @@ impl Littles {
             return;
         };
         self.render_pending = true;
+        self.generation = self.generation.wrapping_add(1);
+        let generation = self.generation;
         let section = self.canvas.closest("section").ok().flatten();
         if let Some(s) = &section {
             let _ = s.set_attribute("aria-busy", "true");
+            let _ = s.set_attribute("data-gen", &generation.to_string());
         }
         crate::dom::next_frame(move || {
             if let Ok(mut w) = me.try_borrow_mut() {
@@ -188,6 +193,8 @@ impl Littles {
                 w.render();
             }
             if let Some(s) = section {
+                let _ = s.set_attribute("data-shown", &format!("{generation}:full"));
+                let _ = s.set_attribute("data-drawn-at", &format!("{:.3}", crate::worker::now()));
                 let _ = s.remove_attribute("aria-busy");
             }
         });
@@ -346,6 +353,7 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query, extras: Extras) -> Res
         shown: [None, None],
         me: Weak::new(),
         render_pending: false,
+        generation: 0,
     }));
     w.borrow_mut().me = Rc::downgrade(&w);
     let mut controls = Vec::new();
