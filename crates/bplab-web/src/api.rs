@@ -24,7 +24,7 @@ use std::collections::BTreeMap;
 use bplab_core::calc::{
     self, ARRIVALS, BUDGET, CALC_PARAMS, Explanation, IN_FLIGHT, LATENCY, LimitInput, LittlesInput, SERVICE, WORKERS,
 };
-use bplab_core::{ConfigError, EXPERIMENTS, Experiment, MAX_LIST_LEN, ParamSpec, Scenario, quote};
+use bplab_core::{ConfigError, EXPERIMENTS, Experiment, MAX_LIST_LEN, Scenario, quote};
 use serde::Serialize;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -114,7 +114,10 @@ fn calc_number(entry: &str, key: &str, row: usize, v: &JsValue) -> Result<f64, J
     };
     let Some(spec) = CALC_PARAMS.get(row) else { return Err(JsError::new("calculator table")) };
     spec.check(n).map_err(|_| {
-        core(entry, ConfigError::OutOfRange { param: spec.name, value: proof::number(n), accepted: spec.accepted() })
+        core(
+            entry,
+            ConfigError::OutOfRange { param: spec.spec.name, value: proof::number(n), accepted: spec.accepted() },
+        )
     })
 }
 
@@ -193,7 +196,7 @@ fn experiment(entry: &str, v: &JsValue) -> Result<&'static Experiment, JsError> 
 
 /// `(name, text)` pairs of `params` for `exp`, every key and type checked.
 fn param_pairs(entry: &str, exp: &Experiment, params: &JsValue) -> Result<Vec<(String, String)>, JsError> {
-    let takes: Vec<&str> = exp.params.iter().map(|&k| ParamSpec::of(k).name).collect();
+    let takes: Vec<&str> = exp.params.iter().map(|s| s.name).collect();
     entries(entry, exp.name, params, &takes, true)?
         .into_iter()
         .map(|(k, v)| param_text(entry, &k, &v, false).map(|t| (k, t)))
@@ -229,15 +232,9 @@ pub fn api_run(experiment: JsValue, params: JsValue) -> Result<JsValue, JsError>
     let sc = scenario("run", &experiment, &params)?;
     let exp = sc.experiment();
     let report = sc.run();
-    let d = exp.defaults();
     let all: Vec<(&'static str, String)> =
-        exp.params.iter().map(|&k| (ParamSpec::of(k).name, sc.params().get(k))).collect();
-    let changed: Vec<(String, String)> = exp
-        .params
-        .iter()
-        .filter(|&&k| sc.params().get(k) != d.get(k))
-        .map(|&k| (ParamSpec::of(k).name.to_owned(), sc.params().get(k)))
-        .collect();
+        exp.params.iter().filter_map(|s| Some((s.name, sc.params().get(s.name)?))).collect();
+    let changed: Vec<(String, String)> = sc.params().changed().into_iter().map(|(n, v)| (n.to_owned(), v)).collect();
     let tables = report.tables();
     out(&RunOut {
         experiment: exp.name,
@@ -307,7 +304,7 @@ pub fn api_experiments() -> Result<JsValue, JsError> {
         .map(|e| ExperimentOut {
             name: e.name,
             title: e.title,
-            params: e.params.iter().map(|&k| ParamSpec::of(k).name).collect(),
+            params: e.params.iter().map(|s| s.name).collect(),
             tables: e.tables.iter().map(|t| t.file).collect(),
         })
         .collect();

@@ -23,7 +23,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
 
-use bplab_core::{Caps, ConfigError, Experiment, ParamSpec, Params, Report, Scenario};
+use bplab_core::{Caps, ConfigError, Experiment, Params, Report, Scenario};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
@@ -53,23 +53,24 @@ pub struct Answer {
 /// Called with each answer of a request (preview first, then full).
 pub type OnAnswer = Rc<dyn Fn(Answer)>;
 
-/// `exp`'s parameters as `(name, text)` pairs, every one of them.
-pub fn param_pairs(exp: &Experiment, p: &Params) -> Vec<(String, String)> {
-    exp.params.iter().map(|&k| (ParamSpec::of(k).name.to_owned(), p.get(k))).collect()
+/// The `(name, text)` pairs that reproduce `p` from `exp`'s defaults (what
+/// the link carries): the request the worker applies.
+pub fn param_pairs(_exp: &Experiment, p: &Params) -> Vec<(String, String)> {
+    p.changed().into_iter().map(|(n, v)| (n.to_owned(), v)).collect()
 }
 
 /// The checked scenario of `exp` with `pairs` applied to its defaults.
 pub fn scenario(exp: &'static Experiment, pairs: &[(String, String)]) -> Result<Scenario, ConfigError> {
-    let mut p = exp.defaults();
-    for (name, text) in pairs {
-        let spec = ParamSpec::named(name).filter(|s| exp.uses(s.key)).ok_or_else(|| ConfigError::Unknown {
+    if let Some((name, _)) = pairs.iter().find(|(n, _)| exp.param(n).is_none()) {
+        return Err(ConfigError::Unknown {
             what: "parameter",
             name: name.clone(),
-            accepted: exp.params.iter().map(|&k| ParamSpec::of(k).name).collect::<Vec<_>>().join(", "),
-        })?;
-        p.set(spec.key, text)?;
+            accepted: exp.params.iter().map(|s| s.name).collect::<Vec<_>>().join(", "),
+        });
     }
-    Scenario::new(exp.id, p, Caps::PAGE)
+    let mut p = exp.defaults();
+    p.apply(pairs)?;
+    Scenario::new(p, Caps::PAGE)
 }
 
 /// The report of one phase: `None` for a preview the experiment does not have.
@@ -81,8 +82,8 @@ fn run_phase(exp: &'static Experiment, pairs: &[(String, String)], phase: Phase)
     match phase {
         Phase::Full => Some(Ok(sc.run())),
         Phase::Preview => {
-            let p = exp.preview(sc.params())?;
-            Some(Scenario::new(exp.id, p, Caps::PAGE).map(|s| s.run()).map_err(|e| e.to_string()))
+            let p = sc.params().preview()?;
+            Some(Scenario::new(p, Caps::PAGE).map(|s| s.run()).map_err(|e| e.to_string()))
         }
     }
 }

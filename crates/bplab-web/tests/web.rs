@@ -6,7 +6,7 @@
 #![cfg(target_arch = "wasm32")]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use bplab_core::{EXPERIMENTS, PARAMS, Report};
+use bplab_core::{EXPERIMENTS, Report};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Document, Element, Event, HtmlCanvasElement, HtmlElement, HtmlInputElement};
@@ -87,7 +87,7 @@ async fn every_widget_mounts_with_labelled_controls() {
     let root = page("").await;
     assert_eq!(root.query_selector_all("section.widget").unwrap().length(), 1 + EXPERIMENTS.len() as u32);
     for e in EXPERIMENTS {
-        for s in PARAMS.iter().filter(|s| e.uses(s.key)) {
+        for s in e.params {
             let id = format!("{}-{}", e.name, s.name);
             let label = root.query_selector(&format!("label[for='{id}']")).unwrap().expect("label");
             let want = format!("{} ({})", s.label, s.unit);
@@ -227,7 +227,11 @@ async fn patched_explanations_equal_a_fresh_render() {
     }
     type_in("littles-budget-ms-range", "300").await;
     let patched = (text("collapse-explain"), text("littles-explain"));
-    assert!(patched.0.contains("0.39 s × 100 / 200"), "the 400 ms deadline reached the explanation: {}", patched.0);
+    assert!(
+        patched.0.contains("0.39") && patched.0.contains("× 100 / 200"),
+        "the 400 ms deadline reached the explanation: {}",
+        patched.0
+    );
     page("?collapse.deadline-ms=400&littles.budget-ms=300").await;
     assert_eq!((text("collapse-explain"), text("littles-explain")), patched);
 }
@@ -240,11 +244,8 @@ async fn shaping_readouts_are_at_the_chosen_burst() {
     assert_eq!(text("shaping-out-1"), "gate 0 ms, server 190 ms; downstream peak 290 rps");
     assert_eq!(text("shaping-out-2"), "gate 190 ms, server 0 ms; downstream peak 100 rps");
     type_in("shaping-window-burst", "25").await;
-    let mut p = bplab_core::Experiment::get(bplab_core::ExperimentId::Shaping).defaults();
-    p.window_burst = Some(25);
-    let Report::Shaping(r) =
-        bplab_core::Scenario::new(bplab_core::ExperimentId::Shaping, p, bplab_core::Caps::PAGE).unwrap().run()
-    else {
+    let p = bplab_core::ShapingParams { window_burst: Some(25), ..Default::default() };
+    let Report::Shaping(r) = bplab_core::Scenario::new(p, bplab_core::Caps::PAGE).unwrap().run() else {
         unreachable!()
     };
     let token = r
@@ -462,4 +463,25 @@ fn the_description_names_every_widget() {
     for e in EXPERIMENTS {
         assert!(d.contains(e.title), "{d} lacks {}", e.title);
     }
+}
+
+#[wasm_bindgen_test]
+fn claims_hold_in_wasm_and_a_false_one_is_caught() {
+    // The claim check's wasm slice (the 2,000 fuzz cases above re-check every
+    // shown claim too): the limit calculator's shipped number and the
+    // adaptive race's claims against their evidence, and one audit defect
+    // put back (#2: 29 queued with "worst 99 ms") caught.
+    use bplab_core::claim::{Claim, Evidence, Fact, check, check_report};
+    let r = bplab_core::calc::limit(bplab_core::calc::LimitInput { workers: 4, budget_ms: 100.0, service_ms: 12.0 })
+        .unwrap();
+    assert_eq!(r.record_limit, 28);
+    assert!(r.record.number.contains("= 96 ms"), "{}", r.record.number);
+    let none = Evidence::default();
+    for c in &r.explanation.claims {
+        check(c, &none).unwrap();
+    }
+    let report = bplab_core::Scenario::defaults(bplab_core::ExperimentId::Adaptive).run();
+    assert!(!check_report("adaptive", &report).unwrap().is_empty());
+    let bad = Fact::Limit { workers: 4, budget_ms: 100.0, service_ms: 12.0, shipped: 29, worst_ms: 99.0 };
+    assert!(check(&Claim::new("bound", "claim", "29", bad), &none).is_err());
 }
