@@ -149,7 +149,8 @@ impl std::error::Error for ConfigError {}
 pub fn quote(s: &str) -> String {
     const MAX: usize = 60;
     let n = s.chars().count();
-    if n <= MAX {
+    // Short, or already cut to 60 characters and an ellipsis where it was read.
+    if n <= MAX || (n == MAX + 1 && s.ends_with('…')) {
         return format!("'{s}'");
     }
     let head: String = s.chars().take(MAX - 1).collect();
