@@ -29,19 +29,27 @@ test('examples/lesson.html fills its sentences from the API', async () => {
   await done(page);
 });
 
-test('the API takes and returns plain objects; refusals throw the core message', async () => {
+/** The example page, with `thrown(f)` in it: what `f` threw, as `Error: <message>`. */
+async function apiPage() {
   const page = await openPage(L.browser, origin(), { width: 800, height: 700 });
-  await page.goto(`${L.url}examples/lesson.html`);
-  const out = await page.evaluate(async () => {
-    const api = await import('../bplab-api.js');
-    const thrown = (f) => {
+  await page.addInitScript(() => {
+    globalThis.thrown = (f) => {
       try {
         f();
         return 'no throw';
       } catch (e) {
-        return `${e instanceof Error ? 'Error' : typeof e}: ${e.message}`;
+        return `${e instanceof Error ? 'Error' : `not an Error: ${typeof e}`}: ${e?.message}`;
       }
     };
+  });
+  await page.goto(`${L.url}examples/lesson.html`);
+  return page;
+}
+
+test('the API takes and returns plain objects; refusals throw the core message', async () => {
+  const page = await apiPage();
+  const out = await page.evaluate(async () => {
+    const api = await import('../bplab-api.js');
     const r = api.run('admission', { 'service-ms': 7 });
     return {
       limit: api.limit({ workers: 4, budget_ms: 230, service_ms: 12 }).queue_limit,
@@ -119,18 +127,10 @@ test('the page shows the command line and CSV hashes that bplab run reproduces',
 });
 
 test('no JS value traps the wasm: every entry checks its arguments, refuses unknown keys alike and quotes little', async () => {
-  const page = await openPage(L.browser, origin(), { width: 800, height: 700 });
-  await page.goto(`${L.url}examples/lesson.html`);
+  const page = await apiPage();
   const out = await page.evaluate(async () => {
     const api = await import('../bplab-api.js');
-    const thrown = (f) => {
-      try {
-        f();
-        return 'no throw';
-      } catch (e) {
-        return e instanceof Error ? e.message : `not an Error: ${typeof e}`;
-      }
-    };
+    const thrown = (f) => globalThis.thrown(f).replace(/^Error: /, '');
     const names = [42, true, Symbol('x'), 1n, ['lesson'], undefined, null, {}, () => 1, 'nope'];
     const values = [Symbol('v'), 1n, true, null, undefined, {}, [[1]], () => 1];
     return {
