@@ -38,12 +38,46 @@ pub enum Phase {
     Full,
 }
 
+/// What the main thread needs of a run, computed where the run ran (the
+/// worker, or the main thread without one): the CSV texts, explanations,
+/// readouts and figures. The page never deserializes a whole report, which
+/// would need a `Deserialize` for every report type of every experiment
+/// (about 45 KB gzip of wasm); these few generic types are all it reads back.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct View {
+    /// `(file, csv)` per table, in the registry's order.
+    pub tables: Vec<(String, String)>,
+    /// Where the headline numbers come from.
+    pub explanations: Vec<bplab_core::calc::Explanation>,
+    /// `(name, value)` per readout, in display order.
+    pub readouts: Vec<(String, String)>,
+    /// The figures, in the registry's chart order (no page highlights).
+    pub plots: Vec<bplab_core::plot::Plot>,
+}
+
+impl View {
+    /// The view of `r`.
+    pub fn of(r: &Report) -> View {
+        View {
+            tables: r.tables().iter().map(|t| (t.spec.file.to_owned(), t.csv())).collect(),
+            explanations: r.explanations(),
+            readouts: r.readouts().into_iter().map(|x| (x.name.to_owned(), x.value)).collect(),
+            plots: r.plots(&bplab_core::plot::Focus::default()),
+        }
+    }
+
+    /// The CSV text of `file`.
+    pub fn csv(&self, file: &str) -> Option<&str> {
+        self.tables.iter().find(|(f, _)| f == file).map(|(_, c)| c.as_str())
+    }
+}
+
 /// One answer to a request.
 pub struct Answer {
     /// Preview or full.
     pub phase: Phase,
-    /// The report, or why it could not be computed.
-    pub report: Result<Report, String>,
+    /// The run's view, or why it could not be computed.
+    pub report: Result<View, String>,
     /// Time spent computing it (ms, `performance.now()` where it ran).
     pub compute_ms: f64,
     /// Computed in the worker (`false`: on the main thread).
@@ -74,16 +108,16 @@ pub fn scenario(exp: &'static Experiment, pairs: &[(String, String)]) -> Result<
 }
 
 /// The report of one phase: `None` for a preview the experiment does not have.
-fn run_phase(exp: &'static Experiment, pairs: &[(String, String)], phase: Phase) -> Option<Result<Report, String>> {
+fn run_phase(exp: &'static Experiment, pairs: &[(String, String)], phase: Phase) -> Option<Result<View, String>> {
     let sc = match scenario(exp, pairs) {
         Ok(sc) => sc,
         Err(e) => return Some(Err(e.to_string())),
     };
     match phase {
-        Phase::Full => Some(Ok(sc.run())),
+        Phase::Full => Some(Ok(View::of(&sc.run()))),
         Phase::Preview => {
             let p = sc.params().preview()?;
-            Some(Scenario::new(p, Caps::PAGE).map(|s| s.run()).map_err(|e| e.to_string()))
+            Some(Scenario::new(p, Caps::PAGE).map(|s| View::of(&s.run())).map_err(|e| e.to_string()))
         }
     }
 }
@@ -267,7 +301,7 @@ fn on_message(data: &JsValue) {
     let report = if err.is_undefined() {
         let t0 = now();
         let r =
-            serde_wasm_bindgen::from_value::<Report>(get(data, "ok")).map_err(|e| format!("the worker's answer: {e}"));
+            serde_wasm_bindgen::from_value::<View>(get(data, "ok")).map_err(|e| format!("the worker's answer: {e}"));
         measure("bplab:receive", t0);
         r
     } else {

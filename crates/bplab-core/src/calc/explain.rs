@@ -1,12 +1,13 @@
 //! Explanations are data: the page and the CLI render them.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::claim::{Claim, Equation};
 use crate::numerics::format_fixed;
 
-/// One step of a derivation.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+/// One step of a derivation. Read back (the page's worker posts it) without
+/// its `eq`, which only the checks use.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Step {
     /// What the step computes.
     pub label: String,
@@ -17,7 +18,7 @@ pub struct Step {
     /// The value it gives, as shown.
     pub value: String,
     /// The arithmetic shown, as data (`substituted = value` recomputes from it).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none", skip_deserializing, default)]
     pub eq: Option<Equation>,
 }
 
@@ -31,8 +32,9 @@ impl Step {
     }
 }
 
-/// A result and where it came from.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+/// A result and where it came from. Read back (the page's worker posts it)
+/// without its `claims`, which only the checks use.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Explanation {
     /// What was computed.
     pub title: String,
@@ -47,7 +49,7 @@ pub struct Explanation {
     /// What would change the answer.
     pub would_change: Vec<String>,
     /// The facts the text states, each with what makes it true.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty", skip_deserializing, default)]
     pub claims: Vec<Claim>,
 }
 

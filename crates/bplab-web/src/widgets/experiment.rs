@@ -10,7 +10,7 @@ use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
 use bplab_core::calc::Explanation;
-use bplab_core::{Caps, Experiment, ParamKind, Params, Report, Scenario};
+use bplab_core::{Caps, Experiment, ParamKind, Params, Scenario};
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlCanvasElement};
 
@@ -20,7 +20,7 @@ use crate::dom::{self, add, el, on, show_msg, text_el};
 use crate::proof::{self, Proof};
 use crate::question::{Env, Lookup, QuestionView};
 use crate::url_state::{self, Query, Source};
-use crate::worker::{self, Answer, Phase};
+use crate::worker::{self, Answer, Phase, View};
 use crate::{chart, download, explain, ranges};
 
 /// A mounted experiment widget.
@@ -29,7 +29,7 @@ pub struct ExperimentWidget {
     doc: Document,
     params: Params,
     /// The last answer drawn (`None` until the first lands).
-    report: Option<Report>,
+    report: Option<View>,
     controls: Vec<(&'static str, Control)>,
     /// The readouts' `<dl>`; its `<output>`s are made when the first answer lands.
     readouts: Element,
@@ -68,7 +68,7 @@ pub fn csv_files(name: &str) -> Option<Vec<(String, String)>> {
         let m = m.borrow();
         let w = m.iter().rev().find(|w| w.try_borrow().is_ok_and(|w| w.exp.name == name))?;
         let w = w.try_borrow().ok().filter(|w| w.full)?;
-        Some(w.report.as_ref()?.tables().iter().map(|t| (t.spec.file.to_owned(), t.csv())).collect())
+        Some(w.report.as_ref()?.tables.clone())
     })
 }
 
@@ -213,14 +213,20 @@ impl ExperimentWidget {
     fn render(&mut self) {
         let Some(report) = self.report.take() else { return };
         let t0 = worker::now();
-        for (c, plot) in self.canvases.iter().zip(report.plots(&bplab_core::plot::Focus::default())) {
+        for (c, plot) in self.canvases.iter().zip(report.plots.iter().cloned()) {
             chart::draw(c, plot);
         }
         worker::measure("bplab:charts", t0);
         let items = kinds::readouts(&report);
         if self.outputs.len() != items.len() {
             self.readouts.set_text_content(None);
-            self.outputs = shell::fill_readouts(&self.doc, &self.readouts, self.exp.name, &items).unwrap_or_default();
+            self.outputs = shell::fill_readouts(
+                &self.doc,
+                &self.readouts,
+                self.exp.name,
+                &items.iter().map(|(n, v)| (n.as_str(), v.clone())).collect::<Vec<_>>(),
+            )
+            .unwrap_or_default();
             if let Ok(mut shown) = self.shown.try_borrow_mut() {
                 shown.0 = items.iter().map(|(_, v)| v.clone()).collect();
             }
@@ -236,7 +242,7 @@ impl ExperimentWidget {
             }
         }
         shown.0 = values;
-        let explanations = report.explanations();
+        let explanations = report.explanations.clone();
         if shown.1.as_ref() != Some(&explanations) {
             let _ = explain::render_all(&self.doc, &self.explain, &explanations);
             shown.1 = Some(explanations);
@@ -257,9 +263,7 @@ impl ExperimentWidget {
             && self.full
             && let Some(report) = &self.report
         {
-            let files: Vec<(String, String)> =
-                report.tables().iter().map(|t| (t.spec.file.to_owned(), t.csv())).collect();
-            self.proof.show_hashes(&self.doc, &files);
+            self.proof.show_hashes(&self.doc, &report.tables);
         }
     }
 }
@@ -403,10 +407,9 @@ pub fn mount(
         on(&b, "click", move |_| {
             if let Ok(w) = w2.try_borrow()
                 && w.full
-                && let Some(tab) =
-                    w.report.as_ref().and_then(|r| r.tables().into_iter().find(|x| x.spec.file == t.file))
+                && let Some(csv) = w.report.as_ref().and_then(|r| r.csv(t.file))
             {
-                let _ = download::csv(t.file, &tab.csv());
+                let _ = download::csv(t.file, csv);
             }
         })?;
     }
