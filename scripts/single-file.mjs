@@ -147,19 +147,26 @@ const wasm = read(wasmUrl);
 if (wasm.readUInt32BE(0) !== 0x0061736d) die(`${wasmUrl} is not a wasm module`);
 
 const boot = `
-// --- bplab single file: the wasm is in #bplab-wasm, gzipped then base64; nothing is fetched.
+// --- bplab single file: the wasm is in #bplab-wasm and the worker's text in
+// #bplab-worker-gz, each gzipped then base64; nothing is fetched. The worker
+// text goes to globalThis.__bplabWorkerSrc (the DOM stays as parsed, so the
+// builder's pristine copy is this file byte for byte).
 (async () => {
-  const text = document.getElementById('bplab-wasm').textContent.replace(/\\s+/g, '');
-  let packed;
-  if (typeof Uint8Array.fromBase64 === 'function') {
-    packed = Uint8Array.fromBase64(text);
-  } else {
-    const bin = atob(text);
-    packed = new Uint8Array(bin.length);
-    for (let i = 0; i < bin.length; i++) packed[i] = bin.charCodeAt(i);
-  }
-  const gunzip = new Blob([packed]).stream().pipeThrough(new DecompressionStream('gzip'));
-  const bytes = await new Response(gunzip).arrayBuffer();
+  const unpack = async (id) => {
+    const text = document.getElementById(id).textContent.replace(/\\s+/g, '');
+    let packed;
+    if (typeof Uint8Array.fromBase64 === 'function') {
+      packed = Uint8Array.fromBase64(text);
+    } else {
+      const bin = atob(text);
+      packed = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) packed[i] = bin.charCodeAt(i);
+    }
+    const gunzip = new Blob([packed]).stream().pipeThrough(new DecompressionStream('gzip'));
+    return new Response(gunzip).arrayBuffer();
+  };
+  const [bytes, worker] = await Promise.all([unpack('bplab-wasm'), unpack('bplab-worker-gz')]);
+  globalThis.__bplabWorkerSrc = new TextDecoder().decode(worker);
   await __wbg_init({ module_or_path: bytes });
 })().catch((e) => {
   console.error('bplab: the WebAssembly module could not be instantiated:', e);
@@ -169,6 +176,19 @@ const boot = `
 const moduleCode = `\n${safe(js, 'script')}\n${boot}`;
 const packed = gzipSync(wasm, { level: 9 });
 const b64 = packed.toString('base64').replace(/.{1,76}/g, '$&\n');
+// The worker's text (index.html's #bplab-worker-src, about 58 KB: the glue
+// again, as a classic script) is packed like the wasm: gzipped then base64.
+const workerRe = /<script type="text\/plain" id="bplab-worker-src">([\s\S]*?)<\/script>/;
+const workerHeld = html.match(/<!--bplab-block-(\d+)-->/g)?.map((m) => Number(m.match(/\d+/)[0]))
+  .find((i) => workerRe.test(blocks[i]));
+if (workerHeld === undefined && !workerRe.test(html)) die('index.html carries no <script type="text/plain" id="bplab-worker-src"> (run scripts/worker-glue.mjs)');
+const packWorker = (tag) => {
+  const text = tag.match(workerRe)[1];
+  const gz = gzipSync(Buffer.from(text, 'utf8'), { level: 9 }).toString('base64').replace(/.{1,76}/g, '$&\n');
+  return `<script type="application/octet-stream" id="bplab-worker-gz">\n${gz}</script>`;
+};
+if (workerHeld !== undefined) blocks[workerHeld] = blocks[workerHeld].replace(workerRe, (t) => packWorker(t));
+else html = html.replace(workerRe, (t) => packWorker(t));
 html = html.replace(
   '<!--bplab-loader-->',
   () => `<script type="application/octet-stream" id="bplab-wasm">\n${b64}</script>\n` +
@@ -194,7 +214,7 @@ const csp = [
   `script-src ${hashes.join(' ')} 'wasm-unsafe-eval'`,
   "style-src 'unsafe-inline'",
   'img-src data: blob:',
-  // The lab's worker starts from a Blob URL of its <script type="text/plain"> text.
+  // The lab's worker starts from a Blob URL of its text (unpacked from #bplab-worker-gz).
   'worker-src blob:',
   "base-uri 'none'",
   "form-action 'none'",

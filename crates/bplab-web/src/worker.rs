@@ -182,8 +182,14 @@ fn with_pool<R>(f: impl FnOnce(&mut Pool) -> R) -> R {
     })
 }
 
-/// The worker's source text from the page, if the build put it there.
+/// The worker's source text from the page, if the build put it there: the
+/// single file unpacks it into `globalThis.__bplabWorkerSrc` before the wasm
+/// starts; the served page carries it as text.
 fn worker_source() -> Option<String> {
+    let packed = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("__bplabWorkerSrc")).ok();
+    if let Some(text) = packed.and_then(|v| v.as_string()).filter(|t| !t.trim().is_empty()) {
+        return Some(text);
+    }
     let doc = dom::document()?;
     let el = doc.get_element_by_id("bplab-worker-src")?;
     let text = el.text_content()?;
