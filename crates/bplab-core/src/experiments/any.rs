@@ -70,26 +70,25 @@ impl Params {
     /// The fewest `(name, text)` pairs that [`Params::apply`] turns the
     /// defaults into these parameters with (the URL query, the command a
     /// widget shows): every value that differs from the defaults, less those
-    /// a chosen preset already sets.
+    /// a chosen preset already sets, plus a default value given beside a
+    /// preset that would otherwise set another.
     pub fn changed(&self) -> Vec<(&'static str, String)> {
         let defaults = Params::defaults(self.id());
-        let mut pairs: Vec<(&'static str, String)> = self
-            .specs()
+        let mut pairs: Vec<(&'static str, String)> =
+            self.specs().iter().filter_map(|s| Some((s.name, self.get(s.name)?))).collect();
+        // Drop what reproduces without it: values at their default first, then the rest.
+        let at_default = |(n, v): &(&str, String)| defaults.get(n).as_deref() == Some(v.as_str());
+        let order: Vec<&'static str> = pairs
             .iter()
-            .filter_map(|s| {
-                let v = self.get(s.name)?;
-                (defaults.get(s.name).as_deref() != Some(v.as_str())).then_some((s.name, v))
-            })
+            .filter(|p| at_default(p))
+            .chain(pairs.iter().filter(|p| !at_default(p)))
+            .map(|(n, _)| *n)
             .collect();
-        let mut i = 0;
-        while i < pairs.len() {
-            let dropped: Vec<(&str, String)> =
-                pairs.iter().enumerate().filter(|(j, _)| *j != i).map(|(_, p)| p.clone()).collect();
+        for name in order {
+            let rest: Vec<(&str, String)> = pairs.iter().filter(|(n, _)| *n != name).cloned().collect();
             let mut again = defaults.clone();
-            if again.apply(&dropped).is_ok() && again == *self {
-                pairs.remove(i);
-            } else {
-                i += 1;
+            if again.apply(&rest).is_ok() && again == *self {
+                pairs = rest;
             }
         }
         pairs
@@ -175,6 +174,15 @@ mod tests {
         let mut again = Params::defaults(ExperimentId::Adaptive);
         again.apply(&pairs).unwrap();
         assert_eq!(again, p);
+    }
+
+    #[test]
+    fn a_default_given_beside_a_preset_stays_in_the_link() {
+        // Found by the property test: deploy=slower (the default) beside stuck-downstream.
+        let mut p = Params::defaults(ExperimentId::Adaptive);
+        p.apply(&[("deploy", "slower"), ("preset", "stuck-downstream")]).unwrap();
+        let pairs = p.changed();
+        assert_eq!(pairs, vec![("deploy", "slower".to_owned()), ("preset", "stuck-downstream".to_owned())]);
     }
 
     #[test]
