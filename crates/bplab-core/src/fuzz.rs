@@ -158,6 +158,13 @@ impl FuzzGen {
                 if self.hostile && self.below(3) == 0 { "fixed,nope".to_owned() } else { names.join(",") }
             }
             ParamKind::PresetName => self.pick(&crate::params::PRESET_NAMES).to_owned(),
+            ParamKind::OneOf(names) => {
+                if self.hostile && self.below(3) == 0 {
+                    "nope".to_owned()
+                } else {
+                    self.pick(names).to_owned()
+                }
+            }
         }
     }
 

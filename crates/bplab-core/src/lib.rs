@@ -33,11 +33,12 @@ pub mod stochastic;
 mod table;
 
 pub use error::ConfigError;
+pub use experiments::metastable_api as metastable;
 pub use experiments::{
     AdaptiveReport, AdmissionReport, Bucket, Caps, Ceiling, ChartSpec, CollapseReport, Door, EXPERIMENTS, Exec,
-    Experiment, ExperimentId, ExperimentReport, Histogram, Interval, Job, Lane, LessonReport, PriorityReport,
-    RateResult, Readout, Report, RunTally, Scenario, Sequential, ShapingReport, SheddingReport, SimOut, Timeline,
-    Trace, par_map, simulate,
+    Experiment, ExperimentId, ExperimentReport, Histogram, Interval, Job, Lane, LessonReport, MetastableReport,
+    PriorityReport, RateResult, Readout, Report, RunTally, Scenario, Sequential, ShapingReport, SheddingReport, SimOut,
+    Timeline, Trace, par_map, simulate,
 };
 pub use params::{MAX_LIST_LEN, PARAMS, ParamKey, ParamKind, ParamSpec, Params, SliderSpan, parse_duration_ms};
 pub use table::{Row, Table, TableSpec};

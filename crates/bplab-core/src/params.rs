@@ -45,6 +45,17 @@ pub enum ParamKey {
     BudgetMs,
     CodelTargetMs,
     Preset,
+    // metastable (its folder owns the meaning; see docs/metastable.md)
+    LoadRps,
+    Trigger,
+    TriggerAtMs,
+    TriggerMs,
+    TriggerSize,
+    TriggerSizes,
+    TriggerLengthsMs,
+    BudgetRatio,
+    ThrottleK,
+    RetryAfterMs,
 }
 
 /// The shape of a parameter's value.
@@ -72,12 +83,17 @@ pub enum ParamKind {
     ControllerList,
     /// One scenario preset name.
     PresetName,
+    /// One name out of a fixed list.
+    OneOf(&'static [&'static str]),
 }
 
 /// Controller names the adaptive experiment races.
 pub const CONTROLLER_NAMES: [&str; 6] = ["fixed", "codel", "aimd", "vegas", "gradient2", "gradient"];
 /// Scenario presets of the adaptive experiment.
 pub const PRESET_NAMES: [&str; 5] = ["none", "deploy-2x", "steady-overload", "stuck-downstream", "retry-storm"];
+
+/// Triggers of the metastable experiment.
+pub const TRIGGER_NAMES: [&str; 2] = ["spike", "slowdown"];
 
 /// Name, label, unit and accepted range of one parameter.
 #[derive(Clone, Copy, Debug)]
@@ -524,11 +540,129 @@ pub const PARAMS: &[ParamSpec] = &[
         "a scenario users of these controllers report",
         None,
     ),
+    spec(
+        ParamKey::LoadRps,
+        "load-rps",
+        "Offered first tries",
+        "rps",
+        ParamKind::Real,
+        0.0,
+        100_000.0,
+        "open-loop Poisson rate of first tries outside the trigger (retries come on top)",
+        span(1.0, 200.0, 1.0),
+    ),
+    spec(
+        ParamKey::Trigger,
+        "trigger",
+        "Trigger",
+        "kind",
+        ParamKind::OneOf(&TRIGGER_NAMES),
+        0.0,
+        0.0,
+        "spike: first tries × size during the trigger; slowdown: service times × size",
+        None,
+    ),
+    spec(
+        ParamKey::TriggerAtMs,
+        "trigger-at-ms",
+        "Trigger at",
+        "ms",
+        ParamKind::Int,
+        0.0,
+        HOUR_MS,
+        "when the trigger starts",
+        span(0.0, 30_000.0, 500.0),
+    ),
+    spec(
+        ParamKey::TriggerMs,
+        "trigger-ms",
+        "Trigger length",
+        "ms",
+        ParamKind::Int,
+        1.0,
+        HOUR_MS,
+        "how long the trigger lasts",
+        span(100.0, 10_000.0, 100.0),
+    ),
+    ParamSpec {
+        key: ParamKey::TriggerSize,
+        name: "trigger-size",
+        label: "Trigger size",
+        unit: "×",
+        kind: ParamKind::Real,
+        min: 1.0,
+        max: 100.0,
+        min_exclusive: false,
+        max_exclusive: false,
+        help: "spike: rate multiplier; slowdown: service-time multiplier",
+        slider: span(1.0, 6.0, 0.25),
+    },
+    ParamSpec {
+        key: ParamKey::TriggerSizes,
+        name: "trigger-sizes",
+        label: "Phase diagram sizes",
+        unit: "×",
+        kind: ParamKind::RealList,
+        min: 1.0,
+        max: 100.0,
+        min_exclusive: false,
+        max_exclusive: false,
+        help: "trigger sizes of the phase diagram, comma-separated",
+        slider: None,
+    },
+    spec(
+        ParamKey::TriggerLengthsMs,
+        "trigger-lengths-ms",
+        "Phase diagram lengths",
+        "ms",
+        ParamKind::IntList,
+        1.0,
+        HOUR_MS,
+        "trigger lengths of the phase diagram, comma-separated",
+        None,
+    ),
+    ParamSpec {
+        key: ParamKey::BudgetRatio,
+        name: "budget-ratio",
+        label: "Retry budget",
+        unit: "tokens per answer",
+        kind: ParamKind::Real,
+        min: 0.0,
+        max: 1000.0,
+        min_exclusive: false,
+        max_exclusive: false,
+        help: "retry tokens each on-time answer earns (0.1: retries add at most about 10 % to the answers)",
+        slider: span(0.0, 1.0, 0.05),
+    },
+    ParamSpec {
+        key: ParamKey::ThrottleK,
+        name: "throttle-k",
+        label: "Throttle K",
+        unit: "×",
+        kind: ParamKind::Real,
+        min: 1.0,
+        max: 1000.0,
+        min_exclusive: false,
+        max_exclusive: false,
+        help: "SRE adaptive throttling sends freely while requests <= K × accepts",
+        slider: span(1.0, 5.0, 0.1),
+    },
+    spec(
+        ParamKey::RetryAfterMs,
+        "retry-after-ms",
+        "Retry-After",
+        "ms",
+        ParamKind::Int,
+        0.0,
+        HOUR_MS,
+        "the wait the server's refusals ask for",
+        span(0.0, 5000.0, 100.0),
+    ),
 ];
 
 // A missing or misplaced entry is a compile error, not a silent fallback.
 const _: () = {
-    assert!(PARAMS.len() == ParamKey::Preset as usize + 1);
+    assert!(PARAMS.len() == ParamKey::RetryAfterMs as usize + 1);
     let mut i = 0;
     while i < PARAMS.len() {
         assert!(PARAMS[i].key as usize == i);
@@ -570,6 +704,7 @@ impl ParamSpec {
             ),
             ParamKind::ControllerList => format!("1 to 6 of {}, comma-separated", CONTROLLER_NAMES.join(", ")),
             ParamKind::PresetName => format!("one of {}", PRESET_NAMES.join(", ")),
+            ParamKind::OneOf(names) => format!("one of {}", names.join(", ")),
         }
     }
 
@@ -652,6 +787,16 @@ pub struct Params {
     pub budget_ms: u32,
     pub codel_target_ms: u32,
     pub preset: String,
+    pub load_rps: f64,
+    pub trigger: String,
+    pub trigger_at_ms: u32,
+    pub trigger_ms: u32,
+    pub trigger_size: f64,
+    pub trigger_sizes: Vec<f64>,
+    pub trigger_lengths_ms: Vec<u32>,
+    pub budget_ratio: f64,
+    pub throttle_k: f64,
+    pub retry_after_ms: u32,
 }
 
 fn join<T>(items: &[T], f: impl Fn(&T) -> String) -> String {
@@ -737,6 +882,20 @@ impl Params {
                 self.preset =
                     PRESET_NAMES.iter().find(|n| **n == t).map(|n| (*n).to_owned()).ok_or_else(|| s.err(text))?
             }
+            ParamKey::LoadRps => self.load_rps = s.real(text, text)?,
+            ParamKey::Trigger => {
+                let t = text.trim();
+                self.trigger =
+                    TRIGGER_NAMES.iter().find(|n| **n == t).map(|n| (*n).to_owned()).ok_or_else(|| s.err(text))?
+            }
+            ParamKey::TriggerAtMs => self.trigger_at_ms = s.int(text, text)?,
+            ParamKey::TriggerMs => self.trigger_ms = s.int(text, text)?,
+            ParamKey::TriggerSize => self.trigger_size = s.real(text, text)?,
+            ParamKey::TriggerSizes => self.trigger_sizes = s.list(text, |t| s.real(t, t))?,
+            ParamKey::TriggerLengthsMs => self.trigger_lengths_ms = s.list(text, |t| s.int(t, t))?,
+            ParamKey::BudgetRatio => self.budget_ratio = s.real(text, text)?,
+            ParamKey::ThrottleK => self.throttle_k = s.real(text, text)?,
+            ParamKey::RetryAfterMs => self.retry_after_ms = s.int(text, text)?,
         }
         Ok(())
     }
@@ -782,6 +941,16 @@ impl Params {
             ParamKey::BudgetMs => self.budget_ms.to_string(),
             ParamKey::CodelTargetMs => self.codel_target_ms.to_string(),
             ParamKey::Preset => self.preset.clone(),
+            ParamKey::LoadRps => self.load_rps.to_string(),
+            ParamKey::Trigger => self.trigger.clone(),
+            ParamKey::TriggerAtMs => self.trigger_at_ms.to_string(),
+            ParamKey::TriggerMs => self.trigger_ms.to_string(),
+            ParamKey::TriggerSize => self.trigger_size.to_string(),
+            ParamKey::TriggerSizes => join(&self.trigger_sizes, |v| v.to_string()),
+            ParamKey::TriggerLengthsMs => join(&self.trigger_lengths_ms, |v| v.to_string()),
+            ParamKey::BudgetRatio => self.budget_ratio.to_string(),
+            ParamKey::ThrottleK => self.throttle_k.to_string(),
+            ParamKey::RetryAfterMs => self.retry_after_ms.to_string(),
         }
     }
 

@@ -68,6 +68,10 @@ macro_rules! registry {
 
 pub use adaptive::{Bucket, Door, Lane, SimOut, Trace, simulate};
 pub use lesson::{Histogram, Interval, RateResult};
+/// The metastable experiment's types, for tests and callers (`bplab_core::metastable`).
+pub mod metastable_api {
+    pub use super::metastable::*;
+}
 pub use shaping::{Ceiling, Timeline};
 
 registry! {
@@ -78,6 +82,7 @@ registry! {
     Priority => priority::PriorityReport,
     Lesson => lesson::LessonReport,
     Adaptive => adaptive::AdaptiveReport,
+    Metastable => metastable::MetastableReport,
 }
 
 /// A chart's PNG file name and title (its plot comes from the report:

@@ -48,6 +48,17 @@ pub(crate) fn base_defaults() -> Params {
         budget_ms: 230,
         codel_target_ms: 50,
         preset: "deploy-2x".to_owned(),
+        // The metastable experiment's own defaults are in its folder.
+        load_rps: 35.0,
+        trigger: "spike".to_owned(),
+        trigger_at_ms: 10_000,
+        trigger_ms: 3000,
+        trigger_size: 3.0,
+        trigger_sizes: vec![1.5, 2.0, 3.0, 4.0],
+        trigger_lengths_ms: vec![1000, 2000, 4000],
+        budget_ratio: 0.1,
+        throttle_k: 2.0,
+        retry_after_ms: 1000,
     }
 }
 
