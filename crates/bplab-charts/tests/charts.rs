@@ -9,7 +9,7 @@ use bplab_charts::{
 };
 use bplab_core::calc::LimitInput;
 use bplab_core::plot::{Focus, Plot};
-use bplab_core::{Caps, EXPERIMENTS, Experiment, ExperimentId, ParamSpec, Report, Scenario};
+use bplab_core::{Caps, EXPERIMENTS, Experiment, ExperimentId, Report, Scenario};
 use plotters::prelude::*;
 
 /// Canvas widths: a figure in a 320 px embed, in a 720 px page (one per row),
@@ -95,12 +95,11 @@ fn odd(id: ExperimentId, pairs: &[(&str, &str)]) -> Report {
     let e = Experiment::get(id);
     let mut p = e.defaults();
     for (name, v) in pairs {
-        let key = ParamSpec::named(name).unwrap_or_else(|| panic!("no parameter {name}")).key;
-        if e.uses(key) {
-            p.set(key, v).unwrap_or_else(|err| panic!("{id:?} {name}={v}: {err}"));
+        if e.param(name).is_some() {
+            p.set(name, v).unwrap_or_else(|err| panic!("{id:?} {name}={v}: {err}"));
         }
     }
-    Scenario::new(id, p, Caps::CLI).unwrap_or_else(|err| panic!("{id:?}: {err}")).run()
+    Scenario::new(p, Caps::CLI).unwrap_or_else(|err| panic!("{id:?}: {err}")).run()
 }
 
 #[test]

@@ -1,10 +1,12 @@
-//! `cargo run --release -p bplab-core --example fuzz -- N [SEED]`: runs N
+//! `cargo run --release -p bplab-core --example fuzz -- N [SEED] [FROM]`: runs N
 //! fuzz cases (see `bplab_core::fuzz`), counting panics, invariant
 //! violations, refusals and results, and the slowest case's time. Every
 //! claim an explanation shows is re-evaluated against the run's evidence
 //! (`bplab_core::claim`), and each case also runs the limit and Little's-law
 //! calculators at drawn inputs and checks their claims: the report counts
-//! claims per kind and how often each fallback sentence was chosen.
+//! claims per kind and how often each fallback sentence was chosen. FROM
+//! (default 0) skips the first cases, so two processes can share one run
+//! (`… 500000 SEED 0` and `… 1000000 SEED 500000`).
 use std::collections::BTreeMap;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::time::{Duration, Instant};
@@ -73,6 +75,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let n: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(1_000_000);
     let seed: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(20_261_130);
+    let from: u64 = args.next().and_then(|s| s.parse().ok()).unwrap_or(0);
     std::panic::set_hook(Box::new(|_| {}));
     let mut g = FuzzGen::new(seed);
     let (mut panics, mut broken, mut input, mut run, mut ran) = (0u64, 0u64, 0u64, 0u64, 0u64);
@@ -80,7 +83,10 @@ fn main() {
     let mut kinds: BTreeMap<(&'static str, &'static str), u64> = BTreeMap::new();
     let (mut slowest, mut slowest_at) = (Duration::ZERO, 0u64);
     let start = Instant::now();
-    for i in 0..n {
+    for _ in 0..from {
+        g.next_case();
+    }
+    for i in from..n {
         let case = g.next_case();
         let t = Instant::now();
         match catch_unwind(AssertUnwindSafe(|| check_claims(&case, FUZZ_CAPS))) {
@@ -126,7 +132,7 @@ fn main() {
         }
     }
     println!(
-        "fuzz: {n} cases (seed {seed}) in {:.1} s: {ran} ran, {run} refused as a whole, {input} refused a typed value; {panics} panics, {broken} invariant violations, {false_claims} false claims; slowest case #{slowest_at}: {:.1} ms",
+        "fuzz: cases {from}..{n} (seed {seed}) in {:.1} s: {ran} ran, {run} refused as a whole, {input} refused a typed value; {panics} panics, {broken} invariant violations, {false_claims} false claims; slowest case #{slowest_at}: {:.1} ms",
         start.elapsed().as_secs_f64(),
         slowest.as_secs_f64() * 1000.0
     );

@@ -10,7 +10,7 @@ use crate::Failure;
 /// by the table itself (`None` when the flag is absent).
 fn input(m: &ArgMatches, i: usize) -> Result<Option<f64>, Failure> {
     let p = &calc::CALC_PARAMS[i];
-    m.get_one::<String>(p.name).map(|text| p.parse(text)).transpose().map_err(Failure::from)
+    m.get_one::<String>(p.spec.name).map(|text| p.parse(text)).transpose().map_err(Failure::from)
 }
 
 fn print_explanation(e: &Explanation) {

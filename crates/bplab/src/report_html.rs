@@ -6,7 +6,7 @@ use std::fmt::Write;
 use base64::Engine;
 
 use bplab_core::calc::Explanation;
-use bplab_core::{PARAMS, Scenario, Table};
+use bplab_core::{Scenario, Table};
 
 use crate::manifest::FileEntry;
 
@@ -62,14 +62,14 @@ pub fn render(
         let _ = writeln!(out, "<pre>{}</pre>", esc(&e.to_text()));
     }
     out.push_str("<h2>Parameters</h2>\n<table><tbody>\n");
-    for spec in PARAMS.iter().filter(|s| exp.uses(s.key)) {
+    for spec in exp.params {
         let _ = writeln!(
             out,
             "<tr><th>{} ({})</th><td><code>--{}</code></td><td>{}</td></tr>",
             esc(spec.label),
             esc(spec.unit),
             spec.name,
-            esc(&p.get(spec.key))
+            esc(&p.get(spec.name).unwrap_or_default())
         );
     }
     out.push_str("</tbody></table>\n<h2>Charts</h2>\n");

@@ -76,7 +76,7 @@ impl Explanation {
     }
 }
 
-/// A shippable record of a chosen number (seed 003's five fields).
+/// A shippable record of a chosen number (the course lesson's five fields).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Record {
     /// What is configured.

@@ -1,4 +1,4 @@
-//! The limit exported to the edge (seed 003, "Use what the edge already
+//! The limit exported to the edge (the course lesson, "Use what the edge already
 //! has"): nginx, HAProxy, Envoy and tower configuration that carries the
 //! number, with the record at the top as comments so the number keeps its
 //! derivation and its reversal conditions wherever it is pasted.

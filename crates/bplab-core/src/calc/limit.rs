@@ -153,7 +153,7 @@ pub fn limit(i: LimitInput) -> Result<LimitResult, ConfigError> {
     let mut claims = Vec::new();
     let alt = |target: f64, claims: &mut Vec<Claim>| {
         let s2 = recognisable(target);
-        let ok = b > s2 && s2 >= CALC_PARAMS[SERVICE].min && show(s2) != ss;
+        let ok = b > s2 && s2 >= CALC_PARAMS[SERVICE].spec.range.min && show(s2) != ss;
         ok.then(|| {
             let q2 = deadline_safe_queue(i.workers, b, s2);
             let text = format!("{} ms gives {q2}", show(s2));

@@ -242,7 +242,7 @@ impl Equation {
     /// last digit.
     pub fn render(&self) -> (String, String) {
         let shown = self.shown_result();
-        let want = sig_digits(&shown).max(2);
+        let want = sig_digits(&shown).clamp(2, 17);
         let mut text = String::new();
         for digits in want..=17 {
             text.clear();
@@ -339,5 +339,9 @@ mod tests {
         check_rendered(&e).unwrap();
         assert_eq!(show(0.00123456), "0.00123");
         assert_eq!(sig(166.666_666_666_666_66, 5), "166.67");
+        // A result with more than 17 digits still shows its operands.
+        let e = Equation::new(mul(n(1e20), n(3.0)), "");
+        assert_eq!(e.render().0, "100000000000000000000 × 3");
+        check_rendered(&e).unwrap();
     }
 }

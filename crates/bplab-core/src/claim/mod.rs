@@ -110,6 +110,10 @@ pub enum Fact {
         higher: bool,
         /// Only rows whose `(column)` value is at most this take part.
         within: Option<(&'static str, f64)>,
+        /// 0: the names are exactly the rows at the best value. Above 0 (a
+        /// table rounded coarser than the model): every name is within
+        /// `tol` of the best and one of them is at it.
+        tol: f64,
         /// The stated winners.
         names: Vec<String>,
     },
@@ -261,7 +265,7 @@ pub fn check(c: &Claim, ev: &Evidence) -> Result<(), String> {
             }
             if cmp.holds(got, *value, *tol) { Ok(()) } else { fail(format!("{agg:?} of {table}:{column} is {got}")) }
         }
-        Fact::Best { table, filter, key, column, higher, within, names } => {
+        Fact::Best { table, filter, key, column, higher, within, tol, names } => {
             let t = match ev.table(table) {
                 Ok(t) => t,
                 Err(e) => return fail(e),
@@ -285,12 +289,18 @@ pub fn check(c: &Claim, ev: &Evidence) -> Result<(), String> {
                     if *higher { a.max(b) } else { a.min(b) }
                 });
             let mut got: Vec<String> = vals.iter().filter(|(_, v)| *v == best).map(|(n, _)| n.clone()).collect();
+            let near: Vec<&String> = vals.iter().filter(|(_, v)| (v - best).abs() <= *tol).map(|(n, _)| n).collect();
             let mut want = names.clone();
             got.sort();
             got.dedup();
             want.sort();
             want.dedup();
-            if got == want { Ok(()) } else { fail(format!("best by {column} in {table}: {}", got.join(", "))) }
+            let ok = if *tol == 0.0 {
+                got == want
+            } else {
+                want.iter().all(|n| near.contains(&n)) && want.iter().any(|n| got.contains(n))
+            };
+            if ok { Ok(()) } else { fail(format!("best by {column} in {table}: {}", got.join(", "))) }
         }
         Fact::Compare { lhs, cmp, rhs } => {
             if cmp.holds(*lhs, *rhs, 0.0) {

@@ -91,7 +91,8 @@ pub const SLOWDOWN_AT_ACCEPTED: &str =
 /// `--max-connections`: open connections at once, `1..=MAX_CONNECTIONS`.
 pub const MAX_CONNECTIONS_FLAG: WholeFlag = WholeFlag {
     name: "max-connections",
-    label: "open connections at once; when full, a new one closes the one waiting longest for its request head",
+    label: "connections served at once; when full, a new one takes the slot of one holding no request (answered \
+            503), or is answered 503 + Retry-After itself",
     min: 1,
     max: MAX_CONNECTIONS as u64,
     unit: "connections",
@@ -125,8 +126,9 @@ pub struct ServeSettings {
     pub limit: Option<usize>,
     /// Where to listen; port 0 picks a free port.
     pub addr: SocketAddr,
-    /// Open connections at once, `1..=MAX_CONNECTIONS`; further connections
-    /// wait in the kernel's accept backlog.
+    /// Connections served at once, `1..=MAX_CONNECTIONS`; see
+    /// [`crate::server::fd_bound`] and the listener's docs for what happens
+    /// beyond it.
     pub max_connections: usize,
     /// How long a client may take to send the request head, ms,
     /// `1..=MAX_HEADER_TIMEOUT_MS` (slowloris guard).

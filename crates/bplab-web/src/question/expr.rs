@@ -20,13 +20,16 @@ pub enum LimitField {
     InSystemLimit,
     /// Drain rate, rps.
     CapacityRps,
+    /// The number the record ships: the deadline-safe queue limit.
+    RecordLimit,
 }
 
-const LIMIT_FIELDS: [(&str, LimitField); 4] = [
+const LIMIT_FIELDS: [(&str, LimitField); 5] = [
     ("queue_limit", LimitField::QueueLimit),
     ("queue_exact", LimitField::QueueExact),
     ("in_system_limit", LimitField::InSystemLimit),
     ("capacity_rps", LimitField::CapacityRps),
+    ("record_limit", LimitField::RecordLimit),
 ];
 
 /// Arithmetic operators (n-ary, left to right).
@@ -295,6 +298,7 @@ impl Expr {
                     LimitField::QueueExact => r.queue_exact,
                     LimitField::InSystemLimit => r.in_system_limit as f64,
                     LimitField::CapacityRps => r.capacity_rps,
+                    LimitField::RecordLimit => r.record_limit as f64,
                 }
             }
             Expr::Littles { arrivals_rps, latency_ms, in_flight } => {

@@ -1,7 +1,7 @@
 //! Per controller: what it measures, what it assumes, how it fails; and the
 //! race's outcome in numbers from the run.
 
-use super::{AdaptiveReport, Bucket, Lane};
+use super::{AdaptiveReport, Bucket, Controller, Lane, Preset};
 use crate::calc::{Explanation, Step, fmt_num};
 use crate::claim::equation::{add, ceil, div, mul, n};
 use crate::claim::{Agg, Claim, Cmp, Equation, Fact};
@@ -30,24 +30,24 @@ pub(super) fn recovery(buckets: &[Bucket], window_ms: u32, at_ms: u32, budget: u
 }
 
 /// What the controller measures, assumes, and how it fails.
-pub(crate) fn character(name: &str) -> &'static str {
-    match name {
-        "fixed" => {
+pub(crate) fn character(c: Controller) -> &'static str {
+    match c {
+        Controller::Fixed => {
             "fixed: measures nothing after the day it was derived; assumes the service time and worker count stay as measured; fails by the ratio when either moves (a 2× slower handler doubles every wait behind it)."
         }
-        "codel" => {
+        Controller::Codel => {
             "codel: measures the minimum queue delay over each 100 ms interval; assumes a standing queue means overload; aims to keep the queue short by refusing whatever waited longest, not whatever is cheapest, and only acts once the interval's minimum stays above target."
         }
-        "aimd" => {
+        Controller::Aimd => {
             "aimd: measures only drops and timeouts; assumes loss is the congestion signal; needs drops to learn, so latency can sit near the timeout before it backs off, and it never goes below its minimum limit (20 by default)."
         }
-        "vegas" => {
+        Controller::Vegas => {
             "vegas: measures the RTT against the lowest seen (no-load) RTT to estimate the queue; assumes the lowest RTT is still the no-load cost; after a slowdown it must probe (every probe-multiplier × limit samples) to learn the new baseline."
         }
-        "gradient2" => {
+        Controller::Gradient2 => {
             "gradient2: measures a long-window average RTT against the short-term one; assumes latency rises before throughput falls; creeps up when latency rises slowly (the long average follows it), and its queue term keeps adding near a gradient of 0.8."
         }
-        _ => {
+        Controller::Gradient => {
             "gradient: measures the minimum RTT against the current RTT with periodic probes; assumes the minimum is the no-load latency; a latency with no variance (every RTT equal to a timeout) reads as no queue, so nothing in its signal pushes the limit down."
         }
     }
@@ -56,7 +56,7 @@ pub(crate) fn character(name: &str) -> &'static str {
 /// Whether a deploy happens inside the run: a factor other than 1, at a time
 /// before the run's end, and not the steady-overload preset (no deploy).
 fn deploy_in_run(r: &AdaptiveReport) -> bool {
-    r.preset != "steady-overload" && r.slowdown.1 != 1.0 && f64::from(r.slowdown.0) < r.run_ms
+    r.preset != Preset::SteadyOverload && r.slowdown.1 != 1.0 && f64::from(r.slowdown.0) < r.run_ms
 }
 
 /// "after the deploy" or what the split point is instead.
@@ -109,7 +109,7 @@ fn limit_moves(r: &AdaptiveReport) -> String {
 }
 
 fn lane_move(r: &AdaptiveReport, l: &Lane) -> Option<(i32, i32)> {
-    if l.controller == "codel" {
+    if l.controller == Controller::Codel {
         return None;
     }
     let at = (u64::from(r.slowdown.0) / u64::from(r.window_ms.max(1))) as usize;
@@ -141,7 +141,7 @@ fn preset_line(r: &AdaptiveReport, claims: &mut Vec<Claim>) -> String {
                 let mut seen_names = Vec::new();
                 tied.retain(|x| {
                     let new = !seen_names.contains(&x.controller);
-                    seen_names.push(x.controller.clone());
+                    seen_names.push(x.controller);
                     new
                 });
                 let (over, seen) = windows_over(r, l);
@@ -150,7 +150,7 @@ fn preset_line(r: &AdaptiveReport, claims: &mut Vec<Claim>) -> String {
                 } else {
                     String::new()
                 };
-                let names: Vec<String> = tied.iter().map(|x| x.controller.clone()).collect();
+                let names: Vec<String> = tied.iter().map(|x| x.controller.to_string()).collect();
                 let text = if tied.len() > 1 {
                     format!(
                         "a tie {after}: {} all deliver {} ok/s with p99 within the {} ms budget",
@@ -177,6 +177,7 @@ fn preset_line(r: &AdaptiveReport, claims: &mut Vec<Claim>) -> String {
                         column: "ok_per_sec_after",
                         higher: true,
                         within: Some(("p99_after_ms", f64::from(r.budget_ms))),
+                        tol: 0.0,
                         names,
                     },
                 ));
@@ -184,14 +185,14 @@ fn preset_line(r: &AdaptiveReport, claims: &mut Vec<Claim>) -> String {
             }
         }
     };
-    match r.preset.as_str() {
-        "steady-overload" => format!(
+    match r.preset {
+        Preset::SteadyOverload => format!(
             "Modest steady overload: 1.1 × capacity = {} offered throughout, no deploy (the rate and factor settings are overridden). Limits at {} ms → at the end: {}. {copes}.",
             rps_of(r),
             r.slowdown.0,
             limit_moves(r)
         ),
-        "stuck-downstream" => {
+        Preset::StuckDownstream => {
             let wasted: u64 = r.lanes.iter().map(|l| l.out.wasted).sum();
             let dropped = if wasted == 0 {
                 "nothing is served for nobody".to_owned()
@@ -222,19 +223,19 @@ fn preset_line(r: &AdaptiveReport, claims: &mut Vec<Claim>) -> String {
                 limit_moves(r)
             )
         }
-        "retry-storm" => format!(
+        Preset::RetryStorm => format!(
             "Retry storm: every refused or abandoned caller retries up to {} times after {} ms (Post 1's amplification). {copes}.",
             r.retries,
             fmt_num(super::STORM_BACKOFF_MS)
         ),
-        "deploy-2x" | "none" if deploy_in_run(r) => format!(
+        Preset::Deploy2x | Preset::None if deploy_in_run(r) => format!(
             "Deploy {}× slower at {} ms: the fixed limit of {} was derived from the old service time. {copes}.",
             fmt_num(r.slowdown.1),
             r.slowdown.0,
             r.fixed_limit
         ),
-        "deploy-2x" | "none" => format!("No deploy in this run (factor {}, at {} ms). {copes}.", fmt_num(r.slowdown.1), r.slowdown.0),
-        _ => copes,
+        Preset::Deploy2x | Preset::None => format!("No deploy in this run (factor {}, at {} ms). {copes}.", fmt_num(r.slowdown.1), r.slowdown.0),
+
     }
 }
 
@@ -243,12 +244,15 @@ fn rps_of(r: &AdaptiveReport) -> String {
 }
 
 fn codel_note(r: &AdaptiveReport, l: &Lane) -> String {
-    if l.controller != "codel" {
+    if l.controller != Controller::Codel {
         return String::new();
     }
-    if l.out.refused == 0 {
+    let at = (u64::from(r.slowdown.0) / u64::from(r.window_ms.max(1))) as usize;
+    let refused_after: u64 = l.out.buckets.iter().skip(at).map(|b| b.refused).sum();
+    if refused_after == 0 && at < l.out.buckets.len() {
         format!(
-            " In this run it refused nothing: the interval's minimum queue delay never stayed above {} ms (a service time near or above its {} ms interval hides a standing queue from it).",
+            " In this run it refused nothing {}: the interval's minimum queue delay never stayed above {} ms (a service time near or above its {} ms interval hides a standing queue from it).",
+            after_words(r),
             r.codel_target_ms,
             super::CODEL_INTERVAL_MS
         )
@@ -259,7 +263,7 @@ fn codel_note(r: &AdaptiveReport, l: &Lane) -> String {
 
 fn gradient_note(r: &AdaptiveReport, l: &Lane) -> String {
     match lane_move(r, l) {
-        Some((a, b)) if l.controller == "gradient" => format!(" Here its limit went {a} → {b}."),
+        Some((a, b)) if l.controller == Controller::Gradient => format!(" Here its limit went {a} → {b}."),
         _ => String::new(),
     }
 }
@@ -268,10 +272,11 @@ pub(super) fn explanation(r: &AdaptiveReport) -> Explanation {
     let w = r.workers.max(1);
     let queue = (i64::from(r.fixed_limit) - i64::from(w)).max(0) as u64;
     let fixed_service = r.service_words.starts_with("every request takes exactly");
-    let stuck = r.preset == "stuck-downstream";
+    let stuck = r.preset == Preset::StuckDownstream;
     let mut claims = Vec::new();
+    let change = if deploy_in_run(r) { "the deploy" } else { "the change point" };
     let mut steps = vec![step(
-        "fixed limit from the service time measured before the deploy (the course lesson's formula, rounded half-up)",
+        &format!("fixed limit from the service time measured before {change} (the course lesson's formula, rounded half-up)"),
         "workers × (budget − service) / service + workers in service",
         format!(
             "{} × ({} − {}) / {} + {}",
@@ -281,11 +286,21 @@ pub(super) fn explanation(r: &AdaptiveReport) -> Explanation {
             fmt_num(r.service_mean_ms),
             r.workers
         ),
-        format!("{} in the system ({} queued)", r.fixed_limit, queue),
+        {
+            let safe = crate::calc::deadline_safe_queue(r.workers.max(1), f64::from(r.budget_ms), r.service_mean_ms);
+            if safe == queue {
+                format!("{} in the system ({} queued, also the calculator's deadline-safe figure)", r.fixed_limit, queue)
+            } else {
+                format!(
+                    "{} in the system ({} queued; the limit calculator would ship {safe}, whose worst time fits the budget)",
+                    r.fixed_limit, queue
+                )
+            }
+        },
     )];
     if stuck {
         steps.push(step(
-            "worst time in the system behind that limit after the deploy",
+            &format!("worst time in the system behind that limit after {change}"),
             "calls stuck at the timeout",
             format!("every call takes {} ms", r.timeout_ms),
             "no service-time bound applies: the downstream sets the time".to_owned(),
@@ -304,7 +319,7 @@ pub(super) fn explanation(r: &AdaptiveReport) -> Explanation {
             )
         };
         steps.push(Step::eq(
-            "worst time in the system behind that limit after the deploy",
+            &format!("worst time in the system behind that limit after {change}"),
             "(ceil(queue / workers) + 1) × service × factor",
             eq,
             &note,
@@ -323,8 +338,8 @@ pub(super) fn explanation(r: &AdaptiveReport) -> Explanation {
         assumes: vec![
             format!(
                 "Every controller sees the same Poisson arrivals ({} offered{}) and the same base service times: {}.",
-                if r.preset == "steady-overload" { rps_of(r) } else { format!("{} rps", fmt_num(r.rate_rps)) },
-                if r.preset == "steady-overload" { "" } else { " first step" },
+                if r.preset == Preset::SteadyOverload { rps_of(r) } else { format!("{} rps", fmt_num(r.rate_rps)) },
+                if r.preset == Preset::SteadyOverload { "" } else { " first step" },
                 r.service_words
             ),
             format!("{workers} behind one FIFO line; a caller gives up after {} ms, the server still serves it.", r.timeout_ms),
@@ -339,25 +354,25 @@ pub(super) fn explanation(r: &AdaptiveReport) -> Explanation {
         would_change: r
             .lanes
             .iter()
-            .map(|l| format!("{} — {}{}{}", lane_line(r, l), character(&l.controller), codel_note(r, l), gradient_note(r, l)))
+            .map(|l| format!("{} — {}{}{}", lane_line(r, l), character(l.controller), codel_note(r, l), gradient_note(r, l)))
             .collect(),
         claims,
     }
 }
 
 pub(super) fn readouts(r: &AdaptiveReport) -> Vec<Readout> {
-    let find = |n: &str| r.lanes.iter().find(|l| l.controller == n);
-    let p99 = |n: &str| {
-        find(n).map_or("not raced".to_owned(), |l| {
+    let find = |c: Controller| r.lanes.iter().find(|l| l.controller == c);
+    let p99 = |c: Controller| {
+        find(c).map_or("not raced".to_owned(), |l| {
             let show = |v: Option<u64>| v.map_or_else(|| "–".to_owned(), |x| x.to_string());
             format!("{} → {} ms", show(l.p99_ms.0), show(l.p99_ms.1))
         })
     };
     vec![
         Readout::new("Fixed limit (lesson formula, before the deploy)", format!("{} in the system", r.fixed_limit)),
-        Readout::new("Fixed: p99 before → after the deploy", p99("fixed")),
-        Readout::new("CoDel: p99 before → after the deploy", p99("codel")),
-        Readout::new("Gradient2: p99 before → after the deploy", p99("gradient2")),
+        Readout::new("Fixed: p99 before → after the deploy", p99(Controller::Fixed)),
+        Readout::new("CoDel: p99 before → after the deploy", p99(Controller::Codel)),
+        Readout::new("Gradient2: p99 before → after the deploy", p99(Controller::Gradient2)),
         Readout::new(
             "Highest ok/s after the deploy within the budget",
             r.lanes

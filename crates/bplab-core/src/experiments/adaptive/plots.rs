@@ -1,14 +1,19 @@
 //! The race's figures: limit, p99 (against the budget) and delivered
 //! answers over time, one line per controller, the deploy marked.
 
-use super::{AdaptiveReport, Bucket, CHARTS};
+use super::{AdaptiveReport, Bucket, CHARTS, Controller};
 use crate::plot::{Marker, Plot, Role, Series, compact};
 
 /// One colour per controller, the same in every figure whichever are raced.
-fn role(controller: &str) -> Role {
-    const ORDER: [&str; 6] = ["gradient2", "aimd", "codel", "fixed", "vegas", "gradient"];
-    let i = ORDER.iter().position(|n| *n == controller).unwrap_or(ORDER.len());
-    Role::Series([0u8, 1, 2, 6, 4, 5, 3].get(i).copied().unwrap_or(3))
+fn role(controller: Controller) -> Role {
+    Role::Series(match controller {
+        Controller::Gradient2 => 0,
+        Controller::Aimd => 1,
+        Controller::Codel => 2,
+        Controller::Vegas => 4,
+        Controller::Gradient => 5,
+        Controller::Fixed => 6,
+    })
 }
 
 fn lines(r: &AdaptiveReport, f: impl Fn(&Bucket) -> Option<f64>) -> Vec<Series> {
@@ -17,7 +22,7 @@ fn lines(r: &AdaptiveReport, f: impl Fn(&Bucket) -> Option<f64>) -> Vec<Series> 
         .iter()
         .map(|l| {
             let pts = l.out.buckets.iter().enumerate().filter_map(|(i, b)| f(b).map(|y| (i as f64 * w, y))).collect();
-            Series::new(l.controller.clone(), role(&l.controller), pts)
+            Series::new(l.controller.to_string(), role(l.controller), pts)
         })
         .collect()
 }

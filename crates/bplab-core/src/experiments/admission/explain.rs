@@ -3,7 +3,9 @@
 
 use super::AdmissionReport;
 use crate::calc::{Explanation, budget, capacity_rps, fmt_num, worst_sojourn_ms};
-use crate::claim::{Agg, Claim, Cmp, Fact};
+use crate::calc::Step;
+use crate::claim::equation::{mul, n};
+use crate::claim::{Agg, Claim, Cmp, Equation, Fact};
 use crate::experiments::{Readout, rps, argmax, step, strings};
 use crate::models::admission::{AdmissionOutcome, Limit};
 
@@ -36,12 +38,12 @@ fn admission(r: &AdmissionReport) -> Explanation {
     let capacity = capacity_rps(f64::from(s.service_ms), 1);
     let worst = worst_sojourn_ms(r.plateau_limit, s.service_ms);
     let longest = r.limited.iter().map(|o| o.max_sojourn_ms).fold(0.0f64, f64::max);
-    let mut steps = vec![step(
+    let mut steps = vec![Step::eq(
         "worst time in the system at the plateau limit",
         "limit × service (queue wait at most (limit − 1) × service)",
-        format!("{} × {}", r.plateau_limit, s.service_ms),
-        format!(
-            "{worst} ms in the system, at most {} ms of it waiting (deadline {} ms; longest seen in the plateau runs: {} ms)",
+        Equation::with_result(mul(n(f64::from(r.plateau_limit)), n(f64::from(s.service_ms))), worst as f64, "ms"),
+        &format!(
+            "in the system, at most {} ms of it waiting (deadline {} ms; longest seen in the plateau runs: {} ms)",
             worst.saturating_sub(u64::from(s.service_ms)),
             s.deadline_ms,
             fmt_num(longest)
@@ -52,9 +54,9 @@ fn admission(r: &AdmissionReport) -> Explanation {
         "B, rounded half-up, beside the deadline-safe bound",
         "B = round(capacity × deadline); safe = floor(deadline / service)",
         format!(
-            "round({} × {}); floor({} / {})",
-            fmt_num(capacity),
-            fmt_num(f64::from(s.deadline_ms) / 1000.0),
+            "round(1000 / {} × {}); floor({} / {})",
+            s.service_ms,
+            crate::calc::show(f64::from(s.deadline_ms) / 1000.0),
             s.deadline_ms,
             s.service_ms
         ),
@@ -111,14 +113,16 @@ fn admission(r: &AdmissionReport) -> Explanation {
     }
     if let Some(o) = r.sweep.iter().filter(|o| o.limit.bound() < i64::from(r.budget)).max_by_key(|o| o.limit.bound()) {
         // Wasteful refusal only when it costs goodput against the best limit.
-        let wasteful = o.reject_pct > 0.0 && best.is_some_and(|b| b.goodput > o.goodput);
+        // Compared as the sweep's table shows goodput (one decimal).
+        let shown = |x: f64| crate::numerics::format_fixed(x, 1).parse::<f64>().unwrap_or(x);
+        let wasteful = o.reject_pct > 0.0 && best.is_some_and(|b| shown(b.goodput_rps) > shown(o.goodput_rps));
         let text = if wasteful {
             format!(
-                "Below B the door refuses traffic the server could have absorbed: at limit {} goodput is {} with {} % refused, below the best limit's {}.",
+                "Below B the door refuses traffic the server could have absorbed: at limit {} goodput is {} rps with {} % refused, below the best limit's {} rps.",
                 o.limit.label(),
-                rps(o.goodput_rps),
+                crate::numerics::format_fixed(o.goodput_rps, 1),
                 fmt_num(o.reject_pct),
-                rps(best.map_or(0.0, |b| b.goodput_rps))
+                crate::numerics::format_fixed(best.map_or(0.0, |b| b.goodput_rps), 1)
             )
         } else {
             format!(
@@ -138,8 +142,8 @@ fn admission(r: &AdmissionReport) -> Explanation {
                 column: "goodput_rps",
                 agg: Agg::Max,
                 cmp: if wasteful { Cmp::Gt } else { Cmp::Le },
-                value: o.goodput_rps,
-                tol: if wasteful { 0.0 } else { 0.051 },
+                value: shown(o.goodput_rps),
+                tol: 0.0,
             },
         ));
         would_change.push(text);
@@ -162,6 +166,23 @@ fn admission(r: &AdmissionReport) -> Explanation {
                 fmt_num(o.served_late_pct)
             ));
         }
+    }
+    if let Some(b) = best {
+        claims.push(Claim::new(
+            "best",
+            "claim",
+            format!("best limit on this curve: {} (", b.limit.label()),
+            Fact::Best {
+                table: "bp-post2-limit-sweep.csv",
+                filter: Vec::new(),
+                key: "admission_limit",
+                column: "goodput_rps",
+                higher: true,
+                within: None,
+                tol: 0.1,
+                names: vec![b.limit.label()],
+            },
+        ));
     }
     Explanation {
         title: "Admission limit".into(),

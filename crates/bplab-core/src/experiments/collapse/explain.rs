@@ -58,7 +58,7 @@ pub(super) fn explanation(r: &CollapseReport) -> Explanation {
             let t_eq = Equation::new(mul(u(slack_s, "s"), div(n(mu), n(lambda - mu))), "s");
             let t_shown = t_eq.shown_result();
             steps.push(Step::eq(
-                "time after which every arrival would be late (unbounded queue)",
+                "time after which every arrival would be late (while the queue has room)",
                 "t* = (deadline − service) / 1000 × capacity / (offered − capacity)",
                 t_eq,
                 &format!("of a {} s window", show(window_s)),

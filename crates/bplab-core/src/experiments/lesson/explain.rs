@@ -1,7 +1,10 @@
 //! What randomness adds, in numbers from the run.
 
 use super::LessonReport;
-use crate::calc::{Explanation, capacity_rps, fmt_num};
+use crate::calc::{Explanation, Step, capacity_rps, fmt_num};
+use crate::claim::Equation;
+use crate::claim::equation::{div, mul, n};
+use crate::claim::{Agg, Claim, Cmp, Fact};
 use crate::experiments::{Readout, step, strings};
 
 fn ms(v: Option<f64>) -> String {
@@ -12,12 +15,21 @@ pub(super) fn explanation(r: &LessonReport) -> Explanation {
     let cap = if r.service_mean_ms > 0.0 { capacity_rps(r.service_mean_ms, r.workers) } else { 0.0 };
     let at = &r.at;
     let rho = if cap > 0.0 { at.rate_rps / cap } else { 0.0 };
-    let mut steps = vec![step(
-        "capacity",
-        "workers × 1000 / mean service time",
-        format!("{} × 1000 / {}", r.workers, fmt_num(r.service_mean_ms)),
-        format!("{} rps", fmt_num(cap)),
-    )];
+    let mut claims = Vec::new();
+    let mut steps = vec![if r.service_mean_ms > 0.0 {
+        Step::eq(
+            "capacity",
+            "workers × 1000 / mean service time",
+            Equation::with_result(
+                div(mul(n(f64::from(r.workers)), n(1000.0)), n(r.service_mean_ms)),
+                cap,
+                "rps",
+            ),
+            "",
+        )
+    } else {
+        step("capacity", "workers × 1000 / mean service time", "no service time".into(), "0 rps".into())
+    }];
     steps.push(step(
         "load at the chosen rate",
         "ρ = offered / capacity",
@@ -46,6 +58,20 @@ pub(super) fn explanation(r: &LessonReport) -> Explanation {
     if let Some(top) = r.rates.iter().max_by(|a, b| a.rate_rps.total_cmp(&b.rate_rps)) {
         let vals: Vec<f64> = top.replicas.iter().map(|x| x.ok_per_sec).collect();
         let (lo, hi) = vals.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+        claims.push(Claim::new(
+            "interval",
+            if vals.len() < 2 { "one-replica" } else { "claim" },
+            format!("{} replica(s) at", vals.len()),
+            Fact::Column {
+                table: "lesson-replicas.csv",
+                filter: vec![("offered", crate::numerics::format_fixed(top.rate_rps, 1))],
+                column: "replicas",
+                agg: Agg::Max,
+                cmp: Cmp::Eq,
+                value: vals.len() as f64,
+                tol: 0.0,
+            },
+        ));
         let spread = if vals.len() < 2 {
             "one replica: no interval".to_owned()
         } else {
@@ -62,6 +88,21 @@ pub(super) fn explanation(r: &LessonReport) -> Explanation {
             ),
         ));
         if top.ok_per_sec.mean > cap && cap > 0.0 {
+            claims.push(Claim::new(
+                "comparison",
+                "above-capacity",
+                format!("delivered vs capacity {} rps", fmt_num(cap)),
+                // The mean over replicas at that rate, as the replicas table shows it.
+                Fact::Column {
+                    table: "lesson-replicas.csv",
+                    filter: vec![("offered", fmt_num(top.rate_rps))],
+                    column: "ok_per_sec_mean",
+                    agg: Agg::Max,
+                    cmp: Cmp::Gt,
+                    value: cap,
+                    tol: 0.051,
+                },
+            ));
             steps.push(step(
                 "why delivered can read above capacity",
                 "answers in the window / window",
@@ -130,7 +171,7 @@ pub(super) fn explanation(r: &LessonReport) -> Explanation {
                 None => "With no queue limit the line grows until callers give up.".into(),
             },
         ],
-        claims: Vec::new(),
+        claims,
     }
 }
 

@@ -7,6 +7,7 @@
 //! budget. The rules are in `docs/metastable.md`.
 
 mod explain;
+mod params;
 mod phase;
 mod plots;
 mod policy;
@@ -16,6 +17,7 @@ mod verdict;
 
 use serde::Serialize;
 
+pub use params::{MetastableParams, Trigger};
 pub use phase::{Cell, Sizing};
 pub use policy::{BACKOFF_CAP_MS, BUDGET_FLOOR_RPS, BUDGET_MAX_TOKENS, POLICIES, THROTTLE_WINDOW_MS};
 pub use sim::{Backoff, Budget, Client, Throttle, Tick, Totals, World, simulate};
@@ -23,15 +25,12 @@ pub use phase::boundary;
 pub use presets::{PRESETS, Preset};
 pub use verdict::{HEALTHY_SHARE, Rule, Verdict};
 
-use super::{
-    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally, base_defaults,
-    par_map, poisson_bound, service_time,
-};
+use super::{ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map, poisson_bound};
 use crate::calc::Explanation;
 use crate::error::ConfigError;
-use crate::params::ParamKey::*;
-use crate::params::{ParamKey, ParamSpec, Params};
+use crate::params::{Named, ParamSpec, ParamValue, WINDOW_MS};
 use crate::stochastic::ServiceTime;
+use params::{AFTER_SECONDS, TRIGGER_SIZES};
 use crate::table::{Row, Table, TableSpec};
 
 /// The registry entry.
@@ -44,54 +43,15 @@ pub(super) const DEF: Experiment = Experiment {
     lesson: "A short spike pushes a stable server past its callers' timeout; naive retries keep it there after the spike is gone, and only policies that cut the retries while nothing succeeds (a budget, client throttling) let it drain.",
     tables: &TABLES,
     charts: &CHARTS,
-    params: &[
-        LoadRps,
-        Trigger,
-        TriggerAtMs,
-        TriggerMs,
-        TriggerSize,
-        Seconds,
-        Seed,
-        Workers,
-        Service,
-        DoorLimit,
-        ClientTimeoutMs,
-        MaxRetries,
-        RetryBackoffMs,
-        BudgetRatio,
-        ThrottleK,
-        RetryAfterMs,
-        WindowMs,
-        TriggerSizes,
-        TriggerLengthsMs,
-    ],
-    main_param: TriggerSize,
-    defaults,
-    check,
-    run: |p, x| Report::Metastable(run(p, x)),
-    preview: Some(preview),
+    params: MetastableParams::SPECS,
+    main_param: "trigger-size",
+    window_param: "seconds",
 };
 
-fn defaults() -> Params {
-    Params {
-        seconds: 30.0,
-        window_ms: 1000,
-        trigger_sizes: vec![1.5, 2.0, 3.0, 4.0],
-        trigger_lengths_ms: vec![1000, 2000, 4000],
-        workers: 1,
-        service: "fixed:21".to_owned(),
-        door_limit: Some(40),
-        client_timeout_ms: 500,
-        max_retries: 3,
-        retry_backoff_ms: 50,
-        ..base_defaults()
-    }
-}
-
-/// The chosen trigger alone in the phase diagram, and no sizing search:
-/// the page's first frame; the full run follows.
-fn preview(p: &Params) -> Params {
-    Params { trigger_sizes: vec![p.trigger_size], trigger_lengths_ms: vec![p.trigger_ms], ..p.clone() }
+/// The chosen trigger alone in the phase diagram: the page's first frame;
+/// the full run follows.
+pub(super) fn preview(p: &MetastableParams) -> Option<MetastableParams> {
+    Some(MetastableParams { trigger_sizes: vec![p.trigger_size], trigger_lengths_ms: vec![p.trigger_ms], ..p.clone() })
 }
 
 static TABLES: [TableSpec; 4] = [
@@ -216,54 +176,40 @@ pub(crate) struct Setup {
     traffic: policy::Traffic,
 }
 
-fn refuse(key: ParamKey, value: String, accepted: String) -> ConfigError {
-    ConfigError::OutOfRange { param: ParamSpec::of(key).name, value, accepted }
+fn refuse(spec: &ParamSpec, value: String, accepted: String) -> ConfigError {
+    ConfigError::OutOfRange { param: spec.name, value, accepted }
 }
 
-fn first_try_bound(p: &Params, max_size: f64, max_len: u32) -> u64 {
-    let run_ms = p.seconds * 1000.0;
-    let extra = if p.trigger == "spike" { (max_size - 1.0) * p.load_rps * f64::from(max_len) / 1000.0 } else { 0.0 };
-    poisson_bound(p.load_rps * run_ms / 1000.0).saturating_add(poisson_bound(extra))
+/// Every run's length, ms: until `seconds` after the longest trigger ends.
+fn run_ms(p: &MetastableParams) -> f64 {
+    f64::from(p.trigger_at_ms) + f64::from(max_len(p)) + p.seconds * 1000.0
 }
 
-fn max_size(p: &Params) -> f64 {
+fn capacity(p: &MetastableParams) -> f64 {
+    crate::calc::capacity_rps(p.service.mean_ms(), p.workers)
+}
+
+fn first_try_bound(p: &MetastableParams, max_size: f64, max_len: u32) -> u64 {
+    let load = p.load * capacity(p);
+    let extra = if p.trigger == Trigger::Spike { (max_size - 1.0) * load * f64::from(max_len) / 1000.0 } else { 0.0 };
+    poisson_bound(load * run_ms(p) / 1000.0).saturating_add(poisson_bound(extra))
+}
+
+fn max_size(p: &MetastableParams) -> f64 {
     p.trigger_sizes.iter().copied().fold(p.trigger_size, f64::max)
 }
 
-fn max_len(p: &Params) -> u32 {
+fn max_len(p: &MetastableParams) -> u32 {
     p.trigger_lengths_ms.iter().copied().fold(p.trigger_ms, u32::max)
 }
 
-fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
-    let svc = service_time(p)?;
-    let run_ms = p.seconds * 1000.0;
-    if !(1000.0..=crate::stochastic::MAX_MS).contains(&run_ms) {
-        return Err(refuse(Seconds, p.seconds.to_string(), "a number from 1 to 600 (s)".into()));
-    }
-    let cap = crate::calc::capacity_rps(svc.mean_ms(), p.workers);
-    if p.load_rps >= cap || p.load_rps.is_nan() {
+pub(super) fn check(p: &MetastableParams) -> Result<(Estimate, u64), ConfigError> {
+    let run_ms = run_ms(p);
+    if !(run_ms <= crate::stochastic::MAX_MS && capacity(p).is_finite()) {
         return Err(refuse(
-            LoadRps,
-            p.load_rps.to_string(),
-            format!(
-                "a rate above 0 and below the capacity {} (workers × 1000 / mean service): the server must be stable without the trigger",
-                super::rps(cap)
-            ),
-        ));
-    }
-    let ends = |len: u32| f64::from(p.trigger_at_ms) + f64::from(len) < run_ms;
-    if !ends(p.trigger_ms) {
-        return Err(refuse(
-            TriggerMs,
-            p.trigger_ms.to_string(),
-            format!("a length that ends the trigger before the run's end: trigger-at-ms + trigger-ms below {run_ms} ms"),
-        ));
-    }
-    if let Some(&bad) = p.trigger_lengths_ms.iter().find(|&&l| !ends(l)) {
-        return Err(refuse(
-            TriggerLengthsMs,
-            bad.to_string(),
-            format!("lengths that end the trigger before the run's end: trigger-at-ms + each below {run_ms} ms"),
+            &AFTER_SECONDS,
+            p.seconds.to_string(),
+            "a time that keeps the run (trigger-at-ms + the longest trigger + seconds) within 10^9 ms".into(),
         ));
     }
     // A verdict needs a window that starts after the trigger's end.
@@ -271,7 +217,7 @@ fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
     let last_end = f64::from(p.trigger_at_ms) + f64::from(max_len(p));
     if (last_end / w).ceil() * w >= run_ms {
         return Err(refuse(
-            WindowMs,
+            &WINDOW_MS,
             p.window_ms.to_string(),
             format!(
                 "a window that leaves at least one window starting after the trigger's end ({last_end} ms, the longest of trigger-ms and trigger-lengths-ms) and before the run's end ({run_ms} ms)"
@@ -281,8 +227,8 @@ fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
     let cells = p.trigger_sizes.len() * p.trigger_lengths_ms.len();
     if cells > MAX_CELLS {
         return Err(refuse(
-            TriggerSizes,
-            p.get(TriggerSizes),
+            &TRIGGER_SIZES,
+            p.trigger_sizes.show(),
             format!(
                 "at most {MAX_CELLS} phase-diagram cells: trigger-sizes × trigger-lengths-ms entries ({} × {} = {cells} given)",
                 p.trigger_sizes.len(),
@@ -291,7 +237,7 @@ fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
         ));
     }
     let fb = first_try_bound(p, max_size(p), max_len(p));
-    let per = fb.saturating_mul(1 + u64::from(p.max_retries));
+    let per = fb.saturating_mul(1 + u64::from(p.retries));
     let mut e = Estimate::default();
     e.add(per, (POLICIES.len() * (1 + cells)) as u64);
     for r in 0..=MAX_SIZING_RETRIES {
@@ -303,13 +249,13 @@ fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
 }
 
 impl Setup {
-    pub(crate) fn new(p: &Params) -> Setup {
-        let svc = service_time(p).unwrap_or(ServiceTime::Fixed { ms: 1.0 });
-        let run_ms = p.seconds * 1000.0;
-        let spike = p.trigger == "spike";
+    pub(crate) fn new(p: &MetastableParams) -> Setup {
+        let svc = p.service;
+        let run_ms = run_ms(p);
+        let spike = p.trigger == Trigger::Spike;
         let cap = first_try_bound(p, max_size(p), max_len(p)).saturating_mul(2).saturating_add(64);
         let traffic = policy::Traffic::draw(
-            p.load_rps,
+            p.load * capacity(p),
             svc,
             run_ms,
             p.seed,
@@ -322,17 +268,17 @@ impl Setup {
         Setup { capacity_rps: crate::calc::capacity_rps(svc.mean_ms(), p.workers), svc, run_ms, spike, traffic }
     }
 
-    pub(crate) fn rule(&self, p: &Params, len_ms: u32) -> Rule {
+    pub(crate) fn rule(&self, p: &MetastableParams, len_ms: u32) -> Rule {
         Rule {
             window_ms: f64::from(p.window_ms),
             run_ms: self.run_ms,
             end_ms: f64::from(p.trigger_at_ms) + f64::from(len_ms),
-            healthy_rps: HEALTHY_SHARE * p.load_rps.min(self.capacity_rps),
+            healthy_rps: HEALTHY_SHARE * p.load.min(1.0) * self.capacity_rps,
         }
     }
 
     /// One run of `client` with a trigger of `size` × lasting `len_ms`.
-    pub(crate) fn run(&self, p: &Params, client: sim::Client, size: f64, len_ms: u32) -> (Vec<Tick>, Totals, Verdict) {
+    pub(crate) fn run(&self, p: &MetastableParams, client: sim::Client, size: f64, len_ms: u32) -> (Vec<Tick>, Totals, Verdict) {
         let at = f64::from(p.trigger_at_ms);
         let (arrivals, work) = if self.spike {
             self.traffic.merged(at, size, f64::from(len_ms))
@@ -343,7 +289,7 @@ impl Setup {
             arrivals: &arrivals,
             work_ms: &work,
             workers: p.workers,
-            line_limit: p.door_limit,
+            line_limit: p.door_limit.waiting(),
             timeout_ms: f64::from(p.client_timeout_ms),
             slowdown: (!self.spike).then_some((at, at + f64::from(len_ms), size)),
             retry_after_ms: f64::from(p.retry_after_ms),
@@ -358,11 +304,11 @@ impl Setup {
 }
 
 /// The client of `policy` at the parameters.
-pub(crate) fn client_of(p: &Params, policy: &str) -> sim::Client {
-    policy::client(policy, p.max_retries, f64::from(p.retry_backoff_ms), p.budget_ratio, p.throttle_k)
+pub(crate) fn client_of(p: &MetastableParams, policy: &str) -> sim::Client {
+    policy::client(policy, p.retries, f64::from(p.retry_backoff_ms), p.budget_ratio, p.throttle_k)
 }
 
-fn run(p: &Params, exec: &dyn Exec) -> MetastableReport {
+pub(super) fn run(p: &MetastableParams, exec: &dyn Exec) -> MetastableReport {
     let setup = Setup::new(p);
     let lanes = par_map(exec, &POLICIES, |name| {
         let (ticks, totals, verdict) = setup.run(p, client_of(p, name), p.trigger_size, p.trigger_ms);
@@ -371,20 +317,20 @@ fn run(p: &Params, exec: &dyn Exec) -> MetastableReport {
     let phase = phase::diagram(&setup, p, exec);
     let sizing = phase::sizing(&setup, p);
     MetastableReport {
-        load_rps: p.load_rps,
+        load_rps: p.load * setup.capacity_rps,
         capacity_rps: setup.capacity_rps,
         workers: p.workers,
         service_mean_ms: setup.svc.mean_ms(),
         service_words: setup.svc.describe(),
         timeout_ms: p.client_timeout_ms,
-        line_limit: p.door_limit,
-        trigger: p.trigger.clone(),
+        line_limit: p.door_limit.waiting(),
+        trigger: p.trigger.name().to_owned(),
         trigger_at_ms: p.trigger_at_ms,
         trigger_ms: p.trigger_ms,
         trigger_size: p.trigger_size,
         window_ms: p.window_ms,
         run_ms: setup.run_ms,
-        retries: p.max_retries,
+        retries: p.retries,
         backoff_ms: p.retry_backoff_ms,
         budget_ratio: p.budget_ratio,
         throttle_k: p.throttle_k,

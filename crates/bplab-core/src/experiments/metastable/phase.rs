@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::{MAX_SIZING_RETRIES, POLICIES, SIZING_RATIOS, Setup, Totals, Verdict, client_of, policy};
 use crate::experiments::{Exec, par_map};
-use crate::params::Params;
+use super::MetastableParams as Params;
 
 /// One cell of the phase diagram.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -84,9 +84,9 @@ pub(super) fn sizing(setup: &Setup, p: &Params) -> Sizing {
         retries = Some(r);
     }
     let (mut ratio, mut ratio_stuck_at) = (None, None);
-    if p.max_retries > 0 {
+    if p.retries > 0 {
         for &x in &SIZING_RATIOS {
-            let c = policy::client("budget", p.max_retries, f64::from(p.retry_backoff_ms), x, p.throttle_k);
+            let c = policy::client("budget", p.retries, f64::from(p.retry_backoff_ms), x, p.throttle_k);
             let (_, t, v) = setup.run(p, c, p.trigger_size, p.trigger_ms);
             runs.push(("budget-ratio", x, v, t));
             if v == Verdict::Stuck {

@@ -2,7 +2,6 @@
 //! promises; the tests run every preset and check its predicate.
 
 use super::MetastableReport;
-use crate::params::ParamKey::{self, *};
 
 /// A preset: the values it sets (over the defaults) and what must hold.
 #[derive(Clone, Copy, Debug)]
@@ -12,33 +11,33 @@ pub struct Preset {
     /// What it promises, in words.
     pub promise: &'static str,
     /// `(parameter, text)` edits over the experiment's defaults.
-    pub edits: &'static [(ParamKey, &'static str)],
+    pub edits: &'static [(&'static str, &'static str)],
     /// Checks the promise on a run of those parameters (`Err` says what failed).
     pub holds: fn(&MetastableReport) -> Result<(), String>,
 }
 
 /// The trigger and the load every preset sets: a 3× spike for 3 s at 10 s,
-/// 35 first tries per second on one 21 ms worker (73.5 % of capacity),
+/// first tries at 75 % of one 21 ms worker's capacity (35.7 rps),
 /// a line of at most 40 waiting (861 ms, past the 500 ms timeout).
-const SCENE: [(ParamKey, &str); 10] = [
-    (LoadRps, "35"),
-    (Trigger, "spike"),
-    (TriggerAtMs, "10000"),
-    (TriggerMs, "3000"),
-    (TriggerSize, "3"),
-    (MaxRetries, "3"),
-    (Seconds, "30"),
-    (DoorLimit, "40"),
-    (ClientTimeoutMs, "500"),
-    (Service, "fixed:21"),
+const SCENE: [(&str, &str); 10] = [
+    ("load", "0.75"),
+    ("trigger", "spike"),
+    ("trigger-at-ms", "10000"),
+    ("trigger-ms", "3000"),
+    ("trigger-size", "3"),
+    ("retries", "3"),
+    ("seconds", "16"),
+    ("limit", "40"),
+    ("client-timeout-ms", "500"),
+    ("service", "fixed:21"),
 ];
 
 /// The same scene with an unbounded line: the spike's backlog stays, and
 /// the budget (first tries still sent) drains it at capacity − load, while
 /// throttling stops sending while nothing succeeds.
-const UNBOUNDED: [(ParamKey, &str); 11] = [
+const UNBOUNDED: [(&str, &str); 11] = [
     SCENE[0], SCENE[1], SCENE[2], SCENE[3], SCENE[4], SCENE[5], SCENE[6], SCENE[7], SCENE[8], SCENE[9],
-    (DoorLimit, "off"),
+    ("limit", "off"),
 ];
 
 fn naive(r: &MetastableReport) -> Result<(), String> {
@@ -63,7 +62,8 @@ fn throttling(r: &MetastableReport) -> Result<(), String> {
     let t = r.lane("throttle").ok_or("no throttle lane")?;
     let b = r.lane("budget").ok_or("no budget lane")?;
     match (t.verdict.after_ms(), b.verdict.after_ms()) {
-        (Some(x), Some(y)) if x < y && t.totals.throttled > 0 => Ok(()),
+        // A budget still stuck at the end recovers later than any recovery.
+        (Some(x), y) if y.is_none_or(|y| x < y) && t.totals.throttled > 0 => Ok(()),
         _ => Err(format!(
             "throttle {:?} ({} rejected locally) vs budget {:?}",
             t.verdict, t.totals.throttled, b.verdict

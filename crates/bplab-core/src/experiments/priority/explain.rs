@@ -1,7 +1,9 @@
 //! Where the priority numbers come from.
 
 use super::PriorityReport;
-use crate::calc::{Explanation, capacity_rps, fmt_num};
+use crate::calc::{Explanation, Step, capacity_rps, fmt_num};
+use crate::claim::Equation;
+use crate::claim::equation::{div, n};
 use crate::claim::{Agg, Claim, Cmp, Fact};
 use crate::experiments::{Readout, rps, argmax, step, strings};
 use crate::models::priority::{ClassPolicy, PriorityOutcome, SLO_TARGET_PCT};
@@ -42,11 +44,15 @@ pub(super) fn explanation(r: &PriorityReport) -> Explanation {
     let cap = capacity_rps(f64::from(s.service_ms), 1);
     let prio = sorted(r, ClassPolicy::Priority);
     let first_fail = prio.iter().position(|o| !o.slo_met());
-    let mut steps = vec![step(
+    let mut steps = vec![Step::eq(
         "feasibility ceiling",
         "capacity / critical share",
-        format!("{} / {}", fmt_num(cap), fmt_num(s.critical_share)),
-        format!("{} offered", rps(r.ceiling_rps)),
+        Equation::with_result(
+            div(n(cap), n(s.critical_share)),
+            r.ceiling_rps,
+            "rps",
+        ),
+        "offered",
     )];
     if let Some(o) = highest(r, ClassPolicy::Priority).filter(|o| o.critical.arrivals > 0) {
         let bound = success_bound_pct(r, o);
@@ -54,7 +60,7 @@ pub(super) fn explanation(r: &PriorityReport) -> Explanation {
             "most critical success capacity allows at the highest offered load",
             "min(100 %, capacity × window / scored critical arrivals)",
             format!("{} × {} s / {}", fmt_num(cap), fmt_num(f64::from(s.duration_ms) / 1000.0), o.critical.arrivals),
-            if bound >= 100.0 && o.slo_met() {
+            if bound >= 100.0 && first_fail.is_none() {
                 "100 %: capacity is not what limits critical success here".to_owned()
             } else if bound >= 100.0 {
                 "100 %: capacity alone would allow it, yet the SLO is missed here (timing and the deadline limit it)".to_owned()
@@ -114,6 +120,26 @@ pub(super) fn explanation(r: &PriorityReport) -> Explanation {
         ),
         Some(i) => {
             let (pass, fail) = (prio[i - 1], prio[i]);
+            for (o, met) in [(pass, "yes"), (fail, "no")] {
+                claims.push(Claim::new(
+                    "trend",
+                    "claim",
+                    format!("{} rps", format_fixed(o.offered_rps(), 1)),
+                    Fact::Column {
+                        table: "bp-post5-protection.csv",
+                        filter: vec![
+                            ("policy", "priority".to_owned()),
+                            ("offered_rps", format_fixed(o.offered_rps(), 1)),
+                            ("critical_slo_met", met.to_owned()),
+                        ],
+                        column: "critical_success_pct",
+                        agg: Agg::Count,
+                        cmp: Cmp::Ge,
+                        value: 1.0,
+                        tol: 0.0,
+                    },
+                ));
+            }
             let again: Vec<String> =
                 prio[i..].iter().filter(|o| o.slo_met()).map(|o| format_fixed(o.offered_rps(), 1)).collect();
             let few = if fail.critical.arrivals < 100 {

@@ -2,7 +2,9 @@
 //! computed from its own parameters.
 
 use super::ShapingReport;
-use crate::calc::{Explanation, capacity_rps, fmt_num};
+use crate::calc::{Explanation, Step, capacity_rps, fmt_num};
+use crate::claim::Equation;
+use crate::claim::equation::{div, mul, n, sub};
 use crate::experiments::{Readout, rps, step};
 use crate::models::shaping::{GateKind, ShapingRow};
 
@@ -28,18 +30,22 @@ pub(super) fn explanation(r: &ShapingReport) -> Explanation {
     let (b, rate) = (r.timeline.burst, s.gate_rate_rps);
     let cap = capacity_rps(f64::from(s.service_ms), 1);
     let c = &r.ceiling;
-    let mut steps = vec![step(
+    let mut steps = vec![Step::eq(
         "leaky bucket: worst delay at the gate",
         "(burst − 1) × 1000 / gate rate",
-        format!("({b} − 1) × 1000 / {}", fmt_num(rate)),
-        format!("{} ms", fmt_num(leaky_worst_gate_ms(b, rate))),
+        Equation::with_result(
+            div(mul(sub(n(f64::from(b)), n(1.0)), n(1000.0)), n(rate)),
+            leaky_worst_gate_ms(b, rate),
+            "ms",
+        ),
+        "",
     )];
     steps.push(match token_worst_server_ms(b, s.service_ms, rate) {
-        Some(ms) => step(
+        Some(ms) => Step::eq(
             "token bucket: worst wait at the server (gate rate ≤ capacity)",
             "(burst − 1) × service",
-            format!("({b} − 1) × {}", s.service_ms),
-            format!("{} ms", fmt_num(ms)),
+            Equation::with_result(mul(sub(n(f64::from(b)), n(1.0)), n(f64::from(s.service_ms))), ms, "ms"),
+            "",
         ),
         None => step(
             "token bucket: wait at the server (gate rate above capacity)",

@@ -1,7 +1,9 @@
 //! Where the shedding numbers come from.
 
 use super::SheddingReport;
-use crate::calc::{Explanation, capacity_rps, fmt_num, worst_sojourn_ms};
+use crate::calc::{Explanation, Step, worst_sojourn_ms};
+use crate::claim::Equation;
+use crate::claim::equation::{div, mul, n, round};
 use crate::experiments::{Readout, rps, argmax, step, strings};
 use crate::models::shedding::ShedOutcome;
 
@@ -25,25 +27,23 @@ pub(super) fn explanation(r: &SheddingReport) -> Explanation {
         .collect();
     let hang: Vec<String> =
         r.hangover.iter().map(|o| format!("{} {} ms", o.policy.label(), over_deadline_ms(r, o))).collect();
-    let mut steps = vec![step(
+    let mut steps = vec![Step::eq(
         "door bound (tail-drop)",
         "B = round(capacity × deadline); time in system ≤ B × service",
-        format!(
-            "round({} × {})",
-            fmt_num(capacity_rps(f64::from(s.service_ms), 1)),
-            fmt_num(f64::from(s.deadline_ms) / 1000.0)
+        Equation::with_result(
+            round(mul(div(n(1000.0), n(f64::from(s.service_ms.max(1)))), n(f64::from(s.deadline_ms) / 1000.0))),
+            f64::from(s.bound),
+            "",
         ),
-        if worst > u64::from(s.deadline_ms) {
+        &if worst > u64::from(s.deadline_ms) {
             format!(
-                "{} requests: at most {worst} ms in the system, of which at most {} ms waiting; B is rounded up past the {} ms deadline, so tail-drop at B can serve late answers",
-                s.bound,
+                "requests: at most {worst} ms in the system, of which at most {} ms waiting; B is rounded up past the {} ms deadline, so tail-drop at B can serve late answers",
                 worst.saturating_sub(u64::from(s.service_ms)),
                 s.deadline_ms
             )
         } else {
             format!(
-                "{} requests: at most {worst} ms in the system, of which at most {} ms waiting",
-                s.bound,
+                "requests: at most {worst} ms in the system, of which at most {} ms waiting",
                 worst.saturating_sub(u64::from(s.service_ms))
             )
         },
