@@ -83,11 +83,14 @@ fn main() {
     let mut kinds: BTreeMap<(&'static str, &'static str), u64> = BTreeMap::new();
     let (mut slowest, mut slowest_at) = (Duration::ZERO, 0u64);
     let start = Instant::now();
+    // Per experiment: (cases, reached a model run).
+    let mut per = vec![(0u64, 0u64); bplab_core::EXPERIMENTS.len()];
     for _ in 0..from {
         g.next_case();
     }
     for i in from..n {
         let case = g.next_case();
+        per[case.experiment as usize].0 += 1;
         let t = Instant::now();
         match catch_unwind(AssertUnwindSafe(|| check_claims(&case, FUZZ_CAPS))) {
             Err(_) => {
@@ -105,6 +108,7 @@ fn main() {
             Ok(Ok((Verdict::RunRefused(_), _))) => run += 1,
             Ok(Ok((Verdict::Ran(_), claims))) => {
                 ran += 1;
+                per[case.experiment as usize].1 += 1;
                 for k in claims {
                     *kinds.entry(k).or_default() += 1;
                 }
@@ -136,6 +140,9 @@ fn main() {
         start.elapsed().as_secs_f64(),
         slowest.as_secs_f64() * 1000.0
     );
+    for (e, (cases, reached)) in bplab_core::EXPERIMENTS.iter().zip(&per) {
+        println!("  {}: {cases} cases, {reached} reached a model run", e.name);
+    }
     let total: u64 = kinds.values().sum();
     println!("claims checked: {total}");
     for ((kind, variant), count) in &kinds {

@@ -1,7 +1,7 @@
 //! Parameters: the one spec type ([`ParamSpec`]: name, label, unit, accepted
 //! range, help, slider span), the value types that read and print it
 //! ([`ParamValue`]), the specs and constants several experiments share, and
-//! the [`experiment_params!`] macro with which each experiment declares its
+//! the `experiment_params!` macro with which each experiment declares its
 //! own parameter struct in its folder (`experiments/<name>/params.rs`).
 //!
 //! The registry (`experiments/mod.rs`) wraps those structs in
@@ -294,6 +294,7 @@ impl ParamValue for Vec<Limit> {
 
 impl ParamValue for ServiceTime {
     fn parse(spec: &ParamSpec, text: &str) -> Result<Self, ConfigError> {
+        // The refusal says what is wrong (p99 below p50, a share over 100 %).
         ServiceTime::parse(text.trim()).map_err(|e| ConfigError::OutOfRange {
             param: spec.name,
             value: crate::calc::quote(text),
@@ -329,7 +330,7 @@ impl ParamValue for Vec<(f64, u32)> {
     }
 }
 
-/// One experiment's parameter struct, as [`experiment_params!`] generates it:
+/// One experiment's parameter struct, as `experiment_params!` generates it:
 /// the specs in display order and name-based access to the typed fields.
 pub trait ParamSet: Clone + Debug + Default + PartialEq {
     /// Every parameter, in display order.

@@ -11,9 +11,7 @@ use bplab_core::{Caps, EXPERIMENTS, Experiment, Report, Scenario};
 fn report(exp: &str, edits: &[(&str, &str)]) -> Report {
     let e = EXPERIMENTS.iter().find(|e| e.name == exp).expect("experiment");
     let mut p = Experiment::get(e.id).defaults();
-    for (flag, v) in edits {
-        p.set(flag, v).unwrap_or_else(|err| panic!("--{flag} {v}: {err}"));
-    }
+    p.apply(edits).unwrap_or_else(|err| panic!("{edits:?}: {err}"));
     let r = Scenario::new(p, Caps::CLI).expect("scenario").run();
     check_report(exp, &r).unwrap_or_else(|why| panic!("false claim at {edits:?}: {why}"));
     for x in r.explanations() {
@@ -345,11 +343,27 @@ fn fuzz_case_8280_above_capacity_is_read_from_the_mean() {
     ] {
         let case = bplab_core::fuzz::FuzzCase {
             experiment: bplab_core::ExperimentId::Lesson,
-            edits: edits
-                .iter()
-                .map(|(k, v)| (Experiment::get(bplab_core::ExperimentId::Lesson).param(k).unwrap().name, v.clone()))
-                .collect(),
+            edits: edits.iter().map(|(k, v)| (*k, v.clone())).collect(),
         };
         bplab_core::fuzz::check_claims(&case, bplab_core::fuzz::FUZZ_CAPS).unwrap();
+    }
+}
+
+#[test]
+fn fuzz_case_226636_a_tiny_share_shows_operands_that_recompute() {
+    // The third run caught "0.318… / 0.000…0 = 1432…(300 digits) rps".
+    let case = bplab_core::fuzz::FuzzCase {
+        experiment: bplab_core::ExperimentId::Priority,
+        edits: vec![
+            ("service-ms", "3137".into()),
+            ("deadline-ms", "5826".into()),
+            ("duration-ms", "19283".into()),
+            ("window-ms", "1973925".into()),
+            ("critical-share", "2.2250738585072014e-308".into()),
+        ],
+    };
+    match bplab_core::fuzz::check_claims(&case, bplab_core::fuzz::FUZZ_CAPS) {
+        Ok((bplab_core::fuzz::Verdict::Ran(_), claims)) => assert!(claims.iter().any(|c| c.0 == "arithmetic")),
+        other => panic!("{other:?}"),
     }
 }

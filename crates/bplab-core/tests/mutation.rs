@@ -10,9 +10,7 @@ use bplab_core::{Caps, EXPERIMENTS, Experiment, Scenario};
 fn ev(exp: &str, edits: &[(&str, &str)]) -> Evidence {
     let e = EXPERIMENTS.iter().find(|e| e.name == exp).unwrap();
     let mut p = Experiment::get(e.id).defaults();
-    for (flag, v) in edits {
-        p.set(flag, v).unwrap();
-    }
+    p.apply(edits).unwrap();
     Evidence::of(&Scenario::new(p, Caps::CLI).unwrap().run())
 }
 

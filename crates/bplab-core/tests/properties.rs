@@ -230,3 +230,66 @@ proptest! {
         prop_assert!(h.value_at_percentile(50.0) <= h.value_at_percentile(99.0));
     }
 }
+
+/// Every experiment's parameters, drawn from its own specs, paired with the
+/// experiment (for the text-level properties below).
+fn any_params() -> impl Strategy<Value = (&'static Experiment, Vec<(&'static str, String)>)> {
+    prop::sample::select(EXPERIMENTS.iter().collect::<Vec<_>>()).prop_flat_map(|e| (Just(e), params_for(e)))
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+    /// What `get` prints, `set` reads back as the same value, for every
+    /// parameter of every experiment.
+    #[test]
+    fn every_value_round_trips_through_its_text((e, edits) in any_params()) {
+        let mut p = e.defaults();
+        prop_assert!(p.apply(&edits).is_ok(), "{edits:?}");
+        for s in e.params {
+            let text = p.get(s.name).unwrap();
+            let mut again = p.clone();
+            prop_assert!(again.set(s.name, &text).is_ok(), "{}: {text}", s.name);
+            prop_assert_eq!(again.get(s.name).unwrap(), text);
+            if !matches!(s.kind, ParamKind::Preset(_)) {
+                prop_assert_eq!(&again, &p, "{}", s.name);
+            }
+        }
+    }
+
+    /// The pairs a widget writes into its URL and its command reproduce its
+    /// parameters exactly (presets included), and never name a default.
+    #[test]
+    fn the_changed_pairs_reproduce_the_parameters((e, edits) in any_params()) {
+        let mut p = e.defaults();
+        prop_assert!(p.apply(&edits).is_ok());
+        let pairs = p.changed();
+        let mut again = e.defaults();
+        prop_assert!(again.apply(&pairs).is_ok());
+        prop_assert_eq!(&again, &p, "{:?}", pairs);
+        let d = e.defaults();
+        for (name, text) in &pairs {
+            prop_assert_ne!(d.get(name), Some(text.clone()), "{} is the default", name);
+        }
+    }
+
+    /// A preset is applied before the flags given beside it, whatever their
+    /// order: shuffling the pairs never changes the result.
+    #[test]
+    fn a_preset_never_beats_an_explicit_value(edits in params_for(Experiment::get(ExperimentId::Adaptive)), preset in 0usize..5, at in 0usize..64) {
+        let e = Experiment::get(ExperimentId::Adaptive);
+        let names = bplab_core::Preset::NAMES;
+        let mut plain: Vec<(&str, String)> = edits.into_iter().filter(|(n, _)| *n != "preset").collect();
+        let mut last = plain.clone();
+        last.push(("preset", names[preset].to_owned()));
+        plain.insert(at % (plain.len() + 1), ("preset", names[preset].to_owned()));
+        let (mut a, mut b) = (e.defaults(), e.defaults());
+        prop_assert!(a.apply(&plain).is_ok() && b.apply(&last).is_ok());
+        prop_assert_eq!(&a, &b);
+        for (name, text) in last.iter().filter(|(n, _)| *n != "preset") {
+            let mut once = e.defaults();
+            prop_assert!(once.set(name, text).is_ok());
+            prop_assert_eq!(a.get(name), once.get(name), "{} was given explicitly", name);
+        }
+    }
+}

@@ -1,9 +1,10 @@
 //! # bplab-web
 //!
-//! The browser lab: six live widgets (Little's law and the limit, then the
-//! five experiments of the core's registry) wired to the wasm core. The core
+//! The browser lab: live widgets (Little's law and the limit, then one per
+//! experiment of the core's registry) wired to the wasm core. The core
 //! computes and validates, `bplab-charts` draws on a canvas backend, this
-//! crate only wires: DOM built from `EXPERIMENTS` and `PARAMS`, the state in
+//! crate only wires: DOM built from `EXPERIMENTS` and each experiment's
+//! parameter specs, the state in
 //! the URL query, CSV and PNG downloads, inline messages for refused values.
 //!
 //! The page root is `<main id="bplab">`; `?embed=<widget>` renders one

@@ -276,7 +276,11 @@ impl Child {
         };
         let mut stderr = String::new();
         self.child.stderr.take().expect("stderr").read_to_string(&mut stderr).expect("stderr");
-        let rest: Vec<String> = self.lines.try_iter().collect();
+        // Every line up to the end of stdout (the reader thread ends there).
+        let mut rest = Vec::new();
+        while let Ok(line) = self.lines.recv_timeout(Duration::from_secs(30)) {
+            rest.push(line);
+        }
         (status.code(), stderr, rest)
     }
 }

@@ -3,7 +3,7 @@
 //! and the calculators' validation all read it, so no range is written twice.
 
 use crate::error::ConfigError;
-use crate::params::{ParamKind, ParamSpec, Range, span};
+use crate::params::{LESSON_BUDGET_MS, LESSON_SERVICE_MS, LESSON_WORKERS, ParamKind, ParamSpec, Range, span};
 
 /// A refused number in a short form (1e-300, not 0.000…0001).
 fn shown(v: f64) -> String {
@@ -77,7 +77,7 @@ pub const CALC_PARAMS: [CalcParam; 6] = [
             help: "requests served at once",
             slider: span(1.0, 64.0, 1.0),
         },
-        default: 1.0,
+        default: LESSON_WORKERS as f64,
     },
     CalcParam {
         spec: ParamSpec {
@@ -89,7 +89,7 @@ pub const CALC_PARAMS: [CalcParam; 6] = [
             help: "time a caller allows in the system, queueing included",
             slider: span(1.0, 1000.0, 1.0),
         },
-        default: 230.0,
+        default: LESSON_BUDGET_MS as f64,
     },
     CalcParam {
         spec: ParamSpec {
@@ -101,7 +101,7 @@ pub const CALC_PARAMS: [CalcParam; 6] = [
             help: "measured time to serve one request",
             slider: span(1.0, 200.0, 0.5),
         },
-        default: 21.0,
+        default: LESSON_SERVICE_MS,
     },
 ];
 

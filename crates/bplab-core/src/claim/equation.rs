@@ -175,8 +175,26 @@ pub fn sig(x: f64, n: usize) -> String {
     if x.fract() == 0.0 && x.abs() < 1e15 {
         return format_fixed(x, 0);
     }
+    if far(x) {
+        return sci(x, n);
+    }
     let full = format_fixed(x, decimals_for(x, n));
     let trimmed = trim(full.clone());
+    if trimmed.parse::<f64>().ok() == Some(x) { trimmed } else { full }
+}
+
+/// Too small or too large for positional digits (a 2.2e-308 share, a
+/// ceiling of 1.4e307 rps): shown in exponent form.
+fn far(x: f64) -> bool {
+    x != 0.0 && x.is_finite() && (x.abs() < 1e-6 || x.abs() >= 1e15)
+}
+
+/// `x` in exponent form with `n` significant digits ("2.23e-308"), trailing
+/// zeros of the mantissa trimmed only when what remains is `x` exactly.
+fn sci(x: f64, n: usize) -> String {
+    let full = format!("{:.*e}", n.saturating_sub(1), x);
+    let (m, e) = full.split_once('e').unwrap_or((&full, "0"));
+    let trimmed = format!("{}e{e}", trim(m.to_owned()));
     if trimmed.parse::<f64>().ok() == Some(x) { trimmed } else { full }
 }
 
@@ -190,21 +208,29 @@ pub fn show(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e15 {
         return format_fixed(x, 0);
     }
+    if far(x) {
+        return sci(x, 3);
+    }
     trim(format_fixed(x, result_decimals(x)))
 }
 
 /// Significant digits of a shown number ("0.095" → 2, "11.19" → 4, "300" → 3).
 pub fn sig_digits(shown: &str) -> usize {
-    let d: String = shown.chars().filter(char::is_ascii_digit).collect();
+    let mantissa = shown.split_once('e').map_or(shown, |(m, _)| m);
+    let d: String = mantissa.chars().filter(char::is_ascii_digit).collect();
     let d = d.trim_start_matches('0');
     d.len().max(1)
 }
 
 /// One unit in the last digit of a shown number ("11.2" → 0.1, "300" → 1).
 pub fn last_unit(shown: &str) -> f64 {
-    match shown.split_once('.') {
-        Some((_, f)) => libm::pow(10.0, -(f.len() as f64)),
-        None => 1.0,
+    let (mantissa, exp) = match shown.split_once('e') {
+        Some((m, e)) => (m, e.parse::<f64>().unwrap_or(0.0)),
+        None => (shown, 0.0),
+    };
+    match mantissa.split_once('.') {
+        Some((_, f)) => libm::pow(10.0, exp - f.len() as f64),
+        None => libm::pow(10.0, exp),
     }
 }
 
@@ -272,7 +298,13 @@ pub fn check_rendered(eq: &Equation) -> Result<(), String> {
     let mut cur = String::new();
     let mut prev = ' ';
     for c in text.chars() {
-        if c.is_ascii_digit() || (c == '.' && !cur.is_empty()) || (c == '-' && cur.is_empty() && prev == '(') {
+        let exponent =
+            (c == 'e' && prev.is_ascii_digit() && !cur.is_empty()) || (c == '-' && prev == 'e' && cur.ends_with('e'));
+        if c.is_ascii_digit()
+            || (c == '.' && !cur.is_empty())
+            || exponent
+            || (c == '-' && cur.is_empty() && prev == '(')
+        {
             cur.push(c);
         } else if !cur.is_empty() {
             nums.push(std::mem::take(&mut cur));
@@ -339,9 +371,16 @@ mod tests {
         check_rendered(&e).unwrap();
         assert_eq!(show(0.00123456), "0.00123");
         assert_eq!(sig(166.666_666_666_666_66, 5), "166.67");
+        // Far from 1: exponent form, still recomputing (fuzz case 226636:
+        // a critical share of 2.2e-308 had printed as 0.000…0).
+        let e = Equation::new(div(n(0.318_775_900_541_919), n(2.225_073_858_507_201_4e-308)), "rps");
+        let (text, value) = e.render();
+        assert!(text.contains("e-308") && value.contains("e307"), "{text} = {value}");
+        check_rendered(&e).unwrap();
+        assert_eq!(show(1.5e-7), "1.5e-7");
         // A result with more than 17 digits still shows its operands.
         let e = Equation::new(mul(n(1e20), n(3.0)), "");
-        assert_eq!(e.render().0, "100000000000000000000 × 3");
+        assert_eq!(e.render().0, "1e20 × 3");
         check_rendered(&e).unwrap();
     }
 }

@@ -95,3 +95,97 @@ impl Params {
         pairs
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{AdaptiveParams, Controller, ExperimentId, Preset};
+
+    fn adaptive(pairs: &[(&str, &str)]) -> AdaptiveParams {
+        let mut p = Params::defaults(ExperimentId::Adaptive);
+        p.apply(pairs).unwrap();
+        match p {
+            Params::Adaptive(a) => a,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_unknown_controller_is_refused_with_the_accepted_names() {
+        let mut p = Params::defaults(ExperimentId::Adaptive);
+        let e = p.set("controllers", "fixed,gradient3").unwrap_err().to_string();
+        assert!(
+            e.starts_with("controllers: 'fixed,gradient3' is not accepted; expected 1 to 6 of fixed, codel"),
+            "{e}"
+        );
+        assert_eq!(p, Params::defaults(ExperimentId::Adaptive), "nothing half-set");
+        assert!(p.set("preset", "deploy-3x").unwrap_err().to_string().contains("one of none, deploy-2x"));
+    }
+
+    #[test]
+    fn names_of_other_experiments_and_unknown_names_are_told_apart() {
+        let mut p = Params::defaults(ExperimentId::Lesson);
+        assert_eq!(
+            p.set("max-retries", "3").unwrap_err(),
+            ConfigError::NotUsed { param: "max-retries", experiment: "lesson" }
+        );
+        let e = p.set("bogus", "1").unwrap_err().to_string();
+        assert!(e.contains("unknown parameter 'bogus'") && e.contains("rate, seconds, seed"), "{e}");
+    }
+
+    #[test]
+    fn a_preset_sets_its_values_and_explicit_ones_win() {
+        let storm = adaptive(&[("preset", "retry-storm")]);
+        assert_eq!((storm.retries, storm.retry_backoff_ms, storm.slowdown_factor), (3, 100, 2.0));
+        // 1.1 × the capacity of the service time given beside it (10 ms, 2 workers: 200 rps).
+        let steady = adaptive(&[("preset", "steady-overload"), ("service", "exp:10"), ("workers", "2")]);
+        assert_eq!(steady.rate_schedule, vec![(1.1 * 200.0, 0)]);
+        assert_eq!(steady.slowdown_factor, 1.0);
+        let typed = adaptive(&[("slowdown-factor", "3.5"), ("preset", "steady-overload")]);
+        assert_eq!(typed.slowdown_factor, 3.5, "a typed factor is not overridden");
+        let stuck = adaptive(&[("preset", "stuck-downstream")]);
+        assert_eq!(stuck.deploy, crate::Deploy::Stuck);
+        assert_eq!(stuck.controllers, <Controller as crate::Named>::ALL.to_vec());
+    }
+
+    #[test]
+    fn deploy_2x_restores_the_lessons_deploy_after_another_preset() {
+        let mut p = Params::defaults(ExperimentId::Adaptive);
+        p.set("preset", "steady-overload").unwrap();
+        p.set("retries", "2").unwrap();
+        p.set("preset", "deploy-2x").unwrap();
+        assert_eq!(p, Params::defaults(ExperimentId::Adaptive));
+        let Params::Adaptive(a) = &p else { unreachable!() };
+        assert_eq!(a.preset, Preset::Deploy2x);
+        // `none` sets nothing: the values stay as they are.
+        p.set("slowdown-factor", "4").unwrap();
+        p.set("preset", "none").unwrap();
+        assert_eq!(p.get("slowdown-factor").as_deref(), Some("4"));
+    }
+
+    #[test]
+    fn changed_leaves_out_what_the_preset_sets() {
+        let mut p = Params::defaults(ExperimentId::Adaptive);
+        p.set("preset", "steady-overload").unwrap();
+        assert_eq!(p.changed(), vec![("preset", "steady-overload".to_owned())]);
+        p.set("workers", "2").unwrap();
+        // The rate was derived from one worker; a link must keep it.
+        let pairs = p.changed();
+        assert!(pairs.iter().any(|(n, _)| *n == "rate-schedule"), "{pairs:?}");
+        let mut again = Params::defaults(ExperimentId::Adaptive);
+        again.apply(&pairs).unwrap();
+        assert_eq!(again, p);
+    }
+
+    #[test]
+    fn every_main_and_window_param_names_one_of_the_experiments_params() {
+        for e in EXPERIMENTS {
+            assert!(e.param(e.main_param).is_some(), "{}: {}", e.name, e.main_param);
+            assert!(e.param(e.window_param).is_some(), "{}: {}", e.name, e.window_param);
+            let mut names: Vec<&str> = e.params.iter().map(|s| s.name).collect();
+            names.sort_unstable();
+            names.dedup();
+            assert_eq!(names.len(), e.params.len(), "{}: a name twice", e.name);
+        }
+    }
+}

@@ -81,7 +81,7 @@ pub enum Deploy {
     /// Every service time is multiplied by `slowdown-factor`.
     Slower,
     /// A stuck downstream: every call takes exactly the client timeout, and
-    /// the handler waits on I/O, so up to [`super::STUCK_WORKERS`] calls run
+    /// the handler waits on I/O, so up to `STUCK_WORKERS` (1000) calls run
     /// at once (the worker count stops being the bound).
     Stuck,
 }
@@ -135,7 +135,7 @@ pub enum Preset {
     /// From the deploy a downstream is stuck at the client timeout.
     StuckDownstream,
     /// The lesson's deploy, and every refused or abandoned caller retries
-    /// [`super::STORM_RETRIES`] times after [`super::STORM_BACKOFF_MS`].
+    /// 3 times after 100 ms.
     RetryStorm,
 }
 
