@@ -1,5 +1,5 @@
-//! Goodput and tries sent over time per policy (the trigger marked,
-//! capacity and the presets' 20 % / 80 % lines drawn), and the phase
+//! Goodput (with the presets' 20 % / 80 % of capacity lines) and tries sent
+//! (with capacity) over time per policy, the trigger marked, and the phase
 //! diagram's boundary per policy.
 
 use super::{CHARTS, MetastableReport, POLICIES, Tick, phase};
@@ -32,7 +32,6 @@ fn with_trigger(mut plot: Plot, r: &MetastableReport) -> Plot {
     let at = f64::from(r.trigger_at_ms);
     plot.vlines.push(Marker::new(at, format!("{} starts", r.trigger), Role::Event));
     plot.vlines.push(Marker::new(at + f64::from(r.trigger_ms), format!("{} ends", r.trigger), Role::Event));
-    plot.hlines.push(Marker::new(r.capacity_rps, "capacity", Role::Reference));
     plot
 }
 
@@ -45,6 +44,7 @@ pub(super) fn plots(r: &MetastableReport) -> Vec<Plot> {
 
     let mut sent = Plot::new(CHARTS[1].title, "time_ms", "time (ms)", "tries per second");
     sent.series = lines(r, |t| t.first_tries + t.retries);
+    sent.hlines.push(Marker::new(r.capacity_rps, "capacity", Role::Reference));
 
     let mut ph = Plot::new(CHARTS[2].title, "trigger_ms", "trigger length (ms)", "smallest stuck trigger size (×)");
     for name in POLICIES {
