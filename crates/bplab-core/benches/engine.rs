@@ -81,13 +81,16 @@ fn trace<'a>(arrivals: &'a [f64], base: &'a [f64]) -> Trace<'a> {
     }
 }
 
+/// A preset's change to the default trace.
+type Shape = fn(Trace<'_>) -> Trace<'_>;
+
 fn adaptive(c: &mut Criterion) {
     let mut group = c.benchmark_group("engine_adaptive");
     let seed = 1;
     let arrivals = RateSchedule::constant(40.0).generate(30_000.0, seed, 1_000_000).expect("arrivals");
     let svc: ServiceTime = "fixed:21".parse().expect("service");
     let base: Vec<f64> = svc.draws(seed).take(arrivals.len()).collect();
-    let presets: [(&str, fn(Trace<'_>) -> Trace<'_>); 3] = [
+    let presets: [(&str, Shape); 3] = [
         ("deploy2x", |t| t),
         ("retry_storm", |t| Trace { retries: 3, ..t }),
         ("stuck", |t| Trace { workers: 1000, stuck_after_slowdown: true, ..t }),

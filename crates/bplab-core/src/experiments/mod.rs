@@ -66,7 +66,8 @@ macro_rules! registry {
     };
 }
 
-pub use adaptive::{Bucket, Door, Lane, SimOut, Trace, simulate};
+pub use crate::stochastic::{Bucket, Door, SimOut, Trace, simulate};
+pub use adaptive::Lane;
 pub use lesson::{Histogram, Interval, RateResult};
 pub use shaping::{Ceiling, Timeline};
 

@@ -4,11 +4,8 @@
 //! deploy multiplies the service time from `slowdown-at-ms` on.
 
 mod explain;
-mod sim;
 
 use serde::Serialize;
-
-pub use sim::{Bucket, Door, SimOut, Trace, simulate};
 
 use super::{
     ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
@@ -22,7 +19,9 @@ use crate::control::{
 use crate::error::ConfigError;
 use crate::numerics::percentile_of_values;
 use crate::params::{ParamKey, ParamSpec, Params};
-use crate::stochastic::{RateSchedule, ServiceTime, Step};
+use crate::stochastic::{
+    Backoff, Bucket, Client, Door, RateSchedule, Retry, ServiceTime, SimOut, Step, Trace,
+};
 use crate::table::{Row, Table, TableSpec};
 
 use crate::params::ParamKey::*;
@@ -188,12 +187,12 @@ fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
     Ok((e, (run_ms / f64::from(p.window_ms)).ceil() as u64 * p.controllers.len() as u64))
 }
 
-fn door(name: &str, p: &Params, fixed: i32) -> sim::Door {
+fn door(name: &str, p: &Params, fixed: i32) -> Door {
     let seed = u64::from(p.seed);
     let cfg = match name {
         "codel" => {
             let c = CodelConfig::new(i64::from(p.codel_target_ms), i64::from(CODEL_INTERVAL_MS)).unwrap_or_default();
-            return sim::Door::Codel(Codel::new(&c, 0));
+            return Door::Codel(Codel::new(&c, 0));
         }
         "fixed" => FixedConfig::new(fixed).map(LimiterConfig::Fixed),
         "aimd" => AimdConfig::new(AimdParams::default()).map(LimiterConfig::Aimd),
@@ -204,9 +203,9 @@ fn door(name: &str, p: &Params, fixed: i32) -> sim::Door {
         _ => Gradient2Config::new(Gradient2Params::default()).map(LimiterConfig::Gradient2),
     };
     match cfg {
-        Ok(c) => sim::Door::Limit(c.build()),
+        Ok(c) => Door::Limit(c.build()),
         // Defaults always validate; a fixed limit is at least 1.
-        Err(_) => sim::Door::Limit(LimiterConfig::Gradient2(Gradient2Config::default()).build()),
+        Err(_) => Door::Limit(LimiterConfig::Gradient2(Gradient2Config::default()).build()),
     }
 }
 
@@ -225,6 +224,8 @@ fn run(p: &Params, exec: &dyn Exec) -> AdaptiveReport {
     let stuck = p.preset == "stuck-downstream";
     let factor = if p.preset == "steady-overload" { 1.0 } else { p.slowdown_factor };
     let retries = if p.preset == "retry-storm" { STORM_RETRIES } else { 0 };
+    // The retry storm's callers: the engine's client with a fixed backoff.
+    let retry = Retry { max_retries: retries, backoff: Backoff::Fixed { ms: STORM_BACKOFF_MS } };
     let trace = Trace {
         arrivals: &arrivals,
         service_ms: &base,
@@ -242,7 +243,11 @@ fn run(p: &Params, exec: &dyn Exec) -> AdaptiveReport {
     let fixed = fixed_limit(p, svc);
     let at = f64::from(p.slowdown_at_ms).min(run_ms);
     let lanes = par_map(exec, &p.controllers, |name| {
-        let out = simulate(trace, door(name, p, fixed));
+        let mut model = trace.model(door(name, p, fixed));
+        model.client = Client { retry, ..model.client };
+        model.seed = u64::from(p.seed);
+        // Checked up front (run window, timeout, factor), so never empty in practice.
+        let out = model.run().map_or_else(|_| SimOut::empty(), SimOut::of);
         let secs = |ms: f64| (ms / 1000.0).max(1e-9);
         let ok_before = out.before_ms.len() as f64 / secs(at);
         let ok_after = out.after_ms.len() as f64 / secs(run_ms - at);
