@@ -9,34 +9,23 @@
 #
 # Usage: scripts/deploy-demo.sh [PORT]   (default 18391; needs cargo)
 # Env: CARGO_TARGET_DIR (default target), DOORS (default "10 codel gradient2 aimd"),
-# KEEP=DIR copies each door's full load output (table + timeline) there.
+# KEEP=DIR copies each door's full load output (table + timeline) there,
+# BPLAB_BIN=PATH uses that binary instead of building one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 port="${1:-18391}"
 doors="${DOORS:-10 codel gradient2 aimd}"
 budget=250
 window=500
-cargo build --release -q -p bplab
-bin="${CARGO_TARGET_DIR:-target}/release/bplab"
-out="$(mktemp -d)"
-server_pid=""
-cleanup() {
-    if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; fi
-    rm -rf "$out"
-}
-trap cleanup EXIT
+# shellcheck source=scripts/live-lib.sh
+. scripts/live-lib.sh
 
 for door in $doors; do
-    log="$out/serve-$door.log"
-    "$bin" serve --addr "127.0.0.1:$port" --workers 1 --spin-ms 2 --wait-ms 18 --limit "$door" \
-        --budget-ms "$budget" --slowdown-at 10s --slowdown-factor 2 >"$log" 2>&1 &
-    server_pid=$!
-    for _ in $(seq 100); do grep -q listening "$log" && break; sleep 0.05; done
+    live_serve "$port" "$out/serve-$door.log" --workers 1 --spin-ms 2 --wait-ms 18 --limit "$door" \
+        --budget-ms "$budget" --slowdown-at 10s --slowdown-factor 2
     "$bin" load --target "http://127.0.0.1:$port/" --rate 100 --seconds 30 --timeline "$window" -q \
         >"$out/load-$door.txt"
-    kill "$server_pid" && wait "$server_pid" 2>/dev/null || true
-    server_pid=""
-    sleep 0.5
+    live_stop
 done
 
 printf '%-10s %10s %10s %10s %10s %8s %14s\n' door p99_before p99_after ok/s_before ok/s_after refused recovery_ms

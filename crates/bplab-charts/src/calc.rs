@@ -1,16 +1,12 @@
-//! The seed-003 calculator chart: the admission limit against the latency
+//! The seed-003 calculator figure: the admission limit against the latency
 //! budget, in both conventions, with the current input marked.
 
 use bplab_core::calc::{LimitInput, limit};
-use plotters::coord::Shift;
-use plotters::prelude::{DrawingArea, DrawingBackend};
+use bplab_core::plot::{Marker, Plot, Role, Series, compact};
 
 use crate::ChartError;
-use crate::common::{BLUE, GREY, fmt_tick};
-use crate::legend::Corner;
-use crate::plot::{Marker, Plot, Series, render};
 
-/// Title of the [`draw_limit_curve`] figure.
+/// Title of the [`limit_curve`] figure.
 pub const LIMIT_CURVE_TITLE: &str = "Admission limit vs latency budget";
 
 const SAMPLES: u32 = 100;
@@ -25,40 +21,39 @@ fn budget_range(input: &LimitInput, (lo, hi): (f64, f64)) -> (f64, f64) {
     if hi - lo > s * 1e-6 { (lo, hi) } else { (s, input.budget_ms * 2.0) }
 }
 
-/// Draws the queue limit `workers × (budget − service) / service` and the
+/// The queue limit `workers × (budget − service) / service` and the
 /// in-system bound `workers × budget / service` against the budget over
 /// `budget_range_ms` (cut to budgets above the service time and widened to
-/// include `input.budget_ms`), with the current input's point marked using
-/// [`bplab_core::calc::limit`]; then presents the area.
+/// include `input.budget_ms`), the current input's point marked using
+/// [`bplab_core::calc::limit`].
 ///
 /// Errors: [`ChartError::Input`] when `input` is invalid (budget not above
-/// the service time, out-of-range values), [`ChartError::Drawing`] when the
-/// backend fails.
-pub fn draw_limit_curve<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    input: &LimitInput,
-    budget_range_ms: (f64, f64),
-) -> Result<(), ChartError> {
+/// the service time, out-of-range values).
+pub fn limit_curve(input: &LimitInput, budget_range_ms: (f64, f64)) -> Result<Plot, ChartError> {
     let now = limit(*input)?;
     let (lo, hi) = budget_range(input, budget_range_ms);
     let (w, s) = (f64::from(input.workers), input.service_ms);
     let budgets: Vec<f64> = (0..=SAMPLES).map(|i| lo + (hi - lo) * f64::from(i) / f64::from(SAMPLES)).collect();
-    let mut plot = Plot::new(LIMIT_CURVE_TITLE, "latency budget (ms)", "limit (requests)");
+    let mut plot = Plot::new(LIMIT_CURVE_TITLE, "budget_ms", "latency budget (ms)", "limit (requests)");
     plot.series = vec![
-        Series::new("queue limit: workers × (budget − service) / service", BLUE, {
+        Series::new("queue limit: workers × (budget − service) / service", Role::Series(0), {
             budgets.iter().map(|&b| (b, w * (b - s) / s)).collect()
         }),
-        Series::new("in-system bound: capacity × budget", GREY, budgets.iter().map(|&b| (b, w * b / s)).collect())
-            .dashed(),
+        Series::new(
+            "in-system bound: capacity × budget",
+            Role::Reference,
+            budgets.iter().map(|&b| (b, w * b / s)).collect(),
+        )
+        .dashed(),
     ];
     let b = input.budget_ms;
-    plot.vlines.push(Marker::focus(
+    plot.vlines.push(Marker::new(
         b,
-        format!("{} ms → queue {} (in system {})", fmt_tick(b), now.queue_limit, now.in_system_limit),
+        format!("{} ms → queue {} (in system {})", compact(b), now.queue_limit, now.in_system_limit),
+        Role::Focus,
     ));
     plot.rings = vec![(b, now.queue_exact), (b, now.in_system_exact)];
-    plot.legend = Corner::LowerRight;
-    render(area, &plot)
+    Ok(plot)
 }
 
 #[cfg(test)]

@@ -2,24 +2,16 @@
 
 use std::fmt;
 
-use bplab_core::{ChartId, ConfigError, ExperimentId};
+use bplab_core::ConfigError;
 use plotters::drawing::DrawingAreaErrorKind;
 
 /// Why a figure could not be drawn.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ChartError {
-    /// The backend failed (or plotters refused the layout). The message is
-    /// the backend's own. Fix: depends on the backend (canvas gone, file
-    /// not writable, no font registered for bitmap text).
+    /// The backend failed. The message is the backend's own. Fix: depends
+    /// on the backend (canvas gone, file not writable, no font registered
+    /// for bitmap text).
     Drawing(String),
-    /// `chart` belongs to another experiment than the report passed.
-    /// Fix: pass a chart id from `Experiment::get(report.id()).charts`.
-    WrongReport {
-        /// The chart asked for.
-        chart: ChartId,
-        /// The experiment that produced the report.
-        report: ExperimentId,
-    },
     /// The calculator input is invalid (the message says what is accepted).
     Input(ConfigError),
 }
@@ -28,9 +20,6 @@ impl fmt::Display for ChartError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ChartError::Drawing(m) => write!(f, "drawing failed: {m}"),
-            ChartError::WrongReport { chart, report } => {
-                write!(f, "chart {chart:?} does not belong to the {report:?} experiment")
-            }
             ChartError::Input(e) => write!(f, "{e}"),
         }
     }

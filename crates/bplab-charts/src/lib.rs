@@ -1,12 +1,18 @@
 //! # bplab-charts
 //!
-//! Every bplab figure, drawn with plotters on whatever backend the caller
+//! Renders plot descriptions ([`bplab_core::plot::Plot`], built by each
+//! experiment from its report) with plotters on whatever backend the caller
 //! owns: the page passes a canvas backend, the CLI a bitmap or SVG backend.
-//! This crate never creates a backend and never panics on data: empty,
-//! single-point, all-zero and huge reports all draw.
+//! Knows no experiment. The layout follows the canvas size: fonts never
+//! under 11 px, legends and marker labels placed where they meet neither
+//! each other nor the data, coinciding lines told apart, colours from a
+//! [`Theme`] (light or dark). [`render`] returns the [`Layout`] record of
+//! every text's box and size. Never creates a backend and never panics on
+//! data: empty, single-point, all-zero and huge reports all draw.
 //!
 //! ```
-//! use bplab_charts::{Focus, draw};
+//! use bplab_charts::{Theme, render};
+//! use bplab_core::plot::Focus;
 //! use bplab_core::{EXPERIMENTS, Scenario};
 //! use plotters::prelude::*;
 //!
@@ -16,95 +22,39 @@
 //! # plotters::style::register_font("sans-serif", plotters::style::FontStyle::Normal, Box::leak(ttf.into_boxed_slice())).ok();
 //! let e = &EXPERIMENTS[1];
 //! let report = Scenario::defaults(e.id).run();
+//! let plots = report.plots(&Focus::ring("limit", 20.0));
 //! let mut svg = String::new();
-//! {
+//! let layout = {
 //!     let area = SVGBackend::with_string(&mut svg, (720, 400)).into_drawing_area();
-//!     let focus = Focus { admission_limit: Some(20), ..Focus::default() };
-//!     draw(&area, e.charts[0].id, &report, &focus).unwrap();
-//! }
+//!     render(&area, &plots[0], &Theme::LIGHT).unwrap()
+//! };
 //! assert!(svg.contains(e.charts[0].title));
+//! assert!(layout.problems(11.0).is_empty(), "{:?}", layout.problems(11.0));
 //! ```
 #![warn(missing_docs)]
 
-mod adaptive;
-mod admission;
-mod axis;
 mod calc;
-mod collapse;
-mod common;
 mod error;
-mod legend;
-mod lesson;
-mod plot;
-mod priority;
-mod shaping;
-mod shedding;
+mod frame;
+mod geom;
+mod layout;
+mod lines;
+mod render;
+mod scale;
+mod theme;
 
-use bplab_core::{ChartId, EXPERIMENTS, Report};
-use plotters::coord::Shift;
-use plotters::prelude::{DrawingArea, DrawingBackend};
-
-pub use calc::{LIMIT_CURVE_TITLE, draw_limit_curve};
+pub use calc::{LIMIT_CURVE_TITLE, limit_curve};
 pub use error::ChartError;
+pub use geom::Rect;
+pub use layout::{Layout, TextBox, TextKind};
+pub use render::render;
+pub use theme::Theme;
 
-/// Optional highlights chosen on the page. `Focus::default()` highlights
-/// nothing; the model's own reference markers (capacity, B, the priority
-/// ceiling, the SLO) are always drawn.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Focus {
-    /// Ringed on the admission limit sweep (B is marked regardless).
-    pub admission_limit: Option<u32>,
-    /// Vertical marker on the charts whose x axis is offered load, rps.
-    pub offered_rps: Option<f64>,
-    /// Ringed on the shaping burst sweep.
-    pub burst: Option<u32>,
+/// The height a figure `width` CSS px wide is drawn at: about 16:10, taller
+/// (at least 260 px) on narrow screens where the legend goes below.
+pub fn height_for(width: u32) -> u32 {
+    (f64::from(width) * 0.62).clamp(260.0, 480.0).round() as u32
 }
 
-impl Focus {
-    /// The highlights that follow a report's own chosen values (the
-    /// plateau limit, the timeline burst).
-    pub fn of(report: &Report) -> Focus {
-        match report {
-            Report::Admission(r) => Focus { admission_limit: Some(r.plateau_limit), ..Focus::default() },
-            Report::Shaping(r) => Focus { burst: Some(r.timeline.burst), ..Focus::default() },
-            _ => Focus::default(),
-        }
-    }
-}
-
-/// The registry title of `chart` (empty if the registry lacks it).
-pub(crate) fn title(chart: ChartId) -> &'static str {
-    EXPERIMENTS.iter().flat_map(|e| e.charts).find(|c| c.id == chart).map_or("", |c| c.title)
-}
-
-/// Draws `chart` from `report` on `area`, then presents the area.
-///
-/// Errors: [`ChartError::WrongReport`] when the chart belongs to another
-/// experiment, [`ChartError::Drawing`] when the backend fails.
-pub fn draw<DB: DrawingBackend>(
-    area: &DrawingArea<DB, Shift>,
-    chart: ChartId,
-    report: &Report,
-    focus: &Focus,
-) -> Result<(), ChartError> {
-    use ChartId as C;
-    let plot = match (chart, report) {
-        (C::CollapseGoodput, Report::Collapse(r)) => collapse::goodput(r, focus),
-        (C::CollapseAmplification, Report::Collapse(r)) => collapse::amplification(r, focus),
-        (C::AdmissionLimitSweep, Report::Admission(r)) => admission::limit_sweep(r, focus),
-        (C::AdmissionPlateau, Report::Admission(r)) => admission::plateau(r, focus),
-        (C::ShapingTimeline, Report::Shaping(r)) => shaping::timeline(r),
-        (C::ShapingBurstSweep, Report::Shaping(r)) => shaping::burst_sweep(r, focus),
-        (C::SheddingSweep, Report::Shedding(r)) => shedding::sweep(r, focus),
-        (C::SheddingHangover, Report::Shedding(r)) => shedding::hangover(r),
-        (C::PriorityProtection, Report::Priority(r)) => priority::protection(r, focus),
-        (C::PriorityBurst, Report::Priority(r)) => priority::burst(r),
-        (C::LessonSweep, Report::Lesson(r)) => lesson::sweep(r),
-        (C::LessonLatency, Report::Lesson(r)) => lesson::latency(r),
-        (C::AdaptiveLimit, Report::Adaptive(r)) => adaptive::limit(r),
-        (C::AdaptiveP99, Report::Adaptive(r)) => adaptive::p99(r),
-        (C::AdaptiveOk, Report::Adaptive(r)) => adaptive::ok(r),
-        (chart, report) => return Err(ChartError::WrongReport { chart, report: report.id() }),
-    };
-    plot::render(area, &plot)
-}
+/// The smallest font any figure uses, CSS px.
+pub const MIN_FONT_PX: f64 = 11.0;

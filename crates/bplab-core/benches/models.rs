@@ -28,10 +28,11 @@ fn per_experiment(c: &mut Criterion, group_name: &str, duration_ms: Option<u32>)
     for e in EXPERIMENTS {
         let mut p = e.defaults();
         if let Some(d) = duration_ms {
-            p.duration_ms = d;
-            p.seconds = f64::from(d) / 1000.0;
+            // The window flag each experiment has (the articles' or the stochastic ones').
+            let _ = p.set("duration-ms", &d.to_string());
+            let _ = p.set("seconds", &(f64::from(d) / 1000.0).to_string());
         }
-        let Ok(sc) = Scenario::new(e.id, p, Caps::CLI) else { continue };
+        let Ok(sc) = Scenario::new(p, Caps::CLI) else { continue };
         group.throughput(Throughput::Elements(sc.run().arrivals_simulated()));
         group.bench_with_input(BenchmarkId::from_parameter(e.name), &sc, |b, sc| b.iter(|| black_box(sc.run())));
     }

@@ -33,7 +33,7 @@ pub enum ConfigError {
         deadline_ms: u32,
     },
     /// The run would simulate more arrivals than the cap allows.
-    /// Fix: shorten the window or lower the rates.
+    /// Fix: shorten the run window (`window`) or lower the rates.
     TooManyArrivals {
         /// What was estimated (one run or the whole experiment).
         scope: &'static str,
@@ -41,14 +41,18 @@ pub enum ConfigError {
         estimated: u64,
         /// The cap.
         cap: u64,
+        /// The experiment's run-window parameter (`duration-ms`, `seconds`).
+        window: &'static str,
     },
     /// The timeline would have more windows than the cap allows.
-    /// Fix: widen `window-ms` or shorten the window.
+    /// Fix: widen `window-ms` or shorten the run window (`window`).
     TooManyWindows {
         /// `floor(duration / window)`.
         windows: u64,
         /// The cap.
         cap: u64,
+        /// The experiment's run-window parameter (`duration-ms`, `seconds`).
+        window: &'static str,
     },
     /// Little's law needs exactly two of its three quantities.
     /// Fix: give two of arrivals-rps, latency-ms, in-flight.
@@ -82,6 +86,22 @@ pub enum ConfigError {
     },
 }
 
+impl ConfigError {
+    /// The parameter the message starts with, as the CLI flag spells it
+    /// (without `--`); `None` when it starts with something else (a run-size
+    /// refusal, an unknown name, Little's law's "two of three").
+    pub fn param(&self) -> Option<&'static str> {
+        match self {
+            Self::OutOfRange { param, .. } | Self::NotUsed { param, .. } => Some(param),
+            Self::DeadlineBelowService { .. } => Some("deadline-ms"),
+            Self::WindowNotAfterDeadline { .. } => Some("duration-ms"),
+            Self::TooManyWindows { .. } => Some("window-ms"),
+            Self::BudgetNotAboveService { .. } => Some("budget-ms"),
+            Self::TooManyArrivals { .. } | Self::NeedTwoOf { .. } | Self::Unknown { .. } => None,
+        }
+    }
+}
+
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -96,13 +116,13 @@ impl fmt::Display for ConfigError {
                 f,
                 "duration-ms: {duration_ms} must be longer than deadline-ms {deadline_ms} for the priority model (it scores arrivals up to duration - deadline); expected more than {deadline_ms}"
             ),
-            Self::TooManyArrivals { scope, estimated, cap } => write!(
+            Self::TooManyArrivals { scope, estimated, cap, window } => write!(
                 f,
-                "{scope} would simulate about {estimated} arrivals; the cap is {cap}: shorten duration-ms or lower the rates"
+                "{scope} would simulate about {estimated} arrivals; the cap is {cap}: shorten {window} or lower the rates"
             ),
-            Self::TooManyWindows { windows, cap } => write!(
+            Self::TooManyWindows { windows, cap, window } => write!(
                 f,
-                "window-ms: the timeline would have {windows} windows; the cap is {cap}: widen window-ms or shorten duration-ms"
+                "window-ms: the timeline would have {windows} windows; the cap is {cap}: widen window-ms or shorten {window}"
             ),
             Self::NeedTwoOf { given } => write!(
                 f,

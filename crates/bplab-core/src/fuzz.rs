@@ -3,16 +3,16 @@
 //! native fuzz test, `scripts/fuzz.sh` and the browser (wasm) fuzz test, so
 //! all three draw the same cases from the same seed.
 //!
-//! Each case is a list of text edits, applied through [`Params::set`] exactly
-//! as the CLI and the page apply typed values, then [`Scenario::new`] with the
-//! given caps. A case ends in a refusal (a [`ConfigError`]) or a result whose
+//! Each case is a list of text edits drawn from the experiment's own specs
+//! ([`crate::Experiment::params`]), applied through [`Params::apply`] exactly
+//! as the CLI applies flags, then [`Scenario::new`] with the given caps. A case ends in a refusal (a [`ConfigError`]) or a result whose
 //! invariants [`check`] verifies; anything else is a bug.
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
-use crate::params::{MAX_LIST_LEN, PARAMS, ParamKind, ParamSpec, Params};
-use crate::{Caps, ConfigError, EXPERIMENTS, Experiment, ExperimentId, Scenario};
+use crate::params::{MAX_LIST_LEN, ParamKind, ParamSpec};
+use crate::{Caps, ConfigError, EXPERIMENTS, Experiment, ExperimentId, Params, Scenario};
 
 /// One generated configuration: an experiment and the text typed into some
 /// of its parameters.
@@ -65,7 +65,7 @@ impl FuzzGen {
     /// the smallest positive, subnormals) weighted in, then uniform and
     /// log-uniform draws; hostile cases add values outside the range.
     fn scalar(&mut self, s: &ParamSpec, whole: bool) -> String {
-        let (lo, hi) = (s.min, s.max);
+        let (lo, hi) = (s.range.min, s.range.max);
         let uniform = lo + (hi - lo) * self.unit();
         let log_uniform = if hi > 0.0 { libm::exp(libm::log(hi.max(1e-300)) * self.unit()) } else { uniform };
         if self.hostile && self.below(4) == 0 {
@@ -96,8 +96,9 @@ impl FuzzGen {
                 _ => log_uniform,
             }
         };
-        let v = if v <= lo && s.min_exclusive { f64::from_bits(lo.to_bits() + 1).max(f64::from_bits(1)) } else { v };
-        let v = if v >= hi && s.max_exclusive { hi * (1.0 - f64::EPSILON) } else { v };
+        let v =
+            if v <= lo && s.range.min_exclusive { f64::from_bits(lo.to_bits() + 1).max(f64::from_bits(1)) } else { v };
+        let v = if v >= hi && s.range.max_exclusive { hi * (1.0 - f64::EPSILON) } else { v };
         if whole { format!("{}", libm::trunc(v)) } else { format!("{v:e}") }
     }
 
@@ -152,12 +153,18 @@ impl FuzzGen {
                     self.scalar(s, false)
                 }
             }
-            ParamKind::ControllerList => {
-                let n = 1 + self.below(6) as usize;
-                let names: Vec<&str> = (0..n).map(|_| self.pick(&crate::params::CONTROLLER_NAMES)).collect();
-                if self.hostile && self.below(3) == 0 { "fixed,nope".to_owned() } else { names.join(",") }
+            ParamKind::NameList(names, max) => {
+                let n = 1 + self.below(max as u64) as usize;
+                let picked: Vec<&str> = (0..n).map(|_| self.pick(names)).collect();
+                if self.hostile && self.below(3) == 0 { format!("{},nope", picked.join(",")) } else { picked.join(",") }
             }
-            ParamKind::PresetName => self.pick(&crate::params::PRESET_NAMES).to_owned(),
+            ParamKind::Name(names) | ParamKind::Preset(names) => {
+                if self.hostile && self.below(3) == 0 {
+                    "nope".to_owned()
+                } else {
+                    self.pick(names).to_owned()
+                }
+            }
         }
     }
 
@@ -184,9 +191,8 @@ impl FuzzGen {
         // One case in eight types values outside the accepted range.
         self.hostile = self.below(8) == 0;
         let mut edits = Vec::new();
-        for &k in exp.params {
+        for spec in exp.params {
             if self.below(2) == 0 {
-                let spec = ParamSpec::of(k);
                 edits.push((spec.name, self.value(spec)));
             }
         }
@@ -194,24 +200,32 @@ impl FuzzGen {
     }
 }
 
+/// A checked claim's kind and the variant shown ("claim" or a fallback's name).
+pub type ClaimKind = (&'static str, &'static str);
+
 /// Applies `case` and runs it under `caps`; `Err` names the broken invariant.
 pub fn check(case: &FuzzCase, caps: Caps) -> Result<Verdict, String> {
+    check_claims(case, caps).map(|(v, _)| v)
+}
+
+/// [`check`], and every claim the explanations state re-evaluated against
+/// the run's evidence ([`crate::claim::check_report`]): `(kind, variant)` of
+/// each claim checked.
+pub fn check_claims(case: &FuzzCase, caps: Caps) -> Result<(Verdict, Vec<ClaimKind>), String> {
     let exp = Experiment::get(case.experiment);
     let mut p: Params = exp.defaults();
-    for (name, text) in &case.edits {
-        let Some(spec) = PARAMS.iter().find(|s| s.name == *name) else {
-            return Err(format!("unknown parameter {name}"));
-        };
-        if let Err(e) = p.set(spec.key, text) {
-            if e.to_string().is_empty() {
-                return Err("an empty refusal message".into());
-            }
-            return Ok(Verdict::InputRefused(e));
-        }
+    if let Some((name, _)) = case.edits.iter().find(|(n, _)| exp.param(n).is_none()) {
+        return Err(format!("unknown parameter {name}"));
     }
-    let sc = match Scenario::new(case.experiment, p, caps) {
+    if let Err(e) = p.apply(&case.edits) {
+        if e.to_string().is_empty() {
+            return Err("an empty refusal message".into());
+        }
+        return Ok((Verdict::InputRefused(e), Vec::new()));
+    }
+    let sc = match Scenario::new(p, caps) {
         Ok(sc) => sc,
-        Err(e) => return Ok(Verdict::RunRefused(e)),
+        Err(e) => return Ok((Verdict::RunRefused(e), Vec::new())),
     };
     let report = sc.run();
     let mut simulated = 0u64;
@@ -250,7 +264,8 @@ pub fn check(case: &FuzzCase, caps: Caps) -> Result<Verdict, String> {
             return Err(format!("{}: {}: a row with the wrong column count", exp.name, t.spec.file));
         }
     }
-    Ok(Verdict::Ran(simulated))
+    let claims = crate::claim::check_report(exp.name, &report)?;
+    Ok((Verdict::Ran(simulated), claims.iter().map(|c| (c.kind, c.variant)).collect()))
 }
 
 /// Caps for fuzzing: the page's per-run cap, a smaller per-experiment total
@@ -261,13 +276,13 @@ pub const FUZZ_CAPS: Caps = Caps { max_run_arrivals: 200_000, max_total_arrivals
 /// parameters (two workers, a lognormal service time, seed 7). The native
 /// test and the browser test both hash its CSVs and compare with
 /// [`PINNED_SHA256`], so wasm32 and x86-64 must produce identical bytes.
-pub const PINNED_EDITS: [(crate::ParamKey, &str); 6] = [
-    (crate::ParamKey::Workers, "2"),
-    (crate::ParamKey::Service, "lognormal:p50=20,p99=60"),
-    (crate::ParamKey::Seed, "7"),
-    (crate::ParamKey::Rates, "50,90,140"),
-    (crate::ParamKey::DoorLimit, "12"),
-    (crate::ParamKey::Seconds, "5"),
+pub const PINNED_EDITS: [(&str, &str); 6] = [
+    ("workers", "2"),
+    ("service", "lognormal:p50=20,p99=60"),
+    ("seed", "7"),
+    ("rate", "50,90,140"),
+    ("limit", "12"),
+    ("seconds", "5"),
 ];
 
 /// SHA-256 of [`pinned_csv`]: the `lesson` CSVs at [`PINNED_EDITS`], then the
@@ -276,20 +291,18 @@ pub const PINNED_SHA256: &str = "a780e28b8dbc415dd1106f7caddae0b7c41048d758d2472
 
 /// The adaptive race's reference case: a load step, a 3× deploy, every
 /// controller (their seeded draws included), seed 11.
-pub const PINNED_ADAPTIVE_EDITS: [(crate::ParamKey, &str); 5] = [
-    (crate::ParamKey::RateSchedule, "30@0,60@4000"),
-    (crate::ParamKey::SlowdownFactor, "3"),
-    (crate::ParamKey::SlowdownAtMs, "3000"),
-    (crate::ParamKey::Seconds, "8"),
-    (crate::ParamKey::Seed, "11"),
+pub const PINNED_ADAPTIVE_EDITS: [(&str, &str); 5] = [
+    ("rate-schedule", "30@0,60@4000"),
+    ("slowdown-factor", "3"),
+    ("slowdown-at-ms", "3000"),
+    ("seconds", "8"),
+    ("seed", "11"),
 ];
 
-fn csvs(id: ExperimentId, edits: &[(crate::ParamKey, &str)]) -> Result<String, ConfigError> {
-    let mut p = Experiment::get(id).defaults();
-    for (k, v) in edits {
-        p.set(*k, v)?;
-    }
-    let report = Scenario::new(id, p, Caps::PAGE)?.run();
+fn csvs(id: ExperimentId, edits: &[(&str, &str)]) -> Result<String, ConfigError> {
+    let mut p = Params::defaults(id);
+    p.apply(edits)?;
+    let report = Scenario::new(p, Caps::PAGE)?.run();
     Ok(report.tables().iter().map(|t| t.csv()).collect())
 }
 

@@ -5,7 +5,7 @@ use bplab_core::models::admission::Limit;
 use bplab_core::models::priority::ClassPolicy;
 use bplab_core::models::shaping::GateKind;
 use bplab_core::models::shedding::ShedPolicy;
-use bplab_core::{Caps, Experiment, ExperimentId, Report, Scenario};
+use bplab_core::{AdmissionParams, Caps, CollapseParams, Controller, ExperimentId, Report, Scenario};
 
 fn run(id: ExperimentId) -> Report {
     Scenario::defaults(id).run()
@@ -101,12 +101,9 @@ fn post5_priority_holds_the_slo_to_300_and_fails_at_400() {
 #[test]
 fn other_parameters_follow_the_same_rules() {
     // S = 7 gives B = round(142.857… × 0.2) = 29 (float division, not 28).
-    let mut p = Experiment::get(ExperimentId::Admission).defaults();
-    p.service_ms = 7;
-    assert_eq!(p.budget(), 29);
-    let Report::Admission(r) = Scenario::new(ExperimentId::Admission, p, Caps::CLI).unwrap().run() else {
-        unreachable!()
-    };
+    let p = AdmissionParams { service_ms: 7, ..AdmissionParams::default() };
+    assert_eq!(bplab_core::calc::budget_value(p.service_ms, p.deadline_ms), 29);
+    let Report::Admission(r) = Scenario::new(p, Caps::CLI).unwrap().run() else { unreachable!() };
     assert_eq!(r.plateau_limit, 29);
     assert!(r.limited.iter().all(|o| o.p99_ms <= 203), "limit B keeps p99 near the deadline");
 }
@@ -115,7 +112,10 @@ fn other_parameters_follow_the_same_rules() {
 fn explanations_carry_the_numbers() {
     let text = |id| run(id).explanations().iter().map(|e| e.to_text()).collect::<String>();
     let a = text(ExperimentId::Admission);
-    assert!(a.contains("round(100 × 0.2)") && a.contains("best limit on this curve: 20 (99.8 rps goodput"), "{a}");
+    assert!(
+        a.contains("round(1000 / 10 × 0.2)") && a.contains("best limit on this curve: 20 (99.8 rps goodput"),
+        "{a}"
+    );
     assert!(a.contains("200 ms in the system, at most 190 ms of it waiting"), "{a}");
     let c = text(ExperimentId::Collapse);
     assert!(c.contains("at 300 rps offered (capacity 100 rps), goodput is 5.8 rps"), "{c}");
@@ -133,9 +133,8 @@ fn explanations_carry_the_numbers() {
 
 #[test]
 fn a_bounded_queue_is_not_called_unbounded() {
-    let mut p = Experiment::get(ExperimentId::Collapse).defaults();
-    p.queue_capacity = 20;
-    let r = Scenario::new(ExperimentId::Collapse, p, Caps::CLI).unwrap().run();
+    let p = CollapseParams { queue_capacity: 20, ..CollapseParams::default() };
+    let r = Scenario::new(p, Caps::CLI).unwrap().run();
     let text = r.explanations().iter().map(|e| e.to_text()).collect::<String>();
     assert!(!text.contains("unbounded") && text.contains("bounded at 20 requests"), "{text}");
 }
@@ -144,12 +143,8 @@ fn a_bounded_queue_is_not_called_unbounded() {
 fn collapse_goodput_falls_with_the_window_as_stated() {
     // After t* every arrival is late, so a window four times longer gives about a quarter.
     let goodput = |ms: u32| {
-        let mut p = Experiment::get(ExperimentId::Collapse).defaults();
-        p.duration_ms = ms;
-        p.offered_rps = vec![300.0];
-        let Report::Collapse(r) = Scenario::new(ExperimentId::Collapse, p, Caps::CLI).unwrap().run() else {
-            unreachable!()
-        };
+        let p = CollapseParams { duration_ms: ms, offered_rps: vec![300.0], ..CollapseParams::default() };
+        let Report::Collapse(r) = Scenario::new(p, Caps::CLI).unwrap().run() else { unreachable!() };
         r.no_retry[0].goodput_rps
     };
     let (short, long) = (goodput(5000), goodput(20_000));
@@ -159,26 +154,21 @@ fn collapse_goodput_falls_with_the_window_as_stated() {
 #[test]
 fn the_cliff_sentence_follows_the_numbers() {
     // Light demand never fills the queue past B: no cliff is claimed.
-    let mut p = Experiment::get(ExperimentId::Admission).defaults();
-    p.spike_rps = 60.0;
-    let r = Scenario::new(ExperimentId::Admission, p, Caps::CLI).unwrap().run();
+    let p = AdmissionParams { spike_rps: 60.0, ..AdmissionParams::default() };
+    let r = Scenario::new(p, Caps::CLI).unwrap().run();
     let text = r.explanations().iter().map(|e| e.to_text()).collect::<String>();
     assert!(text.contains("never fills the queue past B") && !text.contains("falls off a cliff"), "{text}");
 }
 
-fn adaptive(edits: &[(bplab_core::ParamKey, &str)]) -> bplab_core::AdaptiveReport {
-    let mut p = Experiment::get(ExperimentId::Adaptive).defaults();
-    for (k, v) in edits {
-        p.set(*k, v).unwrap();
-    }
-    let Report::Adaptive(r) = Scenario::new(ExperimentId::Adaptive, p, Caps::CLI).unwrap().run() else {
-        unreachable!()
-    };
+fn adaptive(edits: &[(&str, &str)]) -> bplab_core::AdaptiveReport {
+    let mut p = bplab_core::Params::defaults(ExperimentId::Adaptive);
+    p.apply(edits).unwrap();
+    let Report::Adaptive(r) = Scenario::new(p, Caps::CLI).unwrap().run() else { unreachable!() };
     r
 }
 
-fn lane<'a>(r: &'a bplab_core::AdaptiveReport, name: &str) -> &'a bplab_core::Lane {
-    r.lanes.iter().find(|l| l.controller == name).unwrap()
+fn lane(r: &bplab_core::AdaptiveReport, c: Controller) -> &bplab_core::Lane {
+    r.lanes.iter().find(|l| l.controller == c).unwrap()
 }
 
 #[test]
@@ -187,10 +177,10 @@ fn a_2x_deploy_breaks_the_fixed_limit_and_codel_holds_the_budget() {
     // from 21 ms; at 42 ms the wait behind it is 11 × 42 = 462 ms > 230.
     let r = adaptive(&[]);
     assert_eq!(r.fixed_limit, 11);
-    let fixed = lane(&r, "fixed");
+    let fixed = lane(&r, Controller::Fixed);
     assert!(fixed.p99_ms.0.unwrap() <= 230 && fixed.p99_ms.1.unwrap() > 230, "{:?}", fixed.p99_ms);
     assert_eq!(fixed.recovery_ms, None, "a fixed limit never recovers by itself");
-    let codel = lane(&r, "codel");
+    let codel = lane(&r, Controller::Codel);
     assert!(codel.p99_ms.1.unwrap() <= 230, "CoDel keeps the answered p99 within the budget: {:?}", codel.p99_ms);
     for l in &r.lanes {
         assert_eq!(l.out.ok + l.out.wasted + l.out.refused + l.out.unresolved, l.out.attempts, "{}", l.controller);
@@ -200,8 +190,8 @@ fn a_2x_deploy_breaks_the_fixed_limit_and_codel_holds_the_budget() {
 #[test]
 fn gradient2_creeps_up_under_modest_steady_overload() {
     // Users report Gradient2's limit growing without end near a gradient of 0.8.
-    let r = adaptive(&[(bplab_core::ParamKey::Preset, "steady-overload")]);
-    let g = lane(&r, "gradient2");
+    let r = adaptive(&[("preset", "steady-overload")]);
+    let g = lane(&r, Controller::Gradient2);
     let (first, last) = (g.out.buckets[4].limit, g.out.buckets.last().unwrap().limit);
     assert!(last > 3 * first, "gradient2 limit {first} → {last}");
 }
@@ -209,16 +199,16 @@ fn gradient2_creeps_up_under_modest_steady_overload() {
 #[test]
 fn a_stuck_downstream_lets_a_loss_based_limit_grow() {
     // Every call takes exactly the timeout: no drop, no variance; AIMD only grows.
-    let r = adaptive(&[(bplab_core::ParamKey::Preset, "stuck-downstream")]);
-    let a = lane(&r, "aimd");
+    let r = adaptive(&[("preset", "stuck-downstream")]);
+    let a = lane(&r, Controller::Aimd);
     assert!(a.out.buckets.last().unwrap().limit > 100, "{:?}", a.out.buckets.last());
 }
 
 #[test]
 fn retries_amplify_the_attempts() {
     let calm = adaptive(&[]);
-    let storm = adaptive(&[(bplab_core::ParamKey::Preset, "retry-storm")]);
-    assert!(lane(&storm, "fixed").out.attempts > lane(&calm, "fixed").out.attempts + 500);
+    let storm = adaptive(&[("preset", "retry-storm")]);
+    assert!(lane(&storm, Controller::Fixed).out.attempts > lane(&calm, Controller::Fixed).out.attempts + 500);
 }
 
 #[test]

@@ -13,16 +13,29 @@ fn twenty_thousand_cases_refuse_clearly_or_keep_every_invariant() {
     eprintln!("fuzz seed {seed}, {n} cases");
     let mut g = FuzzGen::new(seed);
     let (mut input, mut run, mut ran) = (0usize, 0usize, 0usize);
+    // Per experiment: (cases, parameters typed, reached a model run).
+    let mut per: Vec<(usize, usize, usize)> = vec![(0, 0, 0); bplab_core::EXPERIMENTS.len()];
     for i in 0..n {
         let case = g.next_case();
+        let slot = &mut per[case.experiment as usize];
+        slot.0 += 1;
+        slot.1 += case.edits.len();
         match check(&case, FUZZ_CAPS) {
             Ok(Verdict::InputRefused(_)) => input += 1,
             Ok(Verdict::RunRefused(_)) => run += 1,
-            Ok(Verdict::Ran(_)) => ran += 1,
+            Ok(Verdict::Ran(_)) => {
+                ran += 1;
+                slot.2 += 1;
+            }
             Err(why) => panic!("seed {seed}, case {i}: {why}\n{case:?}"),
         }
     }
     eprintln!("{ran} ran, {run} refused as a whole, {input} refused a typed value");
+    for (e, (cases, typed, reached)) in bplab_core::EXPERIMENTS.iter().zip(&per) {
+        eprintln!("{}: {cases} cases, {typed} parameters typed, {reached} reached a model run", e.name);
+        // Every experiment's own parameters are drawn, and every experiment runs.
+        assert!(*cases > 0 && *typed > 0 && *reached > 0, "{}: {cases} cases, {reached} ran", e.name);
+    }
     // The generator must reach the models, not only the parsers.
     // Edges include hour-long windows at a million rps, which the caps refuse
     // with their numbers; still, one case in eight must reach a model run.

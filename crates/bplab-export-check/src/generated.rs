@@ -8,10 +8,11 @@
 // rate of 47.62 per second.
 // Measurement. Service time 21 ms per request with 1 worker(s), as given to this calculator; not
 // measured by it.
-// Number. 9, from workers × (budget − service) / service = 1 × (230 − 21) / 21 = 9.95, rounded
-// down: half-up 10 would allow (10 / 1 + 1) × 21 = 231 ms, past the budget; 9 allows 210 ms.
+// Number. 9, the largest queue whose worst time in the system fits the budget: (ceil(9 / 1) + 1) ×
+// 21 = 210 ms (fixed-service bound). The course lesson's formula gives 1 × (230 − 21) / 21 = 9.95,
+// rounded half-up 10, which would allow (ceil(10 / 1) + 1) × 21 = 231 ms, past the budget.
 // What would reverse it. A measured service time materially different from 21 ms, because the
-// limit moves inversely with it (10 ms gives 22, 40 ms gives 5). A change in the worker count,
+// limit moves inversely with it (10 ms gives 22, 40 ms gives 4). A change in the worker count,
 // which scales it linearly. A caller whose budget is not 230 ms. A traffic mix in which the
 // expensive requests are the ones worth keeping: this limit refuses by arrival order alone.
 //

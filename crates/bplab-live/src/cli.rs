@@ -13,7 +13,7 @@ use std::future::Future;
 use std::io::Write as _;
 use std::path::PathBuf;
 
-use crate::compare::{ModelInputs, Prediction};
+use crate::compare::ModelInputs;
 use crate::error::LiveError;
 use crate::load::{
     self, CLIENT_TIMEOUT_MS, LoadConfig, LoadSettings, MAX_PLAN_SECONDS, RATE, RateRow, SECONDS, SEED, TIMELINE_MS,
@@ -188,9 +188,10 @@ pub struct LoadArgs {
     /// Allow a target outside 127.0.0.0/8 and ::1 (only hosts you own).
     #[arg(long)]
     pub allow_non_loopback: bool,
-    /// Measure the service time first and print the core admission model's
-    /// prediction (ok/s, p99) beside each measured row (with `--timeline`,
-    /// also the adaptive model's timeline beside the live one).
+    /// Measure the service time first and print the model's prediction
+    /// (ok/s, p99) beside each measured row, from the core's adaptive
+    /// engine with the server's door, deploy and `/config` changes (with
+    /// `--timeline`, also its windows beside the live ones).
     #[arg(long)]
     pub compare: bool,
     /// Also print a per-window table of each rate (see [`TIMELINE_MS`]).
@@ -333,29 +334,94 @@ fn block_on<T>(fut: impl Future<Output = Result<T, LiveError>>) -> Result<T, Liv
         .block_on(fut)
 }
 
-/// Completes on Ctrl-C (or SIGTERM on Unix). If no handler can be
-/// installed it never completes.
-async fn stop_signal() {
-    let ctrl_c = async {
+/// SIGINT and SIGTERM (Ctrl-C elsewhere), installed once so that no
+/// signal between two waits is lost.
+struct Signals {
+    #[cfg(unix)]
+    int: Option<tokio::signal::unix::Signal>,
+    #[cfg(unix)]
+    term: Option<tokio::signal::unix::Signal>,
+}
+
+impl Signals {
+    /// Install the handlers (on the current runtime).
+    fn install() -> Self {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            Signals { int: signal(SignalKind::interrupt()).ok(), term: signal(SignalKind::terminate()).ok() }
+        }
+        #[cfg(not(unix))]
+        Signals {}
+    }
+
+    /// The next signal. If no handler could be installed it never completes.
+    async fn next(&mut self) {
+        #[cfg(unix)]
+        {
+            let int = async {
+                match self.int.as_mut() {
+                    Some(s) => {
+                        s.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            let term = async {
+                match self.term.as_mut() {
+                    Some(s) => {
+                        s.recv().await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                () = int => {}
+                () = term => {}
+            }
+        }
+        #[cfg(not(unix))]
         if tokio::signal::ctrl_c().await.is_err() {
             std::future::pending::<()>().await;
         }
-    };
-    #[cfg(unix)]
-    let term = async {
-        use tokio::signal::unix::{SignalKind, signal};
-        match signal(SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {}
-        () = term => {}
+    }
+}
+
+/// Completes on Ctrl-C (or SIGTERM on Unix).
+async fn stop_signal() {
+    Signals::install().next().await;
+}
+
+/// The CSV of `bplab load --csv PATH`: rows are written to a temporary file
+/// beside PATH (created before the first request, so a bad path fails
+/// first) and renamed over PATH once complete, so an existing file is
+/// replaced only by a whole one.
+struct CsvOut {
+    path: PathBuf,
+    tmp: PathBuf,
+}
+
+impl CsvOut {
+    fn create(path: &std::path::Path) -> Result<Self, LiveError> {
+        let name = path.file_name().map_or_else(|| "out.csv".into(), |n| n.to_string_lossy().into_owned());
+        let tmp = path.with_file_name(format!(".{name}.bplab-{}.tmp", std::process::id()));
+        std::fs::File::create(&tmp).map_err(|source| LiveError::Csv { path: path.to_path_buf(), source })?;
+        Ok(CsvOut { path: path.to_path_buf(), tmp })
+    }
+
+    /// Write `text` to the temporary file, then rename it over the path.
+    fn commit(self, text: &str) -> Result<PathBuf, LiveError> {
+        let fail = |source| LiveError::Csv { path: self.path.clone(), source };
+        let mut f = std::fs::File::create(&self.tmp).map_err(fail)?;
+        f.write_all(text.as_bytes()).and_then(|()| f.sync_all()).map_err(fail)?;
+        drop(f);
+        std::fs::rename(&self.tmp, &self.path).map_err(fail)?;
+        Ok(self.path.clone())
+    }
+
+    /// Give up: the existing file stays as it was.
+    fn discard(&self) {
+        let _ = std::fs::remove_file(&self.tmp);
     }
 }
 
@@ -363,8 +429,12 @@ async fn stop_signal() {
 pub fn run_serve(args: ServeArgs) -> Result<(), LiveError> {
     let cfg = args.to_config()?;
     let line = cfg.stats_config().config_line();
+    let warnings = server::start_warnings(&cfg, server::open_file_limit());
     block_on(async move {
         let bound = server::bind(cfg).await?;
+        for w in &warnings {
+            eprintln!("bplab-live: {w}");
+        }
         println!("bplab-live listening on http://{}/  ({line})", bound.local_addr());
         let _ = std::io::stdout().flush();
         bound.run(stop_signal()).await?;
@@ -376,83 +446,112 @@ pub fn run_serve(args: ServeArgs) -> Result<(), LiveError> {
 /// Run the load sweep (and `--check` / `--compare`), printing the table
 /// row by row as each rate finishes, under a live progress line when stdout
 /// is a terminal (not with `-q/--quiet`).
-/// Every flag is checked, the target resolved and the CSV file created
-/// before the first request.
+/// Every flag is checked, the target resolved and the CSV's temporary file
+/// created before the first request.
+///
+/// On SIGINT or SIGTERM it stops sending, waits for the answers in flight
+/// (each up to the client timeout), prints the interrupted rate's row
+/// marked `partial`, writes every row so far to `--csv` (partial column 1
+/// on the last) and returns [`LiveError::Interrupted`] (exit 130); a second
+/// signal exits 130 at once, writing nothing.
 pub fn run_load(args: LoadArgs) -> Result<(), LiveError> {
     let cfg = args.to_config()?;
     let quiet = args.quiet;
     let check_only = args.check_only();
     block_on(async move {
+        let mut signals = Signals::install();
         // Refuse a non-loopback target before printing or sending anything.
         let addr = cfg.target().resolve(cfg.allow_non_loopback()).await?;
-        // Create the CSV file up front so a bad path fails before any request.
-        let csv_error = |path: &std::path::Path, source| LiveError::Csv { path: path.to_path_buf(), source };
-        let mut csv_file = match cfg.csv() {
-            Some(path) if !check_only => Some((path, std::fs::File::create(path).map_err(|e| csv_error(path, e))?)),
+        let csv = match cfg.csv() {
+            Some(path) if !check_only => Some(CsvOut::create(path)?),
             _ => None,
         };
-        if cfg.check() {
-            let stats = load::client::get_stats(addr, &cfg.target().host_header()).await?;
-            println!("target {}", cfg.target());
-            println!("{}", stats.config.config_line());
-            if check_only {
-                return Ok(());
+        let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+        let tmp = csv.as_ref().map(|c| c.tmp.clone());
+        tokio::spawn(async move {
+            signals.next().await;
+            eprintln!(
+                "bplab: interrupted: no more requests are sent; waiting for the answers in flight (a second \
+                 signal exits at once)"
+            );
+            let _ = stop_tx.send(true);
+            signals.next().await;
+            if let Some(tmp) = tmp {
+                let _ = std::fs::remove_file(tmp);
             }
+            eprintln!("bplab: interrupted again: exiting at once, nothing written");
+            std::process::exit(130);
+        });
+        let result = load_rows(&cfg, addr, quiet, check_only, load::Stop::new(stop_rx.clone())).await;
+        let interrupted = *stop_rx.borrow();
+        match (result, csv) {
+            (Err(e), csv) => {
+                if let Some(c) = csv {
+                    c.discard();
+                }
+                Err(e)
+            }
+            (Ok(rows), Some(c)) => {
+                let written = c.commit(&load::to_csv(&rows, cfg.compare()))?;
+                if interrupted { Err(LiveError::Interrupted { csv: Some(written) }) } else { Ok(()) }
+            }
+            (Ok(_), None) if interrupted => Err(LiveError::Interrupted { csv: None }),
+            (Ok(_), None) => Ok(()),
         }
-        let (predictions, service_ms) = if cfg.compare() { predictions_for(&cfg).await? } else { (Vec::new(), None) };
-        // The header waits for the first row, so a target where nothing
-        // listens gives one error line and no table.
-        let progress = std::cell::RefCell::new(Progress::new(quiet, cfg.compare()));
-        let rows = load::sweep_with_progress(
-            &cfg,
-            &predictions,
-            |row| {
-                progress.borrow_mut().row(row);
-                print_timeline(&cfg, row, service_ms);
-            },
-            |tick| progress.borrow_mut().tick(tick),
-        )
-        .await;
-        progress.borrow_mut().clear();
-        let rows = rows?;
-        if let Some((path, file)) = csv_file.as_mut() {
-            file.write_all(load::to_csv(&rows, cfg.compare()).as_bytes()).map_err(|e| csv_error(path, e))?;
-        }
-        Ok(())
     })
 }
 
-/// Measure, print the measurement and the model's assumptions, and predict
-/// every rate of the sweep; also return the service time the models use.
-async fn predictions_for(cfg: &LoadConfig) -> Result<(Vec<Prediction>, Option<f64>), LiveError> {
+/// The check, the measurement for the model and the sweep; the rows.
+async fn load_rows(
+    cfg: &LoadConfig,
+    addr: std::net::SocketAddr,
+    quiet: bool,
+    check_only: bool,
+    stop: load::Stop,
+) -> Result<Vec<RateRow>, LiveError> {
+    if cfg.check() {
+        let stats = load::client::get_stats(addr, &cfg.target().host_header()).await?;
+        println!("target {}", cfg.target());
+        println!("{}", stats.config.config_line());
+        if check_only {
+            return Ok(Vec::new());
+        }
+    }
+    let model = if cfg.compare() { Some(model_inputs(cfg).await?) } else { None };
+    // The header waits for the first row, so a target where nothing
+    // listens gives one error line and no table.
+    let progress = std::cell::RefCell::new(Progress::new(quiet, cfg.compare()));
+    let rows = load::sweep_with_progress(
+        cfg,
+        model.as_ref(),
+        |row| {
+            progress.borrow_mut().row(row);
+            if let Some(note) = &row.model_note {
+                println!("note: {note}");
+            }
+            if let Some(t) = &row.timeline {
+                println!("{}", load::format_timeline(row.offered_rps, t));
+            }
+            let _ = std::io::stdout().flush();
+        },
+        |tick| progress.borrow_mut().tick(tick),
+        stop,
+    )
+    .await;
+    progress.borrow_mut().clear();
+    rows
+}
+
+/// Measure the service time and print the measurement and the model's
+/// inputs.
+async fn model_inputs(cfg: &LoadConfig) -> Result<ModelInputs, LiveError> {
     let m = measure(cfg.target(), DEFAULT_SAMPLES, cfg.allow_non_loopback()).await?;
     println!("{}", m.summary());
     let inputs = ModelInputs::from_measurement(&m, cfg)?;
-    println!("{}", inputs.describe());
-    if let Some(door) = m.server.as_ref().map(|s| s.door_name()).filter(|d| !matches!(*d, "fixed" | "off")) {
-        println!(
-            "note: the per-rate model has no {door} door (it runs queue limit off); the timeline model \
-             (--timeline) runs the server's controller"
-        );
+    if let Some(server) = &m.server {
+        println!("{}", inputs.describe(server));
     }
-    let predictions = cfg.rates_rps().iter().map(|&rate| inputs.predict(rate)).collect::<Result<_, _>>()?;
-    Ok((predictions, Some(inputs.service_ms)))
-}
-
-/// Print a row's timeline (`--timeline`), with the adaptive model's
-/// windows beside it when `service_ms` was measured (`--compare`).
-fn print_timeline(cfg: &LoadConfig, row: &RateRow, service_ms: Option<f64>) {
-    let Some(t) = &row.timeline else { return };
-    let mut t = t.clone();
-    if let Some(service_ms) = service_ms {
-        let arrivals = load::schedule(row.offered_rps, cfg.seconds(), cfg.seed(), load::MAX_PLAN_REQUESTS);
-        match crate::timeline_model::model_timeline(&t, &arrivals, service_ms, cfg.client_timeout_ms(), cfg.seconds()) {
-            Ok(m) => t.model = Some(m),
-            Err(e) => eprintln!("bplab: no model timeline: {e}"),
-        }
-    }
-    println!("{}", load::format_timeline(row.offered_rps, &t));
-    let _ = std::io::stdout().flush();
+    Ok(inputs)
 }
 
 /// Measure the service time, print the summary and return the measurement

@@ -1,85 +1,29 @@
-//! The model beside the measurement (`load --compare`).
-//!
-//! The prediction comes from the core's stochastic engine
-//! ([`bplab_core::stochastic`]) fed exactly what the load tool sends: the
-//! same seeded Poisson arrival times (the load tool draws its schedule from
-//! the same generator, so request k arrives at the same offset in both), the
-//! same window and client timeout, and the server as `/stats` describes it:
-//!
-//! * **service time = the measured p50** (spin + wait + overhead per
-//!   request), held fixed: the live server's spin and wait barely vary, so a
-//!   fixed service time is the honest model; the measurement's spread is
-//!   not modelled.
-//! * **workers** parallel servers fed by one FIFO line, exactly as the live
-//!   door's slots.
-//! * **limit** = the live limit on *waiting* requests (`off` = none): an
-//!   arrival finding the line full is refused at once, as the door does.
-//! * **client timeout**: a caller gives up after it; the server still
-//!   serves what it queued (done but not ok), as the live server does.
-//! * **p99** is over `ok` answers, as measured.
-//!
-//! What remains different: network and HTTP overhead per request, the load
-//! tool's scheduling jitter, and service-time variance on the machine.
-
-use bplab_core::stochastic::{Server, ServiceTime, Setup};
-use serde::Serialize;
+//! The model's inputs taken from a measurement (`load --compare`): the
+//! service time measured at low load before the sweep, and the load plan.
+//! The model itself, one run per rate giving the row and the timeline, is
+//! [`crate::timeline_model`]; see there for everything it is fed.
 
 use crate::error::LiveError;
 use crate::load::LoadConfig;
 use crate::measure::Measurement;
+use crate::stats::StatsConfig;
+use crate::timeline_model::{ModelRun, RateInputs, run_model};
 
-/// The model's view of one offered rate.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Prediction {
-    /// Answers within the client timeout per second of the window.
-    pub ok_per_sec: f64,
-    /// 99th percentile latency of ok answers, ms (`None` if none).
-    pub p99_ms: Option<f64>,
-}
-
-/// Predict one rate with the core's stochastic engine.
-///
-/// * `rate_rps`: offered rate, `> 0` and finite.
-/// * `service_ms`: the measured service time of one request, ms, `> 0`.
-/// * `workers`, `limit`: the live settings (`limit` waiting, `None` = off).
-/// * `deadline_ms`: client timeout, ms.
-/// * `seconds`: window, `> 0`; `seed`: the load tool's seed.
-pub fn predict(
-    rate_rps: f64,
-    service_ms: f64,
-    workers: usize,
-    limit: Option<usize>,
-    deadline_ms: u32,
-    seconds: f64,
-    seed: u64,
-) -> Result<Prediction, LiveError> {
-    let bad = |reason: String| LiveError::Model { reason };
-    if !(rate_rps.is_finite() && rate_rps > 0.0) {
-        return Err(bad(format!("rate {rate_rps} must be above 0")));
-    }
-    let workers = u32::try_from(workers.max(1)).map_err(|_| bad(format!("{workers} workers is out of range")))?;
-    let line_limit = match limit {
-        None => None,
-        Some(l) => Some(u32::try_from(l).map_err(|_| bad(format!("limit {l} is out of range")))?),
-    };
-    let server = Server { workers, line_limit, timeout_ms: Some(f64::from(deadline_ms)), ..Server::unbounded(workers) };
-    let setup = Setup::poisson(rate_rps, ServiceTime::Fixed { ms: service_ms }, server, seconds * 1000.0, seed);
-    let run = setup.run(crate::load::MAX_PLAN_REQUESTS as u64 * 2).map_err(|e| bad(e.to_string()))?;
-    let s = run.summary(rate_rps);
-    Ok(Prediction { ok_per_sec: s.ok_per_sec, p99_ms: s.p99_ms })
-}
+pub use crate::timeline_model::Prediction;
 
 /// The model parameters derived from a measurement and a load plan.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ModelInputs {
-    /// Service time of one request given to the model, ms (the measured p50).
+    /// Service time of one request before any deploy, ms: the measured p50,
+    /// less the deploy's extra spin and wait if it was in force while
+    /// measuring.
     pub service_ms: f64,
-    /// Live worker slots.
-    pub workers: usize,
-    /// Live waiting limit (`None` = off).
-    pub limit: Option<usize>,
+    /// The server's spin + wait when it was measured, ms.
+    pub measured_work_ms: u64,
+    /// The server's `config_epoch` when it was measured.
+    pub measured_epoch: u64,
     /// Client timeout, ms.
-    pub deadline_ms: u32,
+    pub deadline_ms: u64,
     /// Window, seconds.
     pub seconds: f64,
     /// The load tool's seed.
@@ -87,35 +31,71 @@ pub struct ModelInputs {
 }
 
 impl ModelInputs {
-    /// Derive the inputs: the measured p50 service time, workers and limit
-    /// from the server's `/stats` (required), the plan's seed, window and
-    /// client timeout.
+    /// Derive the inputs: the measured p50 service time and the server's
+    /// `/stats` (required), the plan's seed, window and client timeout.
     pub fn from_measurement(m: &Measurement, cfg: &LoadConfig) -> Result<Self, LiveError> {
         let server = m.server.as_ref().ok_or_else(|| LiveError::Model {
-            reason: "--compare needs the target's /stats (workers and limit)".to_string(),
+            reason: "--compare needs the target's /stats (workers and door)".to_string(),
         })?;
+        // Measured during the deploy: less its extra spin and wait.
+        let work = (server.spin_ms + server.wait_ms) as f64;
+        let extra = if m.slowed { (server.slowdown_factor - 1.0) * work } else { 0.0 };
         Ok(ModelInputs {
-            service_ms: m.p50_ms.max(0.001),
-            workers: server.workers.max(1),
-            limit: server.limit,
-            deadline_ms: u32::try_from(cfg.client_timeout_ms()).unwrap_or(u32::MAX),
+            service_ms: (m.p50_ms - extra).max(0.001),
+            measured_work_ms: server.spin_ms + server.wait_ms,
+            measured_epoch: server.config_epoch,
+            deadline_ms: cfg.client_timeout_ms(),
             seconds: cfg.seconds(),
             seed: cfg.seed(),
         })
     }
 
-    /// Predict one offered rate.
-    pub fn predict(&self, rate_rps: f64) -> Result<Prediction, LiveError> {
-        predict(rate_rps, self.service_ms, self.workers, self.limit, self.deadline_ms, self.seconds, self.seed)
+    /// The service time (before any deploy) for a server now configured as
+    /// `server`: the measured one, moved by the change of spin + wait since.
+    pub fn service_for(&self, server: &StatsConfig) -> f64 {
+        if server.config_epoch == self.measured_epoch {
+            return self.service_ms;
+        }
+        let now = (server.spin_ms + server.wait_ms) as f64;
+        (self.service_ms - self.measured_work_ms as f64 + now).max(0.001)
+    }
+
+    /// Run the model for one rate's window: `arrivals` as sent, the server
+    /// as `/stats` described it when the window started (its door's limit
+    /// then: `start_limit`), the deploy `deploy_ms` into the window,
+    /// timeline windows of `bucket_ms`.
+    pub fn run(
+        &self,
+        server: &StatsConfig,
+        start_limit: Option<i64>,
+        arrivals: &[f64],
+        deploy_ms: Option<i64>,
+        bucket_ms: u64,
+    ) -> Result<ModelRun, LiveError> {
+        let inputs = RateInputs {
+            arrivals,
+            service_ms: self.service_for(server),
+            client_timeout_ms: self.deadline_ms,
+            seconds: self.seconds,
+            deploy_ms,
+            bucket_ms,
+            start_limit,
+        };
+        run_model(server, inputs)
     }
 
     /// One line naming the model and its inputs.
-    pub fn describe(&self) -> String {
-        let limit = self.limit.map_or_else(|| "off".to_string(), |l| l.to_string());
+    pub fn describe(&self, server: &StatsConfig) -> String {
+        let drops = server.budget_ms.map_or_else(|| "none (no --budget-ms)".to_string(), |b| format!("past {b} ms"));
         format!(
-            "model: core stochastic engine, the same Poisson arrivals (seed {}), fixed service {:.1} ms (measured p50), \
-             {} worker(s), queue limit {limit}, client timeout {} ms, {} s",
-            self.seed, self.service_ms, self.workers, self.deadline_ms, self.seconds
+            "model: core adaptive engine (bplab run adaptive's), the same Poisson arrivals (seed {}), fixed service \
+             {:.1} ms (measured p50, before any deploy), the server's workers, door ({}), deploy and /config, \
+             dropped samples {drops}, client timeout {} ms, {} s",
+            self.seed,
+            self.service_ms,
+            server.door_name(),
+            self.deadline_ms,
+            self.seconds
         )
     }
 }
@@ -123,33 +103,40 @@ impl ModelInputs {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeMap;
 
-    #[test]
-    fn lesson_setting_with_limit() {
-        // 1 worker, 21 ms, limit 10: capacity ~47.6/s, p99 pinned near 11 x 21.
-        let p = predict(100.0, 21.0, 1, Some(10), 2000, 20.0, 1).expect("ok");
-        assert!((p.ok_per_sec - 1000.0 / 21.0).abs() < 2.0, "{p:?}");
-        let p99 = p.p99_ms.expect("served");
-        assert!((200.0..=240.0).contains(&p99), "{p:?}");
+    fn server(epoch: u64, wait_ms: u64) -> StatsConfig {
+        StatsConfig {
+            workers: 1,
+            spin_ms: 2,
+            wait_ms,
+            limit: Some(10),
+            max_connections: 100,
+            header_read_timeout_ms: 5000,
+            door: "fixed".into(),
+            controller: BTreeMap::new(),
+            budget_ms: None,
+            slowdown_at_ms: None,
+            slowdown_factor: 1.0,
+            config_epoch: epoch,
+        }
     }
 
     #[test]
-    fn random_arrivals_queue_below_capacity() {
-        // At 40 rps (84 % busy) the deterministic model said p99 = 21 ms; queueing says far more.
-        let p = predict(40.0, 21.0, 1, Some(10), 2000, 20.0, 1).expect("ok");
-        assert!(p.p99_ms.expect("served") > 150.0, "{p:?}");
-    }
-
-    #[test]
-    fn limit_off_collapses_goodput() {
-        let p = predict(100.0, 21.0, 1, None, 2000, 20.0, 1).expect("ok");
-        assert!(p.ok_per_sec < 12.0, "{p:?}");
-    }
-
-    #[test]
-    fn rejects_bad_inputs() {
-        assert!(predict(0.0, 21.0, 1, None, 2000, 20.0, 1).is_err());
-        assert!(predict(10.0, 0.0, 1, None, 2000, 20.0, 1).is_err());
-        assert!(predict(10.0, 21.0, 1, None, 2000, 0.0, 1).is_err());
+    fn a_config_change_moves_the_service_time() {
+        let m = ModelInputs {
+            service_ms: 21.0,
+            measured_work_ms: 20,
+            measured_epoch: 0,
+            deadline_ms: 2000,
+            seconds: 20.0,
+            seed: 1,
+        };
+        assert_eq!(m.service_for(&server(0, 18)), 21.0);
+        assert_eq!(m.service_for(&server(1, 38)), 41.0);
+        let arrivals = crate::load::schedule(100.0, 20.0, 1, 100_000);
+        let slow = m.run(&server(1, 38), None, &arrivals, None, 1000).expect("model");
+        assert!((slow.prediction.ok_per_sec - 1000.0 / 41.0).abs() < 1.0, "{slow:?}");
+        assert!(m.describe(&server(0, 18)).contains("door (fixed)"));
     }
 }

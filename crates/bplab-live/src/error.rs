@@ -53,6 +53,18 @@ pub enum LiveError {
         /// The first non-loopback address it resolved to.
         addr: SocketAddr,
     },
+    /// The target names a host other than `localhost` or `*.localhost`,
+    /// and non-loopback targets are not allowed: refused before any lookup.
+    /// Fix: use 127.0.0.1, localhost or \[::1\], or pass
+    /// `--allow-non-loopback` for a host you own.
+    #[error(
+        "--target: '{target}' is not accepted; expected a loopback host (localhost, *.localhost, 127.0.0.0/8 or \
+         [::1]; names other than localhost are not looked up), or --allow-non-loopback for a host you own"
+    )]
+    NonLoopbackName {
+        /// The target (normalised URL).
+        target: String,
+    },
     /// The load plan as a whole would send too many requests or run too
     /// long; the message gives the `--seconds` range these rates allow.
     /// Fix: fewer rates, lower rates or a shorter `--seconds`.
@@ -121,6 +133,30 @@ pub enum LiveError {
         /// The first connect error.
         reason: String,
     },
+    /// No request of a rate got an HTTP answer and `/stats` did not answer
+    /// either: the target is not an HTTP/1.1 server, or never answers.
+    /// Fix: point `--target` at the service.
+    #[error(
+        "{addr} {what}: none of the {sent} requests at {rate_rps} rps got an HTTP answer; is --target the service?"
+    )]
+    NoHttp {
+        /// Target address.
+        addr: SocketAddr,
+        /// What it did: "does not speak HTTP/1.1 (...)", "never answers
+        /// (...)", "closes without answering".
+        what: String,
+        /// Requests sent in that rate's window.
+        sent: u64,
+        /// The offered rate, requests per second.
+        rate_rps: f64,
+    },
+    /// The run was interrupted (SIGINT or SIGTERM) after keeping what it
+    /// measured; the CLI exits 130.
+    #[error("interrupted{}", .csv.as_ref().map_or_else(String::new, |p| format!("; the completed rows are in {}", p.display())))]
+    Interrupted {
+        /// The CSV file written, if any.
+        csv: Option<PathBuf>,
+    },
     /// Writing the CSV file failed.
     #[error("cannot write CSV {path}: {source}")]
     Csv {
@@ -139,6 +175,16 @@ pub enum LiveError {
 }
 
 impl LiveError {
+    /// The exit code the CLI uses: 2 for usage errors, 130 after an
+    /// interrupt, 1 otherwise.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            LiveError::Interrupted { .. } => 130,
+            e if e.is_usage() => 2,
+            _ => 1,
+        }
+    }
+
     /// True for errors caused by bad input (flags, target, plan size): the
     /// CLI maps these to exit code 2, everything else to 1.
     pub fn is_usage(&self) -> bool {
@@ -147,6 +193,7 @@ impl LiveError {
             LiveError::OutOfRange { .. }
                 | LiveError::BadTarget { .. }
                 | LiveError::NonLoopback { .. }
+                | LiveError::NonLoopbackName { .. }
                 | LiveError::PlanTooLarge { .. }
         )
     }

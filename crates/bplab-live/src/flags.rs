@@ -2,11 +2,16 @@
 //! one constant that both the check and the message use, so the range in a
 //! message is always the range enforced.
 //!
-//! The wording mirrors the core's `ParamSpec::accepted`: "a whole number
-//! from 1 to 1024 (slots)", "a number above 0 to 10000 (requests per
-//! second)", and lists "1 to 64 comma-separated numbers, each above 0 to
-//! 10000 (...)". A value that does not parse and a value out of range get
-//! the same message, naming the value as given.
+//! A real-number flag is the core's spec type underneath ([`RealFlag::spec`]):
+//! its range check and its wording are `bplab_core::ParamSpec`'s, "a number
+//! above 0 to 10000 (requests per second)", lists "1 to 64 comma-separated
+//! numbers, each above 0 to 10000 (...)". A whole-number flag keeps exact
+//! `u64` bounds (a seed takes any `u64`, which an `f64` range cannot state)
+//! in the same wording: "a whole number from 1 to 1024 (slots)". A value
+//! that does not parse and a value out of range get the same message,
+//! naming the value as given.
+
+use bplab_core::{ParamKind, ParamSpec, Range};
 
 use crate::error::LiveError;
 
@@ -97,15 +102,27 @@ impl WholeFlag {
 }
 
 impl RealFlag {
+    /// The flag as the core's parameter spec (the one spec type).
+    pub const fn spec(&self) -> ParamSpec {
+        ParamSpec {
+            name: self.name,
+            label: self.label,
+            unit: self.unit,
+            kind: ParamKind::Real,
+            range: Range { min: self.min, max: self.max, min_exclusive: self.min_exclusive, max_exclusive: false },
+            help: self.label,
+            slider: None,
+        }
+    }
+
     /// The range in words, e.g. "above 0 to 10000".
     pub fn range(&self) -> String {
-        let lo = if self.min_exclusive { "above" } else { "from" };
-        format!("{lo} {} to {}", self.min, self.max)
+        self.spec().range.words()
     }
 
     /// What is accepted, in words, e.g. "a number from 0.1 to 600 (s)".
     pub fn accepted(&self) -> String {
-        with_unit(format!("a number {}", self.range()), self.unit)
+        self.spec().accepted()
     }
 
     /// What a comma-separated list of up to `max_len` values accepts.
@@ -125,8 +142,7 @@ impl RealFlag {
 
     /// True if `value` is finite and in range.
     pub fn contains(&self, value: f64) -> bool {
-        let lo = if self.min_exclusive { value > self.min } else { value >= self.min };
-        value.is_finite() && lo && value <= self.max
+        self.spec().range.contains(value)
     }
 
     /// `value` if it is in range, else the usage error naming it.

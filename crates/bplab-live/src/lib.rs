@@ -11,9 +11,10 @@
 //!   table (`offered sent ok refused gaveup error ok_per_sec p50_ms p99_ms
 //!   done lost queued`).
 //! * [`mod@measure`]: sequential low-load requests giving the service time.
-//! * [`compare`]: the core's admission model beside the measurement.
-//! * [`timeline_model`]: the core's adaptive model (`bplab_core::simulate`)
-//!   beside a live per-window timeline (`load --compare --timeline`).
+//! * [`compare`]: the model's inputs from a measurement.
+//! * [`timeline_model`]: the core's adaptive model (`bplab_core::simulate`),
+//!   one run per rate, beside each measured row and, with `--timeline`,
+//!   beside each live window (`load --compare`).
 //! * [`flags`]: each flag's accepted range, used by its check and its
 //!   message (`--flag: 'value' is not accepted; expected <range>`).
 //! * `progress`: the live progress line `bplab load` draws on a terminal.

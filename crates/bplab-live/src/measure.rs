@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use bplab_core::ConfigError;
-use bplab_core::calc::{self, LimitInput};
+use bplab_core::calc;
 
 use crate::error::LiveError;
 use crate::flags::WholeFlag;
@@ -79,12 +79,10 @@ impl MeasureConfig {
 const BUDGET_MS: &str = "budget-ms";
 
 /// If the core limit calculator refuses `budget_ms` as a budget, what it
-/// accepts instead. The range is asked from the core (with the smallest
-/// service time, so only the budget's own range can fail), not copied: the
-/// later derivation uses the same check.
+/// accepts instead. The range is the core calculator table's (the later
+/// derivation uses the same check), not copied.
 fn budget_refusal(budget_ms: f64) -> Option<String> {
-    let probe = LimitInput { workers: 1, budget_ms, service_ms: f64::MIN_POSITIVE };
-    match calc::limit(probe) {
+    match calc::CALC_PARAMS[calc::BUDGET].check(budget_ms) {
         Err(ConfigError::OutOfRange { param: BUDGET_MS, accepted, .. }) => Some(accepted),
         _ => None,
     }
@@ -124,6 +122,9 @@ pub struct Measurement {
     /// The server's configuration from `/stats` (workers, limit, ...), or
     /// `None` if the target has no bplab-live `/stats`.
     pub server: Option<StatsConfig>,
+    /// The server's deploy slowdown was in force when the measurement
+    /// started (`/stats` `door.slowed`), so the times include its factor.
+    pub slowed: bool,
 }
 
 impl Measurement {
@@ -149,17 +150,17 @@ pub async fn measure(target: &Target, samples: usize, allow_non_loopback: bool) 
     SAMPLES.check_usize(samples)?;
     let addr = target.resolve(allow_non_loopback).await?;
     let host = target.host_header();
-    let server = match get_stats(addr, &host).await {
+    let (server, slowed) = match get_stats(addr, &host).await {
         Ok(s) => {
             let until = Instant::now() + IDLE_WAIT;
-            let mut now = s.clone();
+            let mut now = s;
             while now.present() > 0 && Instant::now() < until {
                 tokio::time::sleep(Duration::from_millis(100)).await;
                 now = get_stats(addr, &host).await?;
             }
-            Some(s.config)
+            (Some(now.config), now.door.slowed)
         }
-        Err(_) => None,
+        Err(_) => (None, false),
     };
     let mut times_ms = Vec::with_capacity(samples);
     for i in 0..WARMUP_REQUESTS + samples {
@@ -176,7 +177,9 @@ pub async fn measure(target: &Target, samples: usize, allow_non_loopback: bool) 
             times_ms.push(t0.elapsed().as_secs_f64() * 1000.0);
         }
     }
-    Ok(summarize(&times_ms, server))
+    let mut m = summarize(&times_ms, server);
+    m.slowed = slowed;
+    Ok(m)
 }
 
 fn summarize(times_ms: &[f64], server: Option<StatsConfig>) -> Measurement {
@@ -198,6 +201,7 @@ fn summarize(times_ms: &[f64], server: Option<StatsConfig>) -> Measurement {
         min_ms: sorted.first().copied().unwrap_or(0.0),
         max_ms: sorted.last().copied().unwrap_or(0.0),
         server,
+        slowed: false,
     }
 }
 

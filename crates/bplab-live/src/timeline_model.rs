@@ -1,34 +1,102 @@
-//! The model's timeline beside the live one (`load --compare --timeline`):
-//! the core's [`bplab_core::simulate`], the same model `bplab run adaptive`
-//! runs, fed what the load tool sent and what `/stats` says the server runs:
+//! The model beside the measurement (`load --compare`): one run of the
+//! core's adaptive engine ([`bplab_core::simulate`], the model `bplab run
+//! adaptive` runs) per offered rate gives both the per-rate row's model
+//! columns and, with `--timeline`, the model's windows. Every call into the
+//! core's model is in this file ([`run_model`]), so the engine can be
+//! swapped here alone.
+//!
+//! What the run is fed, from the load tool and the server's `/stats` read as
+//! the rate's window started:
 //!
 //! * **arrivals**: the load tool's own schedule for the rate (same seed,
 //!   [`crate::load::schedule`]);
-//! * **service**: fixed at the measured p50 for every request
-//!   (`vec![p50; n]`), multiplied by the server's deploy factor for requests
-//!   starting at or after the deploy, placed where it falls in this window
+//! * **service**: fixed for every request at the measured p50 (taken at low
+//!   load before the sweep; less the deploy's extra spin and wait if the
+//!   deploy was already in force then), shifted by any live `POST /config`
+//!   change of spin or wait since the measurement (`/stats` `config_epoch`
+//!   tells); a request starting at or after the deploy takes the server's
+//!   deploy factor times its spin and wait, plus the same overhead
 //!   (`/stats` `slowdown_at_ms` minus the server's uptime as the window
-//!   started);
+//!   started places it);
 //! * **workers**: the server's, from `/stats`;
 //! * **door**: `--limit N` -> a fixed limit of `N + workers` requests in the
 //!   system (the core's doors bound the system, the live `--limit` the
 //!   line); `off` -> none; an adaptive door -> the same controller with the
 //!   settings given to the server (reported by `/stats`, parsed by the same
-//!   code); CoDel -> the same target and interval;
-//! * **client timeout**: the load tool's. The model marks a sample dropped
-//!   when its round trip passes the client timeout; the live server, when it
-//!   passes `--budget-ms` (never without one).
+//!   code), starting from the limit the live controller had reached as the
+//!   window started (`/stats` `door.limit`, as its `initial-limit`); CoDel
+//!   -> the same target and interval;
+//! * **dropped samples**: as the server decides them: a completion slower
+//!   than the server's `--budget-ms`, none without one;
+//! * **ok**: an answer within the load tool's client timeout (by latency
+//!   from arrival), p99 over those.
+//!
+//! A window in which `/config` changed (the epoch moved) gets no model row:
+//! the model cannot know when in the window it happened.
+//!
+//! What remains different: network and HTTP overhead per request, the load
+//! tool's scheduling jitter, service-time variance on the machine, and the
+//! state the server carries in from the previous rate (its queue, and a
+//! controller's state other than its limit: the model starts each rate
+//! empty).
 
 use bplab_core::control::Codel;
 use bplab_core::{Door as SimDoor, Trace, simulate};
+use serde::Serialize;
 
 use crate::error::LiveError;
-use crate::load::{ModelWindow, Timeline};
+use crate::load::ModelWindow;
 use crate::server::{DoorSpec, parse_door};
 use crate::stats::StatsConfig;
 
-/// The door the model runs for a server configured as `server`.
-pub fn model_door(server: &StatsConfig) -> Result<SimDoor, LiveError> {
+/// The model's view of one offered rate.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Prediction {
+    /// Answers within the client timeout per second of the window.
+    pub ok_per_sec: f64,
+    /// 99th percentile latency of ok answers, ms (`None` if none).
+    pub p99_ms: Option<f64>,
+}
+
+/// One model run: the row and the windows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ModelRun {
+    /// The per-rate row's model columns.
+    pub prediction: Prediction,
+    /// The model's timeline windows. They count answers by completion time
+    /// within the server's drop rule (see [`ModelRun::windows_note`]).
+    pub windows: Vec<ModelWindow>,
+    /// Set when the windows' `ok` differs in meaning from the row's: the
+    /// server's drop budget is not the client timeout.
+    pub windows_note: Option<String>,
+}
+
+/// What one rate's model run needs besides the server's configuration.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RateInputs<'a> {
+    /// Send offsets, ms from the window start.
+    pub arrivals: &'a [f64],
+    /// Service time of one request before any deploy, ms, for the
+    /// configuration in force.
+    pub service_ms: f64,
+    /// The load tool's client timeout, ms.
+    pub client_timeout_ms: u64,
+    /// The sending window, seconds.
+    pub seconds: f64,
+    /// Where the deploy falls, ms from the window start (negative: before
+    /// it; `None`: no deploy).
+    pub deploy_ms: Option<i64>,
+    /// Timeline window width, ms.
+    pub bucket_ms: u64,
+    /// The live controller's limit as the window started (`/stats`
+    /// `door.limit`); an adaptive limiter starts there.
+    pub start_limit: Option<i64>,
+}
+
+/// The door the model runs for a server configured as `server`, an
+/// adaptive limiter starting at `start_limit` (if the controller accepts it
+/// as its initial limit; otherwise at its own).
+pub fn model_door(server: &StatsConfig, start_limit: Option<i64>) -> Result<SimDoor, LiveError> {
     let bad = |reason: String| LiveError::Model { reason };
     let fixed = |limit: usize| {
         let n = i32::try_from(limit.saturating_add(server.workers)).unwrap_or(i32::MAX);
@@ -39,7 +107,14 @@ pub fn model_door(server: &StatsConfig) -> Result<SimDoor, LiveError> {
     match server.door_name() {
         "fixed" => fixed(server.limit.unwrap_or(0)),
         "off" => fixed(i32::MAX as usize),
-        name => match parse_door(name, &server.controller) {
+        name => match start_limit
+            .and_then(|l| {
+                let mut given = server.controller.clone();
+                given.insert("initial-limit".to_string(), l.to_string());
+                parse_door(name, &given).ok()
+            })
+            .map_or_else(|| parse_door(name, &server.controller), Ok)
+        {
             Ok(DoorSpec::Limiter(c)) => Ok(SimDoor::Limit(c.build())),
             Ok(DoorSpec::Codel(c)) => Ok(SimDoor::Codel(Codel::new(&c, 0))),
             Ok(DoorSpec::Queue(l)) => fixed(l.unwrap_or(i32::MAX as usize)),
@@ -48,40 +123,57 @@ pub fn model_door(server: &StatsConfig) -> Result<SimDoor, LiveError> {
     }
 }
 
-/// The model's windows for one rate's live timeline `t` (which must carry
-/// the server's `/stats` configuration): `arrivals` as sent (ms from the
-/// window start), every request taking `service_ms` before the deploy.
-pub fn model_timeline(
-    t: &Timeline,
-    arrivals: &[f64],
-    service_ms: f64,
-    client_timeout_ms: u64,
-    seconds: f64,
-) -> Result<Vec<ModelWindow>, LiveError> {
-    let server = t.server.as_ref().ok_or_else(|| LiveError::Model {
-        reason: "--compare --timeline needs the target's /stats (workers, door, deploy)".to_string(),
-    })?;
-    let door = model_door(server)?;
-    let service = vec![service_ms; arrivals.len()];
-    let (at_ms, factor) = match t.deploy_ms() {
-        Some(d) => (d.max(0) as f64, server.slowdown_factor),
+/// A budget "never": longer than any run.
+const NEVER_MS: f64 = 1e12;
+
+/// p99 by nearest rank of `v`.
+fn p99(v: &mut [u64]) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    v.sort_unstable();
+    let k = ((v.len() as f64 * 0.99).ceil() as usize).clamp(1, v.len());
+    v.get(k - 1).map(|&ms| ms as f64)
+}
+
+/// Run the model for one rate against a server configured as `server`.
+pub fn run_model(server: &StatsConfig, r: RateInputs<'_>) -> Result<ModelRun, LiveError> {
+    if !(r.service_ms.is_finite() && r.service_ms > 0.0 && r.seconds > 0.0) {
+        return Err(LiveError::Model { reason: format!("service {} ms in {} s", r.service_ms, r.seconds) });
+    }
+    let door = model_door(server, r.start_limit)?;
+    let service = vec![r.service_ms; r.arrivals.len()];
+    // The deploy scales spin and wait, not the HTTP overhead around them:
+    // the factor on the whole service time that gives overhead + f x work.
+    let work = ((server.spin_ms + server.wait_ms) as f64).min(r.service_ms);
+    let (at_ms, factor) = match r.deploy_ms {
+        Some(d) => {
+            let f = server.slowdown_factor;
+            (d.max(0) as f64, (r.service_ms - work + f * work) / r.service_ms)
+        }
         None => (f64::INFINITY, 1.0),
     };
+    let drop_ms = server.budget_ms.map_or(NEVER_MS, |b| b as f64);
     let trace = Trace {
-        arrivals,
+        arrivals: r.arrivals,
         service_ms: &service,
         workers: u32::try_from(server.workers.max(1)).unwrap_or(u32::MAX),
-        timeout_ms: client_timeout_ms as f64,
+        timeout_ms: drop_ms,
         slowdown_at_ms: at_ms,
         slowdown_factor: factor,
         stuck_after_slowdown: false,
         retries: 0,
         retry_backoff_ms: 0.0,
-        window_ms: seconds * 1000.0,
-        bucket_ms: t.window_ms.max(1) as f64,
+        window_ms: r.seconds * 1000.0,
+        bucket_ms: r.bucket_ms.max(1) as f64,
     };
     let out = simulate(trace, door);
-    Ok(out
+    // The answers the engine counted (those within its drop rule), kept if
+    // the client was still waiting.
+    let timeout = r.client_timeout_ms;
+    let mut ok: Vec<u64> = out.before_ms.iter().chain(&out.after_ms).copied().filter(|&ms| ms <= timeout).collect();
+    let prediction = Prediction { ok_per_sec: ok.len() as f64 / r.seconds, p99_ms: p99(&mut ok) };
+    let windows = out
         .buckets
         .iter()
         .map(|b| ModelWindow {
@@ -90,16 +182,29 @@ pub fn model_timeline(
             p99_ms: b.p99_ms,
             limit: (b.limit >= 0).then_some(i64::from(b.limit)),
         })
-        .collect())
+        .collect();
+    let windows_note = match server.budget_ms {
+        Some(b) if b == timeout => None,
+        Some(b) => Some(format!(
+            "model windows count answers within the server's {b} ms budget (its drop rule), not the {timeout} ms \
+             client timeout{}",
+            if b < timeout { "; the row misses answers between the two" } else { "" }
+        )),
+        None => Some(format!(
+            "model windows count every completion (the server has no --budget-ms, so no sample is dropped), not only \
+             those within the {timeout} ms client timeout; the row counts those"
+        )),
+    };
+    Ok(ModelRun { prediction, windows, windows_note })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::{Window, schedule};
+    use crate::load::schedule;
     use std::collections::BTreeMap;
 
-    fn server(door: &str, limit: Option<usize>) -> StatsConfig {
+    fn server(door: &str, limit: Option<usize>, budget_ms: Option<u64>) -> StatsConfig {
         StatsConfig {
             workers: 1,
             spin_ms: 2,
@@ -109,34 +214,62 @@ mod tests {
             header_read_timeout_ms: 5000,
             door: door.to_string(),
             controller: BTreeMap::new(),
-            budget_ms: None,
+            budget_ms,
             slowdown_at_ms: Some(10_000),
             slowdown_factor: 2.0,
+            config_epoch: 0,
         }
     }
 
-    fn timeline(s: StatsConfig) -> Timeline {
-        Timeline {
-            window_ms: 1000,
-            start_uptime_ms: Some(0),
-            server: Some(s),
-            windows: vec![Window::default(); 30],
-            ..Timeline::default()
-        }
+    fn run(door: &str, limit: Option<usize>, budget_ms: Option<u64>, rate: f64, deploy: Option<i64>) -> ModelRun {
+        let arrivals = schedule(rate, 30.0, 1, 100_000);
+        let inputs = RateInputs {
+            arrivals: &arrivals,
+            service_ms: 21.0,
+            client_timeout_ms: 2000,
+            seconds: 30.0,
+            deploy_ms: deploy,
+            bucket_ms: 1000,
+            start_limit: None,
+        };
+        run_model(&server(door, limit, budget_ms), inputs).expect("model")
     }
 
     /// Windows after the deploy whose p99 is over 250 ms.
     fn windows_over_budget_after(door: &str, limit: Option<usize>) -> usize {
-        let arrivals = schedule(100.0, 30.0, 1, 100_000);
-        let m = model_timeline(&timeline(server(door, limit)), &arrivals, 21.0, 2000, 30.0).expect("model");
-        assert_eq!(m.len(), 30);
-        m[10..].iter().filter(|w| w.p99_ms.is_some_and(|p| p > 250)).count()
+        let m = run(door, limit, Some(2000), 100.0, Some(10_000));
+        assert_eq!(m.windows.len(), 30);
+        m.windows[10..].iter().filter(|w| w.p99_ms.is_some_and(|p| p > 250)).count()
     }
 
     #[test]
     fn the_deploy_breaks_the_fixed_limit_and_codel_holds() {
         // limit 10 waiting + 1 in service = 11 x 42 ms after the 2x deploy.
         assert_eq!(windows_over_budget_after("fixed", Some(10)), 20);
-        assert!(windows_over_budget_after("codel", None) <= 2);
+        let codel = windows_over_budget_after("codel", None);
+        assert!(codel <= 4, "codel: {codel} of 20 windows over 250 ms");
+    }
+
+    #[test]
+    fn the_row_counts_the_deploy_and_the_door() {
+        // Limit 10 at 100 rps: 47.6/s for 10 s, then 23.8/s for 20 s.
+        let m = run("fixed", Some(10), None, 100.0, Some(10_000));
+        let want = (10.0 * 1000.0 / 21.0 + 20.0 * 1000.0 / 42.0) / 30.0;
+        assert!((m.prediction.ok_per_sec - want).abs() < 1.0, "{m:?} vs {want}");
+        let p99 = m.prediction.p99_ms.expect("answers");
+        assert!((440.0..=480.0).contains(&p99), "11 x 42 ms: {p99}");
+        assert!(m.windows_note.is_some(), "no budget: the windows count every completion");
+        // Without a deploy the same door delivers its capacity.
+        let flat = run("fixed", Some(10), Some(2000), 100.0, None);
+        assert!((flat.prediction.ok_per_sec - 1000.0 / 21.0).abs() < 1.0, "{flat:?}");
+        assert_eq!(flat.windows_note, None);
+    }
+
+    #[test]
+    fn limit_off_collapses_and_the_client_timeout_decides_ok() {
+        // No limit at 100 rps: the line grows past the 2 s client timeout.
+        let m = run("off", None, None, 100.0, None);
+        assert!(m.prediction.ok_per_sec < 12.0, "{m:?}");
+        assert!(m.prediction.p99_ms.is_some_and(|p| p <= 2000.0), "{m:?}");
     }
 }

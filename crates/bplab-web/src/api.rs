@@ -17,7 +17,7 @@
 use std::collections::BTreeMap;
 
 use bplab_core::calc::{self, Explanation, LimitInput, LittlesInput};
-use bplab_core::{Caps, ConfigError, Experiment, ParamSpec, Scenario};
+use bplab_core::{Caps, ConfigError, Experiment, Scenario};
 use serde::Serialize;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
@@ -73,26 +73,26 @@ fn param_text(name: &str, v: &JsValue) -> Result<String, JsError> {
 fn scenario(experiment: &str, params: JsValue) -> Result<Scenario, JsError> {
     let exp = Experiment::named(experiment).map_err(core)?;
     let mut p = exp.defaults();
+    let mut pairs: Vec<(String, String)> = Vec::new();
     if !(params.is_undefined() || params.is_null()) {
         let obj = params.dyn_ref::<js_sys::Object>().ok_or_else(|| JsError::new("params: expected an object"))?;
         for entry in js_sys::Object::entries(obj).iter() {
             let pair = js_sys::Array::from(&entry);
             let name = pair.get(0).as_string().unwrap_or_default();
-            let spec = ParamSpec::named(&name).ok_or_else(|| {
-                let known: Vec<&str> = exp.params.iter().map(|&k| ParamSpec::of(k).name).collect();
-                JsError::new(&format!(
+            if !bplab_core::EXPERIMENTS.iter().any(|e| e.param(&name).is_some()) {
+                let known: Vec<&str> = exp.params.iter().map(|s| s.name).collect();
+                return Err(JsError::new(&format!(
                     "unknown parameter '{name}'; the {} experiment takes: {}",
                     exp.name,
                     known.join(", ")
-                ))
-            })?;
-            if !exp.uses(spec.key) {
-                return Err(core(ConfigError::NotUsed { param: spec.name, experiment: exp.name }));
+                )));
             }
-            p.set(spec.key, &param_text(&name, &pair.get(1))?).map_err(core)?;
+            pairs.push((name.clone(), param_text(&name, &pair.get(1))?));
         }
     }
-    Scenario::new(exp.id, p, Caps::PAGE).map_err(core)
+    // A name another experiment takes is refused as not used by this one.
+    p.apply(&pairs).map_err(core)?;
+    Scenario::new(p, Caps::PAGE).map_err(core)
 }
 
 #[derive(Serialize)]
@@ -117,15 +117,9 @@ pub fn api_run(experiment: &str, params: JsValue) -> Result<JsValue, JsError> {
     let sc = scenario(experiment, params)?;
     let exp = sc.experiment();
     let report = sc.run();
-    let d = exp.defaults();
     let all: Vec<(&'static str, String)> =
-        exp.params.iter().map(|&k| (ParamSpec::of(k).name, sc.params().get(k))).collect();
-    let changed: Vec<(String, String)> = exp
-        .params
-        .iter()
-        .filter(|&&k| sc.params().get(k) != d.get(k))
-        .map(|&k| (ParamSpec::of(k).name.to_owned(), sc.params().get(k)))
-        .collect();
+        exp.params.iter().filter_map(|s| Some((s.name, sc.params().get(s.name)?))).collect();
+    let changed: Vec<(String, String)> = sc.params().changed().into_iter().map(|(n, v)| (n.to_owned(), v)).collect();
     let tables = report.tables();
     out(&RunOut {
         experiment: exp.name,
@@ -160,7 +154,7 @@ pub fn api_experiments() -> Result<JsValue, JsError> {
         .map(|e| ExperimentOut {
             name: e.name,
             title: e.title,
-            params: e.params.iter().map(|&k| ParamSpec::of(k).name).collect(),
+            params: e.params.iter().map(|s| s.name).collect(),
             tables: e.tables.iter().map(|t| t.file).collect(),
         })
         .collect();

@@ -54,7 +54,14 @@ impl Canvas {
     /// Resizes the backing store to `logical × devicePixelRatio` (1 to 4) when it differs.
     pub fn new(canvas: &HtmlCanvasElement, logical: (u32, u32)) -> Option<Canvas> {
         let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
-        let dpr = if dpr.is_finite() { dpr.clamp(1.0, 4.0) } else { 1.0 };
+        Canvas::with_ratio(canvas, logical, dpr)
+    }
+
+    /// The backend for `canvas` drawing at `logical` CSS pixels with a
+    /// backing store of `logical × ratio` (1 to 4) pixels: 1 for a PNG file
+    /// of exactly the logical size.
+    pub fn with_ratio(canvas: &HtmlCanvasElement, logical: (u32, u32), ratio: f64) -> Option<Canvas> {
+        let dpr = if ratio.is_finite() { ratio.clamp(1.0, 4.0) } else { 1.0 };
         let backing = |css: u32| (f64::from(css) * dpr).round() as u32;
         let (w, h) = (backing(logical.0), backing(logical.1));
         if canvas.width() != w {

@@ -12,7 +12,7 @@ pub fn slider(s: &ParamSpec) -> Option<SliderRange> {
 }
 
 /// The control spec of a core parameter.
-pub fn control_spec(s: &'static ParamSpec) -> ControlSpec<'static> {
+pub fn control_spec(s: &ParamSpec) -> ControlSpec<'static> {
     let inputmode = match s.kind {
         ParamKind::Int => "numeric",
         ParamKind::Real => "decimal",

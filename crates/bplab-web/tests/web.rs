@@ -6,7 +6,7 @@
 #![cfg(target_arch = "wasm32")]
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use bplab_core::{EXPERIMENTS, PARAMS, Report};
+use bplab_core::{EXPERIMENTS, Report};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Document, Element, Event, HtmlCanvasElement, HtmlElement, HtmlInputElement};
@@ -71,7 +71,7 @@ fn every_widget_mounts_with_labelled_controls() {
     let root = page("");
     assert_eq!(root.query_selector_all("section.widget").unwrap().length(), 1 + EXPERIMENTS.len() as u32);
     for e in EXPERIMENTS {
-        for s in PARAMS.iter().filter(|s| e.uses(s.key)) {
+        for s in e.params {
             let id = format!("{}-{}", e.name, s.name);
             let label = root.query_selector(&format!("label[for='{id}']")).unwrap().expect("label");
             let want = format!("{} ({})", s.label, s.unit);
@@ -223,11 +223,8 @@ fn shaping_readouts_are_at_the_chosen_burst() {
     assert_eq!(text("shaping-out-1"), "gate 0 ms, server 190 ms; downstream peak 290 rps");
     assert_eq!(text("shaping-out-2"), "gate 190 ms, server 0 ms; downstream peak 100 rps");
     type_in("shaping-window-burst", "25");
-    let mut p = bplab_core::Experiment::get(bplab_core::ExperimentId::Shaping).defaults();
-    p.window_burst = Some(25);
-    let Report::Shaping(r) =
-        bplab_core::Scenario::new(bplab_core::ExperimentId::Shaping, p, bplab_core::Caps::PAGE).unwrap().run()
-    else {
+    let p = bplab_core::ShapingParams { window_burst: Some(25), ..Default::default() };
+    let Report::Shaping(r) = bplab_core::Scenario::new(p, bplab_core::Caps::PAGE).unwrap().run() else {
         unreachable!()
     };
     let token = r
@@ -361,4 +358,25 @@ fn proof_hashes_and_quotes() {
     assert_eq!(sha256_hex(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     let flags = [("rate".to_owned(), "40,48".to_owned()), ("service".to_owned(), "exp:21 x".to_owned())];
     assert_eq!(command(&["run", "lesson"], &flags), "bplab run lesson --rate 40,48 --service 'exp:21 x'");
+}
+
+#[wasm_bindgen_test]
+fn claims_hold_in_wasm_and_a_false_one_is_caught() {
+    // The claim check's wasm slice (the 2,000 fuzz cases above re-check every
+    // shown claim too): the limit calculator's shipped number and the
+    // adaptive race's claims against their evidence, and one audit defect
+    // put back (#2: 29 queued with "worst 99 ms") caught.
+    use bplab_core::claim::{Claim, Evidence, Fact, check, check_report};
+    let r = bplab_core::calc::limit(bplab_core::calc::LimitInput { workers: 4, budget_ms: 100.0, service_ms: 12.0 })
+        .unwrap();
+    assert_eq!(r.record_limit, 28);
+    assert!(r.record.number.contains("= 96 ms"), "{}", r.record.number);
+    let none = Evidence::default();
+    for c in &r.explanation.claims {
+        check(c, &none).unwrap();
+    }
+    let report = bplab_core::Scenario::defaults(bplab_core::ExperimentId::Adaptive).run();
+    assert!(!check_report("adaptive", &report).unwrap().is_empty());
+    let bad = Fact::Limit { workers: 4, budget_ms: 100.0, service_ms: 12.0, shipped: 29, worst_ms: 99.0 };
+    assert!(check(&Claim::new("bound", "claim", "29", bad), &none).is_err());
 }

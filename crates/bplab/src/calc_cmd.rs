@@ -10,7 +10,7 @@ use crate::Failure;
 /// by the table itself (`None` when the flag is absent).
 fn input(m: &ArgMatches, i: usize) -> Result<Option<f64>, Failure> {
     let p = &calc::CALC_PARAMS[i];
-    m.get_one::<String>(p.name).map(|text| p.parse(text)).transpose().map_err(Failure::from)
+    m.get_one::<String>(p.spec.name).map(|text| p.parse(text)).transpose().map_err(Failure::from)
 }
 
 fn print_explanation(e: &Explanation) {
@@ -37,9 +37,9 @@ pub fn limit(m: &ArgMatches) -> Result<(), Failure> {
 fn print_limit(input: LimitInput) -> Result<(), Failure> {
     let workers = input.workers;
     let r = calc::limit(input)?;
-    println!("queue limit (behind the workers, seed 003): {}", r.queue_limit);
-    println!("deadline-safe queue limit (rounded down; the record's number): {}", r.record_limit);
-    println!("in-system bound (capacity × budget, Post 2): {}", r.in_system_limit);
+    for (label, value) in r.lines() {
+        println!("{label}: {value}");
+    }
     println!("  the two differ by the {workers} request(s) in service");
     println!();
     print_explanation(&r.explanation);
@@ -74,9 +74,9 @@ pub fn littles(m: &ArgMatches) -> Result<(), Failure> {
         in_flight: input(m, calc::IN_FLIGHT)?,
     };
     let r = calc::littles(input)?;
-    println!("arrivals   λ = {} /s", fmt_num(r.arrivals_rps));
-    println!("latency    W = {} ms", fmt_num(r.latency_ms));
-    println!("in flight  L = {}", fmt_num(r.in_flight));
+    println!("arrivals   λ = {} /s", calc::show(r.arrivals_rps));
+    println!("latency    W = {} ms", calc::show(r.latency_ms));
+    println!("in flight  L = {}", calc::show(r.in_flight));
     println!();
     print_explanation(&r.explanation);
     Ok(())

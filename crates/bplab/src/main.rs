@@ -25,12 +25,11 @@ pub enum Failure {
 }
 
 impl From<bplab_core::ConfigError> for Failure {
-    /// Core messages start with the parameter's name; on the terminal that
-    /// name is a flag, so it gets its `--`.
+    /// Core messages that name a parameter start with it; on the terminal
+    /// that name is a flag, so it gets its `--`.
     fn from(e: bplab_core::ConfigError) -> Self {
         let msg = e.to_string();
-        let names_a_flag = msg.split_once(':').is_some_and(|(head, _)| !head.is_empty() && !head.contains(' '));
-        Failure::Usage(if names_a_flag { format!("--{msg}") } else { msg })
+        Failure::Usage(if e.param().is_some() { format!("--{msg}") } else { msg })
     }
 }
 
@@ -46,7 +45,14 @@ fn live<A: clap::FromArgMatches>(
     run: fn(A) -> Result<(), bplab_live::LiveError>,
 ) -> Result<(), Failure> {
     let args = A::from_arg_matches(m).map_err(|e| Failure::Usage(e.to_string()))?;
-    Ok(run(args)?)
+    match run(args) {
+        // An interrupted `load` kept its data and exits 130, as shells expect.
+        Err(e) if e.exit_code() == 130 => {
+            eprintln!("bplab: {e}");
+            std::process::exit(130)
+        }
+        r => Ok(r?),
+    }
 }
 
 fn main() -> ExitCode {

@@ -42,8 +42,9 @@ pub struct Manifest<'a> {
     pub post: &'static str,
     /// Whether every parameter equals the article default.
     pub at_defaults: bool,
-    /// B = round(capacity × deadline).
-    pub budget_b: u32,
+    /// B = round(capacity × deadline), for the experiments with a service
+    /// time and a deadline (`null` for the stochastic ones).
+    pub budget_b: Option<u32>,
     /// All parameters (defaults filled in).
     pub parameters: &'a Params,
     /// Files written, CSVs first.

@@ -7,7 +7,8 @@ use std::sync::Once;
 use plotters::prelude::*;
 use plotters::style::{FontStyle, register_font};
 
-use bplab_core::{ChartSpec, Report};
+use bplab_core::ChartSpec;
+use bplab_core::plot::Plot;
 
 use crate::Failure;
 
@@ -28,12 +29,12 @@ fn register_fonts() {
     });
 }
 
-/// Draws `chart` of `report` into a PNG file at `path`.
-pub fn write_chart(path: &Path, chart: &ChartSpec, report: &Report) -> Result<(), Failure> {
+/// Draws `plot` (the figure `chart` names) into a PNG file at `path`, in light colours.
+pub fn write_chart(path: &Path, chart: &ChartSpec, plot: &Plot) -> Result<(), Failure> {
     register_fonts();
     let fail = |e: String| Failure::Runtime(format!("chart {}: {e}", chart.file));
     let root = BitMapBackend::new(path, SIZE).into_drawing_area();
-    bplab_charts::draw(&root, chart.id, report, &bplab_charts::Focus::default()).map_err(|e| fail(e.to_string()))?;
+    bplab_charts::render(&root, plot, &bplab_charts::Theme::LIGHT).map_err(|e| fail(e.to_string()))?;
     root.present().map_err(|e| fail(e.to_string()))?;
     Ok(())
 }

@@ -5,42 +5,43 @@ use std::path::{Path, PathBuf};
 
 use clap::ArgMatches;
 
-use bplab_core::{Caps, ConfigError, EXPERIMENTS, Experiment, PARAMS, ParamKey, Scenario, parse_duration_ms};
+use bplab_core::{Caps, ConfigError, EXPERIMENTS, Experiment, Scenario, parse_duration_ms};
 
 use crate::manifest::{FileEntry, Manifest, sha256_hex};
 use crate::output::Staging;
 use crate::{Failure, png, report_html};
 
-/// Parameter flags given on the command line, as (key, text).
-fn given_params(m: &ArgMatches) -> Result<Vec<(ParamKey, String)>, Failure> {
-    let mut given: Vec<(ParamKey, String)> =
-        PARAMS.iter().filter_map(|p| m.get_one::<String>(p.name).map(|v| (p.key, v.clone()))).collect();
-    if let Some(d) = m.get_one::<String>("duration") {
-        given.push((ParamKey::DurationMs, parse_duration_ms(d)?.to_string()));
+/// Parameter flags given on the command line, as (name, text), in the order typed.
+fn given_params(m: &ArgMatches) -> Result<Vec<(&'static str, String)>, Failure> {
+    let mut given: Vec<(usize, &'static str, String)> = crate::cli::all_param_specs()
+        .into_iter()
+        .filter_map(|s| Some((m.index_of(s.name)?, s.name, m.get_one::<String>(s.name)?.clone())))
+        .collect();
+    if let (Some(at), Some(d)) = (m.index_of("duration"), m.get_one::<String>("duration")) {
+        given.push((at, "duration-ms", parse_duration_ms(d)?.to_string()));
     }
-    Ok(given)
+    given.sort_by_key(|g| g.0);
+    Ok(given.into_iter().map(|(_, n, t)| (n, t)).collect())
 }
 
 /// Builds one checked scenario per selected experiment. A flag that the
 /// (single) experiment does not use is an error; with `all`, each flag
 /// applies to the experiments that use it.
-fn scenarios(name: &str, given: &[(ParamKey, String)]) -> Result<Vec<Scenario>, Failure> {
+fn scenarios(name: &str, given: &[(&'static str, String)]) -> Result<Vec<Scenario>, Failure> {
     let selected: Vec<&'static Experiment> =
         if name == "all" { EXPERIMENTS.iter().collect() } else { vec![Experiment::named(name)?] };
-    for (key, _) in given {
-        if !selected.iter().any(|e| e.uses(*key)) {
-            let param = bplab_core::ParamSpec::of(*key).name;
+    for (param, _) in given {
+        if !selected.iter().any(|e| e.param(param).is_some()) {
             return Err(ConfigError::NotUsed { param, experiment: selected[0].name }.into());
         }
     }
     selected
         .into_iter()
         .map(|exp| {
+            let mine: Vec<&(&str, String)> = given.iter().filter(|(n, _)| exp.param(n).is_some()).collect();
             let mut params = exp.defaults();
-            for (key, text) in given.iter().filter(|(k, _)| exp.uses(*k)) {
-                params.set(*key, text)?;
-            }
-            Ok(Scenario::new(exp.id, params, Caps::CLI)?)
+            params.apply(&mine.iter().map(|(n, t)| (*n, t.as_str())).collect::<Vec<_>>())?;
+            Ok(Scenario::new(params, Caps::CLI)?)
         })
         .collect()
 }
@@ -72,9 +73,10 @@ fn write_experiment(stage: &Staging, sc: &Scenario, charts: bool) -> Result<Writ
     }
     let mut pngs = Vec::new();
     if charts {
-        for c in exp.charts {
+        let plots = report.plots(&bplab_core::plot::Focus::default());
+        for (c, plot) in exp.charts.iter().zip(&plots) {
             let path = stage.path(&dir.join(c.file))?;
-            png::write_chart(&path, c, &report)?;
+            png::write_chart(&path, c, plot)?;
             let bytes =
                 std::fs::read(&path).map_err(|e| Failure::Runtime(format!("cannot read {}: {e}", path.display())))?;
             files.push(FileEntry {
@@ -133,7 +135,7 @@ fn print_summary(out_dir: &Path, written: &[Written]) {
 
 /// `bplab run`.
 pub fn run(m: &ArgMatches) -> Result<(), Failure> {
-    let name = m.get_one::<String>("experiment").map_or("all", String::as_str);
+    let (name, m) = m.subcommand().unwrap_or(("all", m));
     let out_dir = PathBuf::from(m.get_one::<String>("output-dir").map_or("bplab-out", String::as_str));
     let given = given_params(m)?;
     let scenarios = scenarios(name, &given)?;

@@ -2,11 +2,9 @@
 //! calculators, and a table of bad inputs (exit 2, one line, no files).
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-fn bplab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bplab")).args(args).output().expect("run bplab")
-}
+mod support;
+use support::bplab;
 
 fn golden_dir() -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../golden")
@@ -79,7 +77,7 @@ fn calculators_print_the_lesson_numbers() {
     let o = bplab(&["limit", "--workers", "1", "--budget-ms", "230", "--service-ms", "21"]);
     let s = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success());
-    assert!(s.contains("queue limit (behind the workers, seed 003): 10"), "{s}");
+    assert!(s.contains("queue limit (the course lesson's formula, rounded half-up): 10"), "{s}");
     assert!(s.contains("in-system bound (capacity × budget, Post 2): 11"), "{s}");
     assert!(
         s.contains("1 × (230 − 21) / 21") && s.contains("It assumes:") && s.contains("What would reverse it."),
@@ -144,47 +142,119 @@ fn bad_input_exits_2_with_one_line_and_writes_nothing() {
 
 #[test]
 fn serve_load_and_measure_are_wired_end_to_end() {
-    use std::io::{BufRead, BufReader};
-    let mut server = Command::new(env!("CARGO_BIN_EXE_bplab"))
-        .args(["serve", "--workers", "1", "--spin-ms", "1", "--wait-ms", "9", "--limit", "5", "--addr", "127.0.0.1:0"])
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("start bplab serve");
-    let mut first = String::new();
-    BufReader::new(server.stdout.take().unwrap()).read_line(&mut first).unwrap();
-    let url = first.split_whitespace().find(|w| w.starts_with("http://")).map(str::to_owned);
-    let result = std::panic::catch_unwind(|| {
-        let url = url.expect("bound address on the first line");
-        let o = bplab(&["measure", "--target", &url, "--samples", "5", "--budget-ms", "100"]);
-        let s = String::from_utf8_lossy(&o.stdout);
-        assert!(o.status.success(), "{s}{}", String::from_utf8_lossy(&o.stderr));
-        assert!(
-            s.contains("workers 1 spin 1ms wait 9ms limit 5") && s.contains("queue limit (behind the workers"),
-            "{s}"
-        );
-        let o = bplab(&[
-            "load",
-            "--target",
-            &url,
-            "--check",
-            "--rate",
-            "200",
-            "--seconds",
-            "1",
-            "--client-timeout-ms",
-            "500",
-        ]);
-        let s = String::from_utf8_lossy(&o.stdout);
-        assert!(o.status.success(), "{s}{}", String::from_utf8_lossy(&o.stderr));
-        let row = s.lines().find(|l| l.trim_start().starts_with("200")).expect("a row for 200 rps");
-        let cols: Vec<&str> = row.split_whitespace().collect();
-        assert!(cols[3].parse::<u64>().unwrap() > 0, "2x overload with limit 5 refuses some: {row}");
-        let o = bplab(&["load", "--target", &url, "--rate", "0"]);
-        assert_eq!(o.status.code(), Some(2));
-    });
-    let _ = server.kill();
-    let _ = server.wait();
-    if let Err(e) = result {
-        std::panic::resume_unwind(e);
+    let server = support::serve(&[
+        "--workers",
+        "1",
+        "--spin-ms",
+        "1",
+        "--wait-ms",
+        "9",
+        "--limit",
+        "5",
+        "--addr",
+        "127.0.0.1:0",
+    ]);
+    let url = &server.url;
+    let o = bplab(&["measure", "--target", url, "--samples", "5", "--budget-ms", "100"]);
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{s}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(
+        s.contains("workers 1 spin 1ms wait 9ms limit 5") && s.contains("queue limit (the course lesson's formula"),
+        "{s}"
+    );
+    let o =
+        bplab(&["load", "--target", url, "--check", "--rate", "200", "--seconds", "1", "--client-timeout-ms", "500"]);
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{s}{}", String::from_utf8_lossy(&o.stderr));
+    let row = s.lines().find(|l| l.trim_start().starts_with("200")).expect("a row for 200 rps");
+    let cols: Vec<&str> = row.split_whitespace().collect();
+    assert!(cols[3].parse::<u64>().unwrap() > 0, "2x overload with limit 5 refuses some: {row}");
+    let o = bplab(&["load", "--target", url, "--rate", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn run_help_lists_only_the_experiments_flags_with_ranges_and_defaults() {
+    let o = bplab(&["run", "lesson", "--help"]);
+    assert!(o.status.success());
+    let help = support::stdout(&o);
+    let flags: Vec<&str> = help
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("--"))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|f| !["output-dir", "no-charts", "quiet", "help"].contains(f))
+        .collect();
+    let want: Vec<&str> =
+        bplab_core::Experiment::get(bplab_core::ExperimentId::Lesson).params.iter().map(|s| s.name).collect();
+    assert_eq!(flags, want, "{help}");
+    for line in help.lines().filter(|l| l.trim_start().starts_with("--seconds") || l.contains("--limit ")) {
+        assert!(line.contains("[default: "), "{line}");
     }
+    assert!(help.contains("a whole number from 0 to 1000000 (requests), or off [default: 10]"), "{help}");
+    assert!(help.contains("a number above 0 to 1000000 (s) [default: 20]"), "{help}");
+    assert!(!help.contains("--duration") && !help.contains("--max-retries"), "{help}");
+}
+
+#[test]
+fn run_size_refusals_name_the_experiments_own_window_flag() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("never");
+    for (exp, window) in [("lesson", "seconds"), ("adaptive", "seconds"), ("admission", "duration-ms")] {
+        let mut args = vec!["run", exp, "--output-dir", out.to_str().unwrap()];
+        args.extend(if window == "seconds" { ["--seconds", "500000"] } else { ["--duration-ms", "3600000"] });
+        if exp == "admission" {
+            args.extend(["--offered", "1000000"]);
+        }
+        let o = bplab(&args);
+        let err = support::stderr(&o);
+        assert_eq!(o.status.code(), Some(2), "{err}");
+        assert!(err.contains(&format!("shorten {window}")) || err.contains(&format!("or shorten {window}")), "{err}");
+        assert!(exp == "admission" || !err.contains("duration-ms"), "{err}");
+    }
+}
+
+#[test]
+fn a_long_lesson_runs_when_its_arrival_estimate_is_under_the_cap() {
+    // 10^4 s at 80 rps: about 800,000 arrivals per run, under the 10 million cap
+    // (the old 600 s ceiling on --seconds refused it).
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let o = bplab(&[
+        "run",
+        "lesson",
+        "--seconds",
+        "10000",
+        "--rate",
+        "80",
+        "--replicas",
+        "1",
+        "--no-charts",
+        "-q",
+        "--output-dir",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", support::stderr(&o));
+    let sweep = std::fs::read_to_string(out.join("lesson/lesson-sweep.csv")).unwrap();
+    let row: Vec<&str> = sweep.lines().nth(1).unwrap().split(',').collect();
+    let sent: u64 = row[1].parse().unwrap();
+    assert!((790_000..810_000).contains(&sent), "{sent} sent in 10^4 s at 80 rps");
+}
+
+#[test]
+fn a_flag_given_beside_a_preset_overrides_it_in_either_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let csv = |args: &[&str], dir: &str| {
+        let out = tmp.path().join(dir);
+        let mut full = vec!["run", "adaptive", "--seconds", "12", "--no-charts", "-q", "--output-dir"];
+        full.push(out.to_str().unwrap());
+        full.extend_from_slice(args);
+        let o = bplab(&full);
+        assert!(o.status.success(), "{args:?}: {}", support::stderr(&o));
+        std::fs::read_to_string(out.join("adaptive/adaptive-summary.csv")).unwrap()
+    };
+    let before = csv(&["--preset", "steady-overload", "--slowdown-factor", "3"], "a");
+    let after = csv(&["--slowdown-factor", "3", "--preset", "steady-overload"], "b");
+    let preset_alone = csv(&["--preset", "steady-overload"], "c");
+    assert_eq!(before, after, "the order of the flags does not matter");
+    assert_ne!(before, preset_alone, "the explicit factor is used, not the preset's 1");
 }

@@ -3,36 +3,16 @@
 //! exactly one stderr line in the house style (`--flag: 'value' is not
 //! accepted; expected <range>`), before anything is bound.
 
-use std::io::Read as _;
 use std::net::TcpListener;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
+
+mod support;
 
 /// Run `bplab args…` (killed after 30 s: a refused run must not hang);
 /// exit code and stderr.
 fn bplab(args: &[&str]) -> (Option<i32>, String) {
-    let start = Instant::now();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bplab"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn bplab");
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait") {
-            break status;
-        }
-        if start.elapsed() > Duration::from_secs(30) {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("bplab {args:?} still running after 30 s");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    let mut stderr = String::new();
-    child.stderr.take().expect("stderr").read_to_string(&mut stderr).expect("read stderr");
-    (status.code(), stderr)
+    let o = support::bplab_within(args, Duration::from_secs(30));
+    (o.status.code(), support::stderr(&o))
 }
 
 #[test]

@@ -11,11 +11,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-const LESSON: [&str; 6] = ["--workers", "1", "--budget-ms", "230", "--service-ms", "21"];
+mod support;
+use support::bplab;
 
-fn bplab(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_bplab")).args(args).output().expect("run bplab")
-}
+const LESSON: [&str; 6] = ["--workers", "1", "--budget-ms", "230", "--service-ms", "21"];
 
 fn export(target: &str, inputs: &[&str]) -> String {
     let mut args = vec!["limit"];

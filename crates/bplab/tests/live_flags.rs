@@ -1,8 +1,11 @@
 //! `bplab serve`, `load` and `measure` through the built binary: every bad
 //! flag value exits 2 with exactly one stderr line in the core's style
 //! (`--flag: 'value' is not accepted; expected <range>`), before anything is
-//! bound, resolved or sent; `load` against a port where nothing listens
-//! exits 1 with one line.
+//! bound, resolved or sent; `load` against a port where nothing listens,
+//! a target that is not HTTP or one that never answers exits 1 with one
+//! line saying which; a name other than localhost is refused before any
+//! lookup; a real SIGINT/SIGTERM to `load` keeps the completed rows (exit
+//! 130) and a second one exits at once, leaving an older CSV whole.
 
 use std::io::Read as _;
 use std::net::{SocketAddr, TcpListener};
@@ -207,4 +210,226 @@ fn load_against_a_closed_port_fails_with_one_line() {
     assert!(run.stderr.starts_with(&format!("bplab: cannot connect to 127.0.0.1:{port}: ")), "{}", run.stderr);
     assert!(run.stderr.contains("failed to connect"), "{}", run.stderr);
     assert_eq!(run.stdout, "", "no table for a target where nothing listens");
+}
+
+/// A `bplab` child whose stdout lines arrive on a channel.
+struct Child {
+    child: std::process::Child,
+    lines: std::sync::mpsc::Receiver<String>,
+}
+
+/// Start `bplab args…` with stdout read line by line.
+fn spawn(args: &[&str]) -> Child {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_bplab"))
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn bplab");
+    let out = child.stdout.take().expect("stdout");
+    let (tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead as _;
+        for line in std::io::BufReader::new(out).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    Child { child, lines }
+}
+
+impl Child {
+    /// The first stdout line for which `pick` is true (or panic after `limit`).
+    fn line(&self, what: &str, limit: Duration, pick: impl Fn(&str) -> bool) -> String {
+        let until = Instant::now() + limit;
+        loop {
+            let left = until.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) if pick(&l) => return l,
+                Ok(_) => {}
+                Err(e) => panic!("{what}: no such line within {limit:?} ({e})"),
+            }
+        }
+    }
+
+    fn signal(&self, name: &str) {
+        let pid = self.child.id().to_string();
+        let ok = Command::new("kill").args([&format!("-{name}"), pid.as_str()]).status().expect("kill");
+        assert!(ok.success(), "kill -{name} {pid}");
+    }
+
+    /// Exit code and stderr, waiting at most `limit`.
+    fn finish(mut self, limit: Duration) -> (Option<i32>, String, Vec<String>) {
+        let until = Instant::now() + limit;
+        let status = loop {
+            if let Some(s) = self.child.try_wait().expect("wait") {
+                break s;
+            }
+            if Instant::now() > until {
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                panic!("still running after {limit:?}");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let mut stderr = String::new();
+        self.child.stderr.take().expect("stderr").read_to_string(&mut stderr).expect("stderr");
+        // Every line up to the end of stdout (the reader thread ends there).
+        let mut rest = Vec::new();
+        while let Ok(line) = self.lines.recv_timeout(Duration::from_secs(30)) {
+            rest.push(line);
+        }
+        (status.code(), stderr, rest)
+    }
+}
+
+impl Drop for Child {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A fresh directory holding `rows.csv` with older content: the
+/// directory, the file and the file as an argument.
+fn older_csv(tag: &str) -> (std::path::PathBuf, std::path::PathBuf, String) {
+    let dir = std::env::temp_dir().join(format!("bplab-{tag}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let csv = dir.join("rows.csv");
+    std::fs::write(&csv, "an older file\n").expect("old csv");
+    let arg = csv.to_string_lossy().into_owned();
+    (dir, csv, arg)
+}
+
+/// `bplab serve` on a free loopback port with `extra` flags; its target URL.
+fn serve(extra: &[&str]) -> (Child, String) {
+    let mut args = vec!["serve", "--addr", "127.0.0.1:0"];
+    args.extend_from_slice(extra);
+    let server = spawn(&args);
+    let line = server.line("serve", Duration::from_secs(30), |l| l.starts_with("bplab-live listening on "));
+    let url = line.split_whitespace().nth(3).expect("url").to_string();
+    (server, url)
+}
+
+// A real SIGINT to a real `bplab load`: it stops sending, waits for its
+// answers, prints the interrupted rate's row marked partial, writes the
+// completed rows (and the partial one, flagged) to the CSV by renaming a
+// whole file over the old one, and exits 130.
+#[test]
+fn sigint_keeps_the_completed_rows_in_the_csv() {
+    let (_server, url) = serve(&["--workers", "2", "--spin-ms", "0", "--wait-ms", "5"]);
+    let (dir, csv, csv_arg) = older_csv("sigint");
+    let load = spawn(&["load", "--target", &url, "--rate", "20,30,40", "--seconds", "5", "--csv", &csv_arg, "-q"]);
+    let first = load.line("the first row", Duration::from_secs(60), |l| l.trim_start().starts_with("20 "));
+    assert_eq!(std::fs::read_to_string(&csv).expect("csv"), "an older file\n", "untouched until the end");
+    load.signal("INT");
+    let (code, stderr, rest) = load.finish(Duration::from_secs(60));
+    assert_eq!(code, Some(130), "stderr: {stderr}");
+    assert!(stderr.contains("bplab: interrupted; the completed rows are in "), "{stderr}");
+    let partial = rest.iter().find(|l| l.ends_with("  partial")).expect("a partial row");
+    assert!(partial.trim_start().starts_with("30 "), "{rest:?}");
+    let text = std::fs::read_to_string(&csv).expect("csv");
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 3, "{text}");
+    assert!(lines[0].ends_with(",queued,partial"), "{text}");
+    let sent = first.split_whitespace().nth(1).expect("sent");
+    assert!(lines[1].starts_with(&format!("20,{sent},")) && lines[1].ends_with(",0"), "{text}");
+    assert!(lines[2].starts_with("30,") && lines[2].ends_with(",1"), "{text}");
+    let leftovers: Vec<_> = std::fs::read_dir(&dir).expect("dir").map(|e| e.expect("entry").file_name()).collect();
+    assert_eq!(leftovers.len(), 1, "no temporary file left: {leftovers:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+// A second signal exits at once, while answers are still in flight, and
+// writes nothing: the older file at the CSV path stays whole.
+#[test]
+fn a_second_signal_exits_at_once_and_leaves_the_old_file() {
+    let (_server, url) = serve(&["--workers", "1", "--spin-ms", "0", "--wait-ms", "3000"]);
+    let (dir, csv, csv_arg) = older_csv("sigterm");
+    let args = ["load", "--target", &url, "--rate", "5", "--seconds", "10", "--client-timeout-ms", "60000"];
+    let load = spawn(&[&args[..], &["--csv", &csv_arg, "-q"]].concat());
+    // Every request takes 3 s or more, so after 1.5 s some are in flight
+    // (seed 1 sends its first at 0.1 s).
+    std::thread::sleep(Duration::from_millis(1500));
+    load.signal("TERM");
+    std::thread::sleep(Duration::from_millis(300));
+    load.signal("INT");
+    let started = Instant::now();
+    let (code, stderr, _) = load.finish(Duration::from_secs(30));
+    assert_eq!(code, Some(130), "stderr: {stderr}");
+    assert!(stderr.contains("interrupted again: exiting at once, nothing written"), "{stderr}");
+    assert!(started.elapsed() < Duration::from_secs(30));
+    assert_eq!(std::fs::read_to_string(&csv).expect("csv"), "an older file\n");
+    let entries = std::fs::read_dir(&dir).expect("dir").count();
+    assert_eq!(entries, 1, "the temporary file is removed");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A loopback listener that answers every connection with `reply` (or
+/// never, holding it open, when `None`).
+fn fake_server(reply: Option<&'static [u8]>) -> SocketAddr {
+    let l = TcpListener::bind("127.0.0.1:0").expect("bind");
+    let addr = l.local_addr().expect("addr");
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for s in l.incoming() {
+            let Ok(mut s) = s else { continue };
+            match reply {
+                Some(bytes) => {
+                    std::thread::spawn(move || {
+                        use std::io::Write as _;
+                        let mut buf = [0u8; 1024];
+                        let _ = s.set_read_timeout(Some(Duration::from_millis(200)));
+                        let _ = s.read(&mut buf);
+                        let _ = s.write_all(bytes);
+                        let _ = s.shutdown(std::net::Shutdown::Write);
+                        let _ = s.read(&mut buf);
+                    });
+                }
+                None => held.push(s),
+            }
+        }
+    });
+    addr
+}
+
+// A target that is not HTTP, or never answers, is a failure with one line
+// saying which; so is /stats or measure against garbage.
+#[test]
+fn not_http_or_silent_targets_exit_1_with_a_diagnosis() {
+    let garbage = format!("http://{}/", fake_server(Some(b"SSH-2.0-OpenSSH_9.6\r\nnot http at all\r\n\r\n")));
+    let silent = format!("http://{}/", fake_server(None));
+    let cases: [(&[&str], &str); 5] = [
+        (&["load", "--target", &garbage, "--rate", "20", "--seconds", "0.5"], "does not speak HTTP/1.1"),
+        (
+            &["load", "--target", &silent, "--rate", "10", "--seconds", "0.3", "--client-timeout-ms", "300"],
+            "never answers (every request gave up after the 300 ms client timeout)",
+        ),
+        (&["load", "--target", &garbage, "--check"], "the answer is not HTTP/1.1"),
+        (&["measure", "--target", &garbage], "the answer is not HTTP/1.1"),
+        (&["load", "--target", &silent, "--check"], "no answer within 5 s"),
+    ];
+    for (args, says) in cases {
+        let run = bplab(args, Duration::from_secs(60));
+        assert_eq!(run.code, Some(1), "{args:?}: {}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{args:?}: {}", run.stderr);
+        assert!(run.stderr.contains(says), "{args:?}: {}", run.stderr);
+        assert_eq!(run.stdout, "", "{args:?}: no table");
+    }
+}
+
+// A name other than localhost is refused before any lookup (.invalid would
+// fail to resolve, which would read differently); localhost works as 127.0.0.1.
+#[test]
+fn names_are_refused_before_any_lookup() {
+    let run = bplab(&["load", "--target", "http://example.invalid/", "--rate", "1"], Duration::from_secs(20));
+    assert_eq!(run.code, Some(2), "{}", run.stderr);
+    assert!(run.stderr.contains("names other than localhost are not looked up"), "{}", run.stderr);
+    let (_server, url) = serve(&["--spin-ms", "0", "--wait-ms", "1"]);
+    let local = url.replace("127.0.0.1", "api.localhost");
+    let run = bplab(&["load", "--target", &local, "--check"], Duration::from_secs(30));
+    assert_eq!(run.code, Some(0), "{}", run.stderr);
+    assert!(run.stdout.contains("workers 1 spin 0ms wait 1ms limit off"), "{}", run.stdout);
 }

@@ -2,25 +2,13 @@
 //! adaptive.md and codel.md piped through the built binary, output compared
 //! exactly, and bad inputs (exit 2, one line on stderr).
 
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn bplab(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_bplab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run bplab");
-    child.stdin.take().expect("stdin").write_all(stdin.as_bytes()).expect("write stdin");
-    child.wait_with_output().expect("wait for bplab")
-}
+mod support;
+use support::bplab_stdin;
 
 /// Runs `args` on `input` and checks stdout is `want` (one item per line).
 fn check(args: &str, input: &str, want: &[&str]) {
     let args: Vec<&str> = args.split_whitespace().collect();
-    let o = bplab(&args, input);
+    let o = bplab_stdin(&args, input);
     assert!(o.status.success(), "{args:?}: {}", String::from_utf8_lossy(&o.stderr));
     let got = String::from_utf8(o.stdout).unwrap();
     let want: String = want.iter().map(|l| format!("{l}\n")).collect();
@@ -30,7 +18,7 @@ fn check(args: &str, input: &str, want: &[&str]) {
 /// Runs `args` on `input` and checks exit code 2 and one stderr line containing `needle`.
 fn bad(args: &str, input: &str, needle: &str) {
     let args: Vec<&str> = args.split_whitespace().collect();
-    let o = bplab(&args, input);
+    let o = bplab_stdin(&args, input);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
     assert_eq!(err.lines().count(), 1, "{args:?}: {err}");
@@ -170,7 +158,7 @@ fn bad_inputs_exit_2_with_one_line() {
 
 #[test]
 fn output_before_a_bad_line_is_kept() {
-    let o = bplab(&["limiter", "aimd"], "10 10 0\nnope\n");
+    let o = bplab_stdin(&["limiter", "aimd"], "10 10 0\nnope\n");
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(String::from_utf8_lossy(&o.stdout), "21\n");
 }

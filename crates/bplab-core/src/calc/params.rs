@@ -3,100 +3,105 @@
 //! and the calculators' validation all read it, so no range is written twice.
 
 use crate::error::ConfigError;
-use crate::params::SliderSpan;
+use crate::params::{LESSON_BUDGET_MS, LESSON_SERVICE_MS, LESSON_WORKERS, ParamKind, ParamSpec, Range, span};
 
-use super::fmt_num;
+/// A refused number in a short form (1e-300, not 0.000…0001).
+fn shown(v: f64) -> String {
+    let s = format!("{v}");
+    if s.len() > 12 && v.is_finite() { format!("{v:e}") } else { s }
+}
 
-/// One calculator input.
+/// At most 60 characters of a typed value, with "…" when cut.
+pub fn quote(text: &str) -> String {
+    let t = text.trim();
+    if t.chars().count() <= 60 { t.to_owned() } else { format!("{}…", t.chars().take(60).collect::<String>()) }
+}
+
+/// One calculator input: its spec (the same type as every experiment
+/// parameter's) and the lesson's value.
 #[derive(Clone, Copy, Debug)]
 pub struct CalcParam {
-    /// CLI flag (without `--`) and URL key.
-    pub name: &'static str,
-    /// Visible label.
-    pub label: &'static str,
-    /// Unit shown beside the value (empty: none).
-    pub unit: &'static str,
-    /// Lowest accepted value, exclusive (every input is above it).
-    pub above: f64,
-    /// Highest accepted value, inclusive.
-    pub max: f64,
-    /// Only whole numbers.
-    pub whole: bool,
-    /// The page's slider span.
-    pub slider: SliderSpan,
-    /// One line on what it is.
-    pub help: &'static str,
-    /// The lesson's value (seed 003).
+    /// Name, label, unit, accepted range, help and slider span. Reals start
+    /// at 0.001: below it the calculators would print numbers with no
+    /// meaning (a 1e-300 ms service time is not a service).
+    pub spec: ParamSpec,
+    /// The course lesson's value.
     pub default: f64,
 }
 
 /// λ, W, L, then workers, budget, service: the widget's order.
 pub const CALC_PARAMS: [CalcParam; 6] = [
     CalcParam {
-        name: "arrivals-rps",
-        label: "Arrivals",
-        unit: "per second",
-        above: 0.0,
-        max: 1e9,
-        whole: false,
-        slider: SliderSpan { min: 1.0, max: 1000.0, step: 1.0 },
-        help: "λ, requests arriving per second",
+        spec: ParamSpec {
+            name: "arrivals-rps",
+            label: "Arrivals",
+            unit: "per second",
+            kind: ParamKind::Real,
+            range: Range::from_to(0.001, 1e9),
+            help: "λ, requests arriving per second",
+            slider: span(1.0, 1000.0, 1.0),
+        },
         default: 48.0,
     },
     CalcParam {
-        name: "latency-ms",
-        label: "Latency",
-        unit: "ms",
-        above: 0.0,
-        max: 1e9,
-        whole: false,
-        slider: SliderSpan { min: 1.0, max: 2000.0, step: 1.0 },
-        help: "W, whole time in the system, queueing included",
+        spec: ParamSpec {
+            name: "latency-ms",
+            label: "Latency",
+            unit: "ms",
+            kind: ParamKind::Real,
+            range: Range::from_to(0.001, 1e9),
+            help: "W, whole time in the system, queueing included",
+            slider: span(1.0, 2000.0, 1.0),
+        },
         default: 230.0,
     },
     CalcParam {
-        name: "in-flight",
-        label: "In flight",
-        unit: "requests",
-        above: 0.0,
-        max: 1e12,
-        whole: false,
-        slider: SliderSpan { min: 1.0, max: 1000.0, step: 1.0 },
-        help: "L, requests in the system at once",
+        spec: ParamSpec {
+            name: "in-flight",
+            label: "In flight",
+            unit: "requests",
+            kind: ParamKind::Real,
+            range: Range::from_to(0.001, 1e12),
+            help: "L, requests in the system at once",
+            slider: span(1.0, 1000.0, 1.0),
+        },
         default: 11.04,
     },
     CalcParam {
-        name: "workers",
-        label: "Workers",
-        unit: "",
-        above: 0.0,
-        max: 100_000.0,
-        whole: true,
-        slider: SliderSpan { min: 1.0, max: 64.0, step: 1.0 },
-        help: "requests served at once",
-        default: 1.0,
+        spec: ParamSpec {
+            name: "workers",
+            label: "Workers",
+            unit: "",
+            kind: ParamKind::Int,
+            range: Range::from_to(1.0, 100_000.0),
+            help: "requests served at once",
+            slider: span(1.0, 64.0, 1.0),
+        },
+        default: LESSON_WORKERS as f64,
     },
     CalcParam {
-        name: "budget-ms",
-        label: "Latency budget",
-        unit: "ms",
-        above: 0.0,
-        max: 1e7,
-        whole: false,
-        slider: SliderSpan { min: 1.0, max: 1000.0, step: 1.0 },
-        help: "time a caller allows in the system, queueing included",
-        default: 230.0,
+        spec: ParamSpec {
+            name: "budget-ms",
+            label: "Latency budget",
+            unit: "ms",
+            kind: ParamKind::Real,
+            range: Range::from_to(0.001, 1e7),
+            help: "time a caller allows in the system, queueing included",
+            slider: span(1.0, 1000.0, 1.0),
+        },
+        default: LESSON_BUDGET_MS as f64,
     },
     CalcParam {
-        name: "service-ms",
-        label: "Service time",
-        unit: "ms",
-        above: 0.0,
-        max: 1e6,
-        whole: false,
-        slider: SliderSpan { min: 1.0, max: 200.0, step: 0.5 },
-        help: "measured time to serve one request",
-        default: 21.0,
+        spec: ParamSpec {
+            name: "service-ms",
+            label: "Service time",
+            unit: "ms",
+            kind: ParamKind::Real,
+            range: Range::from_to(0.001, 1e6),
+            help: "measured time to serve one request",
+            slider: span(1.0, 200.0, 0.5),
+        },
+        default: LESSON_SERVICE_MS,
     },
 ];
 
@@ -114,28 +119,22 @@ pub const BUDGET: usize = 4;
 pub const SERVICE: usize = 5;
 
 impl CalcParam {
-    /// What is accepted, e.g. "a number above 0 to 10000000 (ms)".
+    /// What is accepted, e.g. "a number from 0.001 to 10000000 (ms)".
     pub fn accepted(&self) -> String {
-        let unit = if self.unit.is_empty() { String::new() } else { format!(" ({})", self.unit) };
-        if self.whole {
-            format!("a whole number from {} to {}{unit}", fmt_num(self.above + 1.0), fmt_num(self.max))
-        } else {
-            format!("a number above {} to {}{unit}", fmt_num(self.above), fmt_num(self.max))
-        }
+        self.spec.accepted()
     }
 
     fn refuse(&self, value: String) -> ConfigError {
-        ConfigError::OutOfRange { param: self.name, value, accepted: self.accepted() }
+        ConfigError::OutOfRange { param: self.spec.name, value, accepted: self.accepted() }
     }
 
     /// Checks a number against the range.
     pub fn check(&self, v: f64) -> Result<f64, ConfigError> {
-        let whole_ok = !self.whole || v.fract() == 0.0;
-        if v.is_finite() && v > self.above && v <= self.max && whole_ok { Ok(v) } else { Err(self.refuse(fmt_num(v))) }
+        self.spec.check(v).map_err(|_| self.refuse(shown(v)))
     }
 
     /// Parses typed text and checks it; the message echoes the text.
     pub fn parse(&self, text: &str) -> Result<f64, ConfigError> {
-        text.trim().parse::<f64>().ok().and_then(|v| self.check(v).ok()).ok_or_else(|| self.refuse(text.to_owned()))
+        text.trim().parse::<f64>().ok().and_then(|v| self.check(v).ok()).ok_or_else(|| self.refuse(quote(text)))
     }
 }

@@ -1,12 +1,14 @@
-//! The one registry of experiments. Each experiment has one home, a module
-//! that owns its name, article, parameters and defaults, validation, work
-//! estimate, run, tables, explanation and readouts (its `DEF` and its report
-//! type's [`ExperimentReport`] impl). The [`registry!`] line below is the
-//! only other place that names it: it generates [`ExperimentId`],
-//! [`Report`] and [`EXPERIMENTS`], so dispatch is written once and a missing
-//! entry is a compile error. The CLI, the page and the tests iterate
-//! [`EXPERIMENTS`]; nothing else lists them.
+//! The one registry of experiments. Each experiment has one home, a folder
+//! that owns its name, article, parameters (`params.rs`: the typed struct,
+//! each field's spec and default), validation, work estimate, run, tables,
+//! explanation and readouts (its `DEF`, its `check` / `run` / `preview` and
+//! its report type's [`ExperimentReport`] impl). The [`registry!`] line below
+//! is the only other place that names it: it generates [`ExperimentId`],
+//! [`Params`], [`Report`] and [`EXPERIMENTS`], so dispatch is written once
+//! and a missing entry is a compile error. The CLI, the page and the tests
+//! iterate [`EXPERIMENTS`]; nothing else lists them.
 
+mod any;
 mod exec;
 mod readout;
 mod report;
@@ -18,15 +20,18 @@ pub use readout::{Readout, RunTally};
 pub use report::ExperimentReport;
 pub use scenario::{Caps, Scenario};
 
-use crate::params::{ParamKey, Params};
+use crate::params::{ParamSet, ParamSpec};
 use crate::table::TableSpec;
 pub(crate) use scenario::Estimate;
-pub(crate) use shared::{argmax, base_defaults, poisson_bound, rps, service_time, step, strings};
+pub(crate) use shared::{argmax, deadline_covers_service, poisson_bound, rps, step, strings};
 
-/// Declares the experiments: `Variant => module::ReportType`, in page order.
+/// Declares the experiments: `Variant => module::{ParamsType, ReportType}`,
+/// in page order. Each module provides `DEF`, `check(&ParamsType)`,
+/// `run(&ParamsType, &dyn Exec) -> ReportType` and
+/// `preview(&ParamsType) -> Option<ParamsType>`.
 macro_rules! registry {
-    ($($variant:ident => $module:ident :: $report:ident),+ $(,)?) => {
-        $(mod $module; pub use $module::$report;)+
+    ($($variant:ident => $module:ident :: { $params:ident, $report:ident }),+ $(,)?) => {
+        $(mod $module; pub use $module::{$params, $report};)+
 
         /// Identifies one experiment (generated from the registry, in page order).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -38,6 +43,20 @@ macro_rules! registry {
         #[derive(Clone, Debug, PartialEq, serde::Serialize)]
         #[allow(missing_docs, clippy::large_enum_variant)]
         pub enum Report { $($variant($report)),+ }
+
+        /// The parameters of one experiment run, whichever experiment: its
+        /// typed struct (fields set in code) with name-based access (the
+        /// CLI's flags, the URL's keys, the JS API's object keys).
+        #[derive(Clone, Debug, PartialEq, serde::Serialize)]
+        #[serde(untagged)]
+        #[allow(missing_docs)]
+        pub enum Params { $($variant($params)),+ }
+
+        $(impl From<$params> for Params {
+            fn from(p: $params) -> Self {
+                Params::$variant(p)
+            }
+        })+
 
         /// All experiments, in page order; `EXPERIMENTS[id as usize].id == id`.
         pub static EXPERIMENTS: &[Experiment] = &[$($module::DEF),+];
@@ -54,6 +73,52 @@ macro_rules! registry {
             }
         }
 
+        impl Params {
+            /// The defaults of experiment `id` (the article's or the lesson's).
+            pub fn defaults(id: ExperimentId) -> Self {
+                match id { $(ExperimentId::$variant => Params::$variant($params::default())),+ }
+            }
+
+            /// Which experiment these parameters are for.
+            pub fn id(&self) -> ExperimentId {
+                match self { $(Params::$variant(_) => ExperimentId::$variant),+ }
+            }
+
+            /// Every parameter of the experiment, in display order.
+            pub fn specs(&self) -> &'static [ParamSpec] {
+                match self { $(Params::$variant(_) => $params::SPECS),+ }
+            }
+
+            fn set_named(&mut self, name: &str, text: &str) -> Option<Result<(), crate::ConfigError>> {
+                match self { $(Params::$variant(p) => p.set_named(name, text)),+ }
+            }
+
+            /// The text of parameter `name` (`None`: the experiment has none of that name).
+            pub fn get(&self, name: &str) -> Option<String> {
+                match self { $(Params::$variant(p) => p.get_named(name)),+ }
+            }
+
+            /// Re-checks every value against its spec.
+            pub fn check_ranges(&self) -> Result<(), crate::ConfigError> {
+                match self { $(Params::$variant(p) => p.check_ranges()),+ }
+            }
+
+            pub(crate) fn estimate(&self) -> Result<(Estimate, u64), crate::ConfigError> {
+                match self { $(Params::$variant(p) => $module::check(p)),+ }
+            }
+
+            pub(crate) fn run(&self, exec: &dyn Exec) -> Report {
+                match self { $(Params::$variant(p) => Report::$variant($module::run(p, exec))),+ }
+            }
+
+            /// Cheaper parameters showing the chosen point first (the page
+            /// computes these in the frame of the input, then the full run in
+            /// a later frame); `None` when the full run is cheap.
+            pub fn preview(&self) -> Option<Params> {
+                match self { $(Params::$variant(p) => $module::preview(p).map(Params::$variant)),+ }
+            }
+        }
+
         // The registry is in enum order: `Experiment::get` indexes it.
         const _: () = {
             let ids = [$(ExperimentId::$variant),+];
@@ -67,56 +132,29 @@ macro_rules! registry {
 }
 
 pub use crate::stochastic::{Bucket, Door, SimOut, Trace, simulate};
-pub use adaptive::Lane;
-pub use lesson::{Histogram, Interval, RateResult};
+pub use adaptive::{Controller, Deploy, Lane, Preset};
+pub use lesson::{Histogram, Interval, LESSON_QUEUE_LIMIT, RateResult};
 pub use shaping::{Ceiling, Timeline};
 
 registry! {
-    Collapse => collapse::CollapseReport,
-    Admission => admission::AdmissionReport,
-    Shaping => shaping::ShapingReport,
-    Shedding => shedding::SheddingReport,
-    Priority => priority::PriorityReport,
-    Lesson => lesson::LessonReport,
-    Adaptive => adaptive::AdaptiveReport,
+    Collapse => collapse::{CollapseParams, CollapseReport},
+    Admission => admission::{AdmissionParams, AdmissionReport},
+    Shaping => shaping::{ShapingParams, ShapingReport},
+    Shedding => shedding::{SheddingParams, SheddingReport},
+    Priority => priority::{PriorityParams, PriorityReport},
+    Lesson => lesson::{LessonParams, LessonReport},
+    Adaptive => adaptive::{AdaptiveParams, AdaptiveReport},
 }
 
-/// Identifies one chart (the charts crate draws each).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[allow(missing_docs)]
-pub enum ChartId {
-    CollapseGoodput,
-    CollapseAmplification,
-    AdmissionLimitSweep,
-    AdmissionPlateau,
-    ShapingTimeline,
-    ShapingBurstSweep,
-    SheddingSweep,
-    SheddingHangover,
-    PriorityProtection,
-    PriorityBurst,
-    LessonSweep,
-    LessonLatency,
-    AdaptiveLimit,
-    AdaptiveP99,
-    AdaptiveOk,
-}
-
-/// A chart's id, PNG file name and title.
+/// A chart's PNG file name and title (its plot comes from the report:
+/// [`Report::plots`], in the same order).
 #[derive(Clone, Copy, Debug)]
 pub struct ChartSpec {
-    /// Which chart.
-    pub id: ChartId,
     /// PNG file name.
     pub file: &'static str,
     /// Title drawn above it.
     pub title: &'static str,
 }
-
-/// Validates parameters; returns the work estimate and the timeline windows.
-pub(crate) type CheckFn = fn(&Params) -> Result<(Estimate, u64), crate::ConfigError>;
-/// Runs every model of the experiment, independent runs through `exec`.
-pub(crate) type RunFn = fn(&Params, &dyn Exec) -> Report;
 
 /// One experiment of the lab: its registry entry.
 #[derive(Debug)]
@@ -137,33 +175,25 @@ pub struct Experiment {
     pub tables: &'static [TableSpec],
     /// Charts in output order.
     pub charts: &'static [ChartSpec],
-    /// Parameters it uses (others are an error for it).
-    pub params: &'static [ParamKey],
-    /// The control a reader reaches for first (the page marks it).
-    pub main_param: ParamKey,
-    pub(crate) defaults: fn() -> Params,
-    pub(crate) check: CheckFn,
-    pub(crate) run: RunFn,
-    /// Cheaper parameters showing the chosen point first (the page computes
-    /// these in the frame of the input, then the full run in a later frame).
-    pub(crate) preview: Option<fn(&Params) -> Params>,
+    /// Its parameters, in display order (its params struct's `SPECS`; any
+    /// other name is an error for it).
+    pub params: &'static [ParamSpec],
+    /// The name of the control a reader reaches for first (the page marks it).
+    pub main_param: &'static str,
+    /// The name of the parameter that sets its run window (`duration-ms`,
+    /// `seconds`): what a run-size refusal tells the user to shorten.
+    pub window_param: &'static str,
 }
 
 impl Experiment {
     /// The article defaults.
     pub fn defaults(&self) -> Params {
-        (self.defaults)()
+        Params::defaults(self.id)
     }
 
-    /// Parameters for a first, cheap answer at the chosen point, when the
-    /// full run may not fit in one frame; `None` when the full run is cheap.
-    pub fn preview(&self, p: &Params) -> Option<Params> {
-        self.preview.map(|f| f(p))
-    }
-
-    /// Whether this experiment uses `key`.
-    pub fn uses(&self, key: ParamKey) -> bool {
-        self.params.contains(&key)
+    /// The spec of its parameter `name`, if it has one.
+    pub fn param(&self, name: &str) -> Option<&'static ParamSpec> {
+        self.params.iter().find(|s| s.name == name)
     }
 
     /// The experiment with this id (the registry is in id order).

@@ -2,6 +2,7 @@
 
 use super::{Readout, Report, RunTally};
 use crate::calc::Explanation;
+use crate::plot::{Focus, Plot};
 use crate::table::Table;
 
 /// The experiment-independent face of a report (implemented in each
@@ -15,6 +16,8 @@ pub trait ExperimentReport: std::fmt::Debug {
     fn readouts(&self) -> Vec<Readout>;
     /// One tally per model run, for conservation checks.
     fn tallies(&self) -> Vec<RunTally>;
+    /// The figures, in the registry's chart order (titles from it).
+    fn plots(&self) -> Vec<Plot>;
 }
 
 impl Report {
@@ -31,6 +34,13 @@ impl Report {
     /// The headline numbers.
     pub fn readouts(&self) -> Vec<Readout> {
         self.view().readouts()
+    }
+
+    /// The figures, in the registry's chart order, with `focus` applied.
+    pub fn plots(&self, focus: &Focus) -> Vec<Plot> {
+        let mut plots = self.view().plots();
+        plots.iter_mut().for_each(|p| p.apply(focus));
+        plots
     }
 
     /// One tally per model run.

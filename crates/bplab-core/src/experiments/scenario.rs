@@ -1,8 +1,7 @@
 //! A validated experiment run: the experiment plus checked parameters.
 
-use super::{Exec, Experiment, ExperimentId, Report, Sequential};
+use super::{Exec, Experiment, ExperimentId, Params, Report, Sequential};
 use crate::error::ConfigError;
-use crate::params::Params;
 
 /// Work caps that keep any input from hanging the tab or exhausting memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,19 +46,23 @@ impl Estimate {
 }
 
 impl Scenario {
-    /// Checks `params` for `id` against the ranges, the cross-field rules and `caps`.
-    pub fn new(id: ExperimentId, params: Params, caps: Caps) -> Result<Self, ConfigError> {
+    /// Checks `params` against the ranges, the experiment's cross-field
+    /// rules and `caps`.
+    pub fn new(params: impl Into<Params>, caps: Caps) -> Result<Self, ConfigError> {
+        let params = params.into();
         params.check_ranges()?;
-        let experiment = Experiment::get(id);
-        let (estimate, windows) = (experiment.check)(&params)?;
+        let experiment = params.experiment();
+        let window = experiment.window_param;
+        let (estimate, windows) = params.estimate()?;
         if windows > caps.max_windows {
-            return Err(ConfigError::TooManyWindows { windows, cap: caps.max_windows });
+            return Err(ConfigError::TooManyWindows { windows, cap: caps.max_windows, window });
         }
         if estimate.max_run > caps.max_run_arrivals {
             return Err(ConfigError::TooManyArrivals {
                 scope: "one run",
                 estimated: estimate.max_run,
                 cap: caps.max_run_arrivals,
+                window,
             });
         }
         if estimate.total > caps.max_total_arrivals {
@@ -67,6 +70,7 @@ impl Scenario {
                 scope: "the experiment",
                 estimated: estimate.total,
                 cap: caps.max_total_arrivals,
+                window,
             });
         }
         Ok(Self { experiment, params })
@@ -74,7 +78,7 @@ impl Scenario {
 
     /// The article defaults of `id` (always valid).
     pub fn defaults(id: ExperimentId) -> Self {
-        Self { experiment: Experiment::get(id), params: Experiment::get(id).defaults() }
+        Self { experiment: Experiment::get(id), params: Params::defaults(id) }
     }
 
     /// The experiment.
@@ -95,6 +99,6 @@ impl Scenario {
     /// Runs every model of the experiment, independent runs through `exec`
     /// (the bytes are the same whatever the executor).
     pub fn run_with(&self, exec: &dyn Exec) -> Report {
-        (self.experiment.run)(&self.params, exec)
+        self.params.run(exec)
     }
 }

@@ -42,6 +42,59 @@ impl fmt::Display for ParseServiceError {
 
 impl std::error::Error for ParseServiceError {}
 
+impl ParseServiceError {
+    /// What is accepted, and what is wrong with this text: for a range
+    /// error, the number at fault in words ("p99 20 ms is below p50 60 ms",
+    /// "a slow share of 150 % is over 100 %"), then the forms.
+    pub fn accepted(&self) -> String {
+        match self {
+            Self::Syntax { .. } => GRAMMAR.to_owned(),
+            Self::Range { value, problem } => format!("{}; the forms are {GRAMMAR}", wrong(value, problem)),
+        }
+    }
+}
+
+fn wrong(text: &str, problem: &StochasticError) -> String {
+    let StochasticError::OutOfRange { param, value, accepted } = problem else {
+        return problem.to_string();
+    };
+    match (unchecked(text), *param) {
+        (Ok(ServiceTime::LogNormal { p50_ms, .. }), "p99") if *value < p50_ms => {
+            format!("p99 at least p50 (here p99 {value} ms is below p50 {p50_ms} ms)")
+        }
+        (Ok(ServiceTime::LogNormal { p50_ms, .. }), "p99") => {
+            format!("p99 at most 1000 × p50 (here p99 {value} ms is {}× p50 {p50_ms} ms)", value / p50_ms)
+        }
+        (_, "slow-pct") if *value > 100.0 => format!("a slow share from 0 to 100 % (here {value} % is over 100 %)"),
+        (_, "slow-pct") => format!("a slow share from 0 to 100 % (here {value} % is below 0)"),
+        (_, "factor") => format!("a slow factor from 1 to 1e6 (here {value})"),
+        _ => format!("{param} {accepted} (here {value})"),
+    }
+}
+
+/// The four forms read without the range checks.
+fn unchecked(text: &str) -> Result<ServiceTime, ParseServiceError> {
+    let syntax = || ParseServiceError::Syntax { value: text.to_string() };
+    let num = |s: &str| s.trim().parse::<f64>().map_err(|_| syntax());
+    let (kind, args) = text.trim().split_once(':').ok_or_else(syntax)?;
+    Ok(match kind.trim() {
+        "fixed" => ServiceTime::Fixed { ms: num(args)? },
+        "exp" => ServiceTime::Exp { mean_ms: num(args)? },
+        "lognormal" => {
+            let (a, b) = args.split_once(',').ok_or_else(syntax)?;
+            let p50 = a.trim().strip_prefix("p50=").ok_or_else(syntax)?;
+            let p99 = b.trim().strip_prefix("p99=").ok_or_else(syntax)?;
+            ServiceTime::LogNormal { p50_ms: num(p50)?, p99_ms: num(p99)? }
+        }
+        "mix" => {
+            let (base, rest) = args.split_once(',').ok_or_else(syntax)?;
+            let (pct, factor) = rest.split_once("%x").ok_or_else(syntax)?;
+            ServiceTime::Mix { base_ms: num(base)?, slow_pct: num(pct)?, factor: num(factor)? }
+        }
+        _ => return Err(syntax()),
+    })
+}
+
 impl fmt::Display for ServiceTime {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         // `{}` of an f64 prints the shortest text that parses back to the
@@ -59,25 +112,7 @@ impl FromStr for ServiceTime {
     type Err = ParseServiceError;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let syntax = || ParseServiceError::Syntax { value: text.to_string() };
-        let num = |s: &str| s.trim().parse::<f64>().map_err(|_| syntax());
-        let (kind, args) = text.trim().split_once(':').ok_or_else(syntax)?;
-        let dist = match kind.trim() {
-            "fixed" => Self::Fixed { ms: num(args)? },
-            "exp" => Self::Exp { mean_ms: num(args)? },
-            "lognormal" => {
-                let (a, b) = args.split_once(',').ok_or_else(syntax)?;
-                let p50 = a.trim().strip_prefix("p50=").ok_or_else(syntax)?;
-                let p99 = b.trim().strip_prefix("p99=").ok_or_else(syntax)?;
-                Self::LogNormal { p50_ms: num(p50)?, p99_ms: num(p99)? }
-            }
-            "mix" => {
-                let (base, rest) = args.split_once(',').ok_or_else(syntax)?;
-                let (pct, factor) = rest.split_once("%x").ok_or_else(syntax)?;
-                Self::Mix { base_ms: num(base)?, slow_pct: num(pct)?, factor: num(factor)? }
-            }
-            _ => return Err(syntax()),
-        };
+        let dist = unchecked(text)?;
         dist.validate().map_err(|problem| ParseServiceError::Range { value: text.to_string(), problem })?;
         Ok(dist)
     }
@@ -126,5 +161,8 @@ mod tests {
             assert!(matches!(e, ParseServiceError::Range { .. }), "{bad}: {e:?}");
             assert!(e.to_string().contains(bad));
         }
+        let says = |t: &str| t.parse::<ServiceTime>().unwrap_err().accepted();
+        assert!(says("lognormal:p50=60,p99=20").starts_with("p99 at least p50 (here p99 20 ms is below p50 60 ms)"));
+        assert!(says("mix:20,200%x10").starts_with("a slow share from 0 to 100 % (here 200 % is over 100 %)"));
     }
 }

@@ -33,16 +33,36 @@ impl Drop for AbortOnDrop {
 pub(crate) enum FetchError {
     /// TCP connect failed.
     Connect(std::io::Error),
-    /// HTTP-level failure (handshake, send, reading the body, reset).
+    /// The peer answered bytes that are not an HTTP/1.1 response.
+    NotHttp(hyper::Error),
+    /// The peer closed (or reset) the connection without a whole answer.
+    Closed(hyper::Error),
+    /// Another HTTP-level failure.
     Http(hyper::Error),
     /// The request could not be built (bad path or header).
     Build(String),
+}
+
+impl FetchError {
+    /// Classify hyper's error (the connection's own error when the request
+    /// was only cancelled because the connection failed).
+    fn from_hyper(e: hyper::Error) -> Self {
+        if e.is_parse() || e.is_parse_status() || e.is_parse_too_large() {
+            FetchError::NotHttp(e)
+        } else if e.is_incomplete_message() || e.is_closed() || e.is_canceled() {
+            FetchError::Closed(e)
+        } else {
+            FetchError::Http(e)
+        }
+    }
 }
 
 impl std::fmt::Display for FetchError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             FetchError::Connect(e) => write!(f, "connect: {e}"),
+            FetchError::NotHttp(e) => write!(f, "the answer is not HTTP/1.1 ({e})"),
+            FetchError::Closed(e) => write!(f, "closed without an answer ({e})"),
             FetchError::Http(e) => write!(f, "http: {e}"),
             FetchError::Build(e) => write!(f, "request: {e}"),
         }
@@ -64,19 +84,34 @@ async fn request(
     let stream = TcpStream::connect(addr).await.map_err(FetchError::Connect)?;
     let _ = stream.set_nodelay(true);
     let (mut sender, conn) =
-        hyper::client::conn::http1::handshake(TokioIo::new(stream)).await.map_err(FetchError::Http)?;
+        hyper::client::conn::http1::handshake(TokioIo::new(stream)).await.map_err(FetchError::from_hyper)?;
+    let (failed_tx, failed_rx) = tokio::sync::oneshot::channel();
     let _driver = AbortOnDrop(tokio::spawn(async move {
-        let _ = conn.await;
+        if let Err(e) = conn.await {
+            let _ = failed_tx.send(e);
+        }
     }));
+    // A request cancelled because its connection failed: report why.
+    let why = |e: hyper::Error, failed: tokio::sync::oneshot::Receiver<hyper::Error>| async move {
+        if e.is_canceled()
+            && let Ok(Ok(conn_error)) = tokio::time::timeout(Duration::from_millis(100), failed).await
+        {
+            return FetchError::from_hyper(conn_error);
+        }
+        FetchError::from_hyper(e)
+    };
     let req = Request::builder()
         .method(method)
         .uri(path)
         .header(HOST, host_header)
         .body(Empty::<Bytes>::new())
         .map_err(|e| FetchError::Build(e.to_string()))?;
-    let resp = sender.send_request(req).await.map_err(FetchError::Http)?;
+    let resp = match sender.send_request(req).await {
+        Ok(resp) => resp,
+        Err(e) => return Err(why(e, failed_rx).await),
+    };
     let status = resp.status();
-    let body = resp.into_body().collect().await.map_err(FetchError::Http)?.to_bytes();
+    let body = resp.into_body().collect().await.map_err(FetchError::from_hyper)?.to_bytes();
     Ok((status, body))
 }
 

@@ -15,7 +15,7 @@ pub use config::{
     RATE, SECONDS, SEED, parse_rates,
 };
 pub use schedule::schedule;
-pub use sweep::{TICK, sweep, sweep_with_progress};
+pub use sweep::{Stop, TICK, sweep, sweep_with_progress};
 pub(crate) use table::num as format_rate;
 pub use table::{RateRow, format_row, header, to_csv};
 pub use tally::Tick;

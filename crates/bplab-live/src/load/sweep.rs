@@ -5,18 +5,27 @@
 //! listens at the target), the sweep stops with [`LiveError::Unreachable`]
 //! instead of printing rows of errors.
 //!
+//! If no request of a rate got an HTTP answer and `/stats` does not answer
+//! either, the sweep stops with [`LiveError::NoHttp`] saying whether the
+//! target spoke something that is not HTTP, never answered, or closed.
+//!
 //! Answers are counted as they arrive (not after the window), so
 //! [`sweep_with_progress`] can report a live [`Tick`].
+//!
+//! A stop signal (see [`Stop`]) ends the sending at once; the requests in
+//! flight are still awaited (each gives up at its own client timeout), and
+//! the rate's row comes back marked `partial`, the last of the sweep.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use hyper::StatusCode;
+use tokio::sync::watch;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
-use crate::compare::Prediction;
+use crate::compare::ModelInputs;
 use crate::error::LiveError;
 use crate::load::client::{FetchError, get, get_stats, reset_peak};
 use crate::load::tally::{Outcome, Tally, Tick};
@@ -47,35 +56,68 @@ async fn outcome(shot: &Shot, at: Instant) -> Outcome {
     match tokio::time::timeout_at(deadline, get(shot.addr, &shot.host, &shot.path)).await {
         Err(_) => Outcome::GaveUp,
         Ok(Err(FetchError::Connect(e))) => Outcome::NoConnect(e.kind()),
+        Ok(Err(FetchError::NotHttp(_))) => Outcome::NotHttp,
         Ok(Err(_)) => Outcome::Error,
         Ok(Ok((status, _))) if status.is_success() => {
             Outcome::Ok(u64::try_from(at.elapsed().as_micros()).unwrap_or(u64::MAX))
         }
         Ok(Ok((StatusCode::SERVICE_UNAVAILABLE, _))) => Outcome::Refused,
-        Ok(Ok(_)) => Outcome::Error,
+        Ok(Ok(_)) => Outcome::OtherStatus,
+    }
+}
+
+/// A stop request for a running sweep: a `watch` that turns `true` (the
+/// CLI sets it on SIGINT/SIGTERM). [`Stop::never`] never does.
+#[derive(Debug, Clone)]
+pub struct Stop(watch::Receiver<bool>);
+
+impl Stop {
+    /// A stop that follows `rx`.
+    pub fn new(rx: watch::Receiver<bool>) -> Self {
+        Stop(rx)
+    }
+
+    /// A stop that never comes.
+    pub fn never() -> Self {
+        let (tx, rx) = watch::channel(false);
+        // Keep the sender alive for the receiver's lifetime.
+        std::mem::forget(tx);
+        Stop(rx)
+    }
+
+    fn requested(&self) -> bool {
+        *self.0.borrow()
+    }
+
+    async fn wait(&mut self) {
+        if self.0.wait_for(|s| *s).await.is_err() {
+            std::future::pending::<()>().await;
+        }
     }
 }
 
 /// Run every rate of `cfg` in order against the resolved target, calling
-/// `on_row` as each row completes (for streaming output). `predictions`
-/// is either empty or holds one model prediction per rate, attached to the
-/// rows as they are produced.
+/// `on_row` as each row completes (for streaming output). With `model`
+/// (`--compare`), each row gets the model's prediction for its window (and
+/// its timeline the model's windows), see [`crate::timeline_model`].
 pub async fn sweep(
     cfg: &LoadConfig,
-    predictions: &[Prediction],
+    model: Option<&ModelInputs>,
     on_row: impl FnMut(&RateRow),
 ) -> Result<Vec<RateRow>, LiveError> {
-    sweep_with_progress(cfg, predictions, on_row, |_| {}).await
+    sweep_with_progress(cfg, model, on_row, |_| {}, Stop::never()).await
 }
 
 /// [`sweep`], also calling `on_tick` every [`TICK`] while a rate's window
-/// runs and drains (for a live progress line). Sends are never delayed for
-/// it: a send that is due goes first.
+/// runs and drains (for a live progress line), and stopping early on
+/// `stop` (the last row is then marked `partial`). Sends are never delayed
+/// for the ticks: a send that is due goes first.
 pub async fn sweep_with_progress(
     cfg: &LoadConfig,
-    predictions: &[Prediction],
+    model: Option<&ModelInputs>,
     mut on_row: impl FnMut(&RateRow),
     mut on_tick: impl FnMut(&Tick),
+    mut stop: Stop,
 ) -> Result<Vec<RateRow>, LiveError> {
     let addr = cfg.target().resolve(cfg.allow_non_loopback()).await?;
     let plan = cfg.plan()?;
@@ -100,15 +142,77 @@ pub async fn sweep_with_progress(
             in_flight: 0,
             p99_ms: None,
         };
-        let (mut row, no_connect) = run_rate(&shot, tick, schedule, cfg.timeline_ms(), &mut on_tick).await;
-        if let Some(kind) = no_connect {
-            return Err(LiveError::Unreachable { addr, sent: row.sent, rate_rps: rate, reason: kind.to_string() });
+        if stop.requested() {
+            break;
         }
-        row.prediction = predictions.get(i).copied();
+        let (mut row, verdict) = run_rate(&shot, tick, schedule, cfg.timeline_ms(), &mut on_tick, &mut stop).await;
+        match verdict {
+            Verdict::Answered => {}
+            Verdict::NoConnect(kind) => {
+                return Err(LiveError::Unreachable { addr, sent: row.sent, rate_rps: rate, reason: kind.to_string() });
+            }
+            Verdict::NoHttp(what) => return Err(LiveError::NoHttp { addr, what, sent: row.sent, rate_rps: rate }),
+        }
+        if let Some(m) = model {
+            attach_model(m, &mut row, schedule, cfg.timeline_ms());
+        }
         on_row(&row);
+        let partial = row.partial;
         rows.push(row);
+        if partial {
+            break;
+        }
     }
     Ok(rows)
+}
+
+/// Run the model for `row`'s window (unless it is partial or `/config`
+/// changed during it) and attach its prediction, windows and notes.
+fn attach_model(m: &ModelInputs, row: &mut RateRow, schedule: &[f64], timeline_ms: Option<u64>) {
+    let Some(server) = row.server.clone() else {
+        row.model_note = Some("no model: the target's /stats did not answer".to_string());
+        return;
+    };
+    if row.partial {
+        row.model_note = Some("no model for the partial row".to_string());
+        return;
+    }
+    if let Some((from, to)) = row.config_change {
+        row.model_note = Some(format!(
+            "no model for {} rps: POST /config changed the server during the window (config epoch {from} -> {to})",
+            crate::load::format_rate(row.offered_rps)
+        ));
+        return;
+    }
+    let deploy_ms = deploy_in_window(&server, row.start_uptime_ms);
+    let bucket_ms = timeline_ms.unwrap_or(1000);
+    match m.run(&server, row.start_limit, schedule, deploy_ms, bucket_ms) {
+        Ok(run) => {
+            row.prediction = Some(run.prediction);
+            if let Some(t) = row.timeline.as_mut() {
+                t.model = Some(run.windows);
+                t.model_note = run.windows_note;
+            }
+        }
+        Err(e) => row.model_note = Some(format!("no model: {e}")),
+    }
+}
+
+/// Where the deploy falls in a window that started at server uptime
+/// `start_uptime_ms`, ms from its start (negative: before it).
+fn deploy_in_window(server: &crate::stats::StatsConfig, start_uptime_ms: Option<u64>) -> Option<i64> {
+    let at = i64::try_from(server.slowdown_at_ms?).ok()?;
+    Some(at - i64::try_from(start_uptime_ms?).ok()?)
+}
+
+/// What one rate's answers say about the target.
+enum Verdict {
+    /// Something answered (or `/stats` did).
+    Answered,
+    /// Every request failed to connect.
+    NoConnect(std::io::ErrorKind),
+    /// No HTTP answer at all, and no `/stats`: what the target did instead.
+    NoHttp(String),
 }
 
 /// Run one rate's window (`tick` holds the rate, the window and the plan
@@ -120,7 +224,8 @@ async fn run_rate(
     schedule: &[f64],
     timeline_ms: Option<u64>,
     on_tick: &mut impl FnMut(&Tick),
-) -> (RateRow, Option<std::io::ErrorKind>) {
+    stop: &mut Stop,
+) -> (RateRow, Verdict) {
     let before = reset_peak(shot.addr, &shot.host).await.ok();
     let start = Instant::now();
     let mut tasks = JoinSet::new();
@@ -132,12 +237,22 @@ async fn run_rate(
     let mut next_send = schedule.iter().map(|&offset_ms| start + Duration::from_secs_f64(offset_ms / 1000.0));
     let mut due = next_send.next();
     let mut next_tick = start;
+    let mut stopped_at: Option<Instant> = None;
+    let mut sent = 0u64;
     let window_end = |(i, _, ms): (usize, usize, u64)| start + Duration::from_millis((i as u64 + 1) * ms);
     loop {
         tokio::select! {
             biased;
+            () = stop.wait(), if stopped_at.is_none() => {
+                // Stop sending; the requests in flight still end (each at
+                // its client timeout at the latest).
+                stopped_at = Some(Instant::now());
+                due = None;
+                next_window = None;
+            }
             () = tokio::time::sleep_until(due.unwrap_or(start)), if due.is_some() => {
                 if let Some(at) = due {
+                    sent += 1;
                     tasks.spawn(one(shot.clone(), at, start));
                     if let Some(t) = timeline.as_mut() {
                         t.sent(u64::try_from(at.duration_since(start).as_micros()).unwrap_or(u64::MAX));
@@ -161,7 +276,7 @@ async fn run_rate(
             }
             () = tokio::time::sleep_until(next_tick) => {
                 tick.elapsed_s = start.elapsed().as_secs_f64();
-                tick.sent = tick.planned - next_send.len() as u64 - u64::from(due.is_some());
+                tick.sent = sent;
                 (tick.ok, tick.refused, tick.p99_ms) = (tally.ok, tally.refused, tally.quantile_ms(0.99));
                 tick.in_flight = tick.sent.saturating_sub(tally.answered());
                 on_tick(&tick);
@@ -173,6 +288,11 @@ async fn run_rate(
         }
     }
     let after = get_stats(shot.addr, &shot.host).await.ok();
+    // A partial window: measured over the time it actually sent.
+    let seconds = match stopped_at {
+        Some(at) => at.duration_since(start).as_secs_f64().clamp(1e-3, tick.seconds),
+        None => tick.seconds,
+    };
     let timeline = match timeline {
         Some(mut t) => {
             while let Some(joined) = polls.join_next().await {
@@ -191,10 +311,15 @@ async fn run_rate(
         }
         None => None,
     };
-    let seconds = tick.seconds;
+    let config_change = match (&before, &after) {
+        (Some(b), Some(a)) if b.config.config_epoch != a.config.config_epoch => {
+            Some((b.config.config_epoch, a.config.config_epoch))
+        }
+        _ => None,
+    };
     let mut row = RateRow {
         offered_rps: tick.rate_rps,
-        sent: schedule.len() as u64,
+        sent,
         ok: tally.ok,
         refused: tally.refused,
         gaveup: tally.gaveup,
@@ -208,12 +333,31 @@ async fn run_rate(
         queued_end: None,
         prediction: None,
         timeline,
+        partial: stopped_at.is_some(),
+        server: before.as_ref().map(|b| b.config.clone()),
+        start_uptime_ms: before.as_ref().map(|b| b.uptime_ms),
+        start_limit: before.as_ref().and_then(|b| b.door.limit),
+        config_change,
+        model_note: None,
     };
+    let stats_answered = after.is_some();
     if let (Some(b), Some(a)) = (before, after) {
         apply_server_deltas(&mut row, &b, &a);
     }
-    let unreachable = (row.sent > 0 && tally.no_connect == row.sent).then_some(tally.connect_kind).flatten();
-    (row, unreachable)
+    let verdict = if row.sent > 0 && tally.no_connect == row.sent {
+        tally.connect_kind.map_or(Verdict::Answered, Verdict::NoConnect)
+    } else if row.sent > 0 && tally.http_answers() == 0 && !stats_answered {
+        Verdict::NoHttp(if tally.not_http > 0 {
+            format!("does not speak HTTP/1.1 ({} of the answers were not HTTP)", tally.not_http)
+        } else if tally.gaveup == row.sent {
+            format!("never answers (every request gave up after the {} ms client timeout)", shot.timeout.as_millis())
+        } else {
+            "closes connections without answering".to_string()
+        })
+    } else {
+        Verdict::Answered
+    };
+    (row, verdict)
 }
 
 /// Fill `done`, `lost` and `queued` from two `/stats` snapshots (see
@@ -250,6 +394,7 @@ mod tests {
                 budget_ms: None,
                 slowdown_at_ms: None,
                 slowdown_factor: 1.0,
+                config_epoch: 0,
             },
             arrived,
             done,
@@ -258,6 +403,7 @@ mod tests {
             queued,
             queued_peak: queued + 3,
             connections_shed: 0,
+            over_cap: 0,
             uptime_ms: 0,
             door: Default::default(),
         }
@@ -265,23 +411,7 @@ mod tests {
 
     #[test]
     fn deltas_conserve() {
-        let mut row = RateRow {
-            offered_rps: 1.0,
-            sent: 0,
-            ok: 0,
-            refused: 0,
-            gaveup: 0,
-            error: 0,
-            ok_per_sec: 0.0,
-            p50_ms: None,
-            p99_ms: None,
-            done: None,
-            lost: None,
-            queued: None,
-            queued_end: None,
-            prediction: None,
-            timeline: None,
-        };
+        let mut row = RateRow { offered_rps: 1.0, ..RateRow::default() };
         // 100 arrived: 60 done, 10 refused, backlog grew from 5 to 35.
         apply_server_deltas(&mut row, &snap(50, 40, 5, 1, 4), &snap(150, 100, 15, 1, 34));
         assert_eq!((row.done, row.lost, row.queued, row.queued_end), (Some(60), Some(0), Some(37), Some(34)));

@@ -15,7 +15,7 @@ use crate::load::Timeline;
 /// just before the window starts (`POST /stats/reset-peak`) and again after
 /// every request of the window has been answered or given up on (`GET
 /// /stats`); they are `None` when the target has no usable `/stats`.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct RateRow {
     /// Offered rate, requests per second.
     pub offered_rps: f64,
@@ -59,12 +59,27 @@ pub struct RateRow {
     pub prediction: Option<Prediction>,
     /// The per-window timeline, when `--timeline` is on.
     pub timeline: Option<Timeline>,
+    /// The sweep was interrupted during this window: it holds what was sent
+    /// until then (and every answer to it); `ok_per_sec` is over the time
+    /// it sent.
+    pub partial: bool,
+    /// The server's configuration as the window started (`/stats`).
+    pub server: Option<crate::stats::StatsConfig>,
+    /// The server's uptime as the window started, ms.
+    pub start_uptime_ms: Option<u64>,
+    /// The door's limit as the window started (`/stats` `door.limit`).
+    pub start_limit: Option<i64>,
+    /// `POST /config` changed the server during the window: its config
+    /// epoch before and after.
+    pub config_change: Option<(u64, u64)>,
+    /// Why the row has no model prediction, with `--compare`.
+    pub model_note: Option<String>,
 }
 
 const HEADER: &str =
     " offered    sent     ok  refused  gaveup  error  ok_per_sec   p50_ms   p99_ms    done    lost  queued";
 const PRED_HEADER: &str = "  model_ok/s  model_p99";
-const CSV_HEADER: &str = "offered,sent,ok,refused,gaveup,error,ok_per_sec,p50_ms,p99_ms,done,lost,queued";
+const CSV_HEADER: &str = "offered,sent,ok,refused,gaveup,error,ok_per_sec,p50_ms,p99_ms,done,lost,queued,partial";
 
 /// The table header; with `compare`, two model columns follow.
 pub fn header(compare: bool) -> String {
@@ -84,7 +99,8 @@ fn opt1(v: Option<f64>) -> String {
     v.map_or_else(|| "-".to_string(), |x| format!("{x:.1}"))
 }
 
-/// One fixed-width table line, aligned under [`header`].
+/// One fixed-width table line, aligned under [`header`]; a partial row
+/// ends with a `partial` column of its own.
 pub fn format_row(r: &RateRow, compare: bool) -> String {
     let mut s = format!(
         "{:>8}{:>8}{:>7}{:>9}{:>8}{:>7}{:>12.1}{:>9}{:>9}{:>8}{:>8}{:>8}",
@@ -108,6 +124,9 @@ pub fn format_row(r: &RateRow, compare: bool) -> String {
         };
         let _ = write!(s, "{ok:>12}{p99:>11}");
     }
+    if r.partial {
+        s.push_str("  partial");
+    }
     s
 }
 
@@ -123,7 +142,7 @@ pub fn to_csv(rows: &[RateRow], compare: bool) -> String {
     for r in rows {
         let _ = write!(
             out,
-            "{},{},{},{},{},{},{:.3},{},{},{},{},{}",
+            "{},{},{},{},{},{},{:.3},{},{},{},{},{},{}",
             num(r.offered_rps),
             r.sent,
             r.ok,
@@ -136,6 +155,7 @@ pub fn to_csv(rows: &[RateRow], compare: bool) -> String {
             e(r.done.map(|x| x.to_string())),
             e(r.lost.map(|x| x.to_string())),
             e(r.queued.map(|x| x.to_string())),
+            u8::from(r.partial),
         );
         if compare {
             let (ok, p99) = match &r.prediction {
@@ -159,8 +179,6 @@ mod tests {
             sent: 797,
             ok: 795,
             refused: 2,
-            gaveup: 0,
-            error: 0,
             ok_per_sec: 39.75,
             p50_ms: Some(61.5),
             p99_ms: Some(225.1),
@@ -168,8 +186,7 @@ mod tests {
             lost: Some(0),
             queued: Some(10),
             queued_end: Some(0),
-            prediction: None,
-            timeline: None,
+            ..RateRow::default()
         }
     }
 
@@ -195,8 +212,11 @@ mod tests {
         let line = format_row(&r, true);
         assert_eq!(line.len(), header(true).len());
         assert!(line.ends_with("        47.6      230.0"), "{line}");
-        let csv = to_csv(&[r], true);
+        let csv = to_csv(&[r.clone()], true);
         assert!(csv.starts_with("offered,sent,"));
-        assert!(csv.contains("\n40,797,795,2,0,0,39.750,,225.100,,0,10,47.600,230.000\n"), "{csv}");
+        assert!(csv.contains("\n40,797,795,2,0,0,39.750,,225.100,,0,10,0,47.600,230.000\n"), "{csv}");
+        r.partial = true;
+        assert!(format_row(&r, false).ends_with("      10  partial"), "{}", format_row(&r, false));
+        assert!(to_csv(&[r], false).ends_with(",10,1\n"));
     }
 }

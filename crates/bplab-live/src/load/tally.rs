@@ -15,6 +15,10 @@ pub(crate) enum Outcome {
     GaveUp,
     /// The TCP connect failed (counted in `error`).
     NoConnect(std::io::ErrorKind),
+    /// The answer was not HTTP/1.1 (counted in `error`).
+    NotHttp,
+    /// An HTTP answer with another status (counted in `error`).
+    OtherStatus,
     Error,
 }
 
@@ -27,6 +31,10 @@ pub(crate) struct Tally {
     pub(crate) error: u64,
     pub(crate) no_connect: u64,
     pub(crate) connect_kind: Option<std::io::ErrorKind>,
+    /// Answers that were not HTTP/1.1.
+    pub(crate) not_http: u64,
+    /// HTTP answers with a status other than 2xx and 503.
+    pub(crate) other_status: u64,
     hist: Option<Histogram<u64>>,
 }
 
@@ -39,6 +47,8 @@ impl Tally {
             error: 0,
             no_connect: 0,
             connect_kind: None,
+            not_http: 0,
+            other_status: 0,
             hist: Histogram::<u64>::new_with_bounds(1, HIST_MAX_US, 3).ok(),
         }
     }
@@ -58,8 +68,21 @@ impl Tally {
                 self.no_connect += 1;
                 self.connect_kind.get_or_insert(kind);
             }
+            Outcome::NotHttp => {
+                self.error += 1;
+                self.not_http += 1;
+            }
+            Outcome::OtherStatus => {
+                self.error += 1;
+                self.other_status += 1;
+            }
             Outcome::Error => self.error += 1,
         }
+    }
+
+    /// HTTP answers of any status received so far.
+    pub(crate) fn http_answers(&self) -> u64 {
+        self.ok + self.refused + self.other_status
     }
 
     /// Latency quantile `q` of the `ok` answers so far, ms.

@@ -103,13 +103,19 @@ impl Target {
         }
     }
 
-    /// Resolve the host to one socket address. Unless `allow_non_loopback`,
-    /// every address the name resolves to must be loopback (127.0.0.0/8,
-    /// ::1, or IPv4-mapped 127.x); otherwise this is a usage error naming
-    /// the address. IP literals are checked without any lookup.
+    /// Resolve the host to one socket address, loopback only unless
+    /// `allow_non_loopback`, and without any lookup that could leave the
+    /// machine: an IP literal must be loopback (127.0.0.0/8, ::1, or
+    /// IPv4-mapped 127.x); `localhost` and `*.localhost` (RFC 6761) are
+    /// 127.0.0.1, not looked up; any other name is refused before a lookup.
+    /// With `allow_non_loopback`, other names are looked up. A refusal is a
+    /// usage error naming the target.
     pub async fn resolve(&self, allow_non_loopback: bool) -> Result<SocketAddr, LiveError> {
+        let local = self.host == "localhost" || self.host.ends_with(".localhost");
         let addrs: Vec<SocketAddr> = match self.host.parse::<IpAddr>() {
             Ok(ip) => vec![SocketAddr::new(ip, self.port)],
+            Err(_) if local => vec![SocketAddr::new(IpAddr::from([127, 0, 0, 1]), self.port)],
+            Err(_) if !allow_non_loopback => return Err(LiveError::NonLoopbackName { target: self.to_string() }),
             Err(_) => tokio::net::lookup_host((self.host.as_str(), self.port))
                 .await
                 .map_err(|e| LiveError::Resolve { host: self.host.clone(), reason: e.to_string() })?
@@ -186,6 +192,17 @@ mod tests {
         );
         let t = Target::parse("http://127.0.0.2:80/").expect("ok");
         assert!(t.resolve(false).await.is_ok());
+        // Refused before any lookup: a lookup of .invalid would fail with
+        // a resolve error instead.
+        let t = Target::parse("http://example.invalid:80/").expect("ok");
+        let e = t.resolve(false).await.unwrap_err();
+        assert!(matches!(e, LiveError::NonLoopbackName { .. }), "{e}");
+        assert!(e.is_usage());
+        assert!(e.to_string().contains("names other than localhost are not looked up"), "{e}");
+        for name in ["localhost", "api.localhost"] {
+            let t = Target::parse(&format!("http://{name}:9/")).expect("ok");
+            assert_eq!(t.resolve(false).await.ok(), Some(SocketAddr::from(([127, 0, 0, 1], 9))), "{name}");
+        }
         assert!(is_loopback("::ffff:127.0.0.1".parse().expect("ip")));
     }
 }

@@ -7,7 +7,7 @@ use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
 use bplab_core::calc::Explanation;
-use bplab_core::{Caps, Experiment, ParamKey, ParamKind, ParamSpec, Params, Report, Scenario};
+use bplab_core::{Caps, Experiment, ParamKind, Params, Report, Scenario};
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlCanvasElement};
 
@@ -25,7 +25,7 @@ pub struct ExperimentWidget {
     doc: Document,
     params: Params,
     report: Report,
-    controls: Vec<(ParamKey, Control)>,
+    controls: Vec<(&'static str, Control)>,
     outputs: Vec<Element>,
     canvases: Vec<HtmlCanvasElement>,
     explain: Element,
@@ -60,35 +60,30 @@ pub fn csv_files(name: &str) -> Option<Vec<(String, String)>> {
 }
 
 /// The text `key` shows, and the number its slider shows (`B` → the budget).
-fn shown(p: &Params, key: ParamKey) -> (String, Option<f64>) {
-    let text = p.get(key);
-    let num = match (ParamSpec::of(key).kind, text.parse::<f64>()) {
+fn shown(p: &Params, key: &str) -> (String, Option<f64>) {
+    let text = p.get(key).unwrap_or_default();
+    let num = match (p.spec(key).map(|s| s.kind), text.parse::<f64>()) {
         (_, Ok(v)) => Some(v),
-        (ParamKind::IntOrBudget, Err(_)) => Some(f64::from(p.budget())),
+        (Some(ParamKind::IntOrBudget), Err(_)) => p.budget().map(f64::from),
         _ => None,
     };
     (text, num)
 }
 
-/// Non-default `(param, value)` pairs of `p` for `exp`.
-fn pairs(exp: &Experiment, p: &Params) -> Vec<(String, String)> {
-    let d = exp.defaults();
-    exp.params
-        .iter()
-        .filter(|&&k| p.get(k) != d.get(k))
-        .map(|&k| (ParamSpec::of(k).name.to_owned(), p.get(k)))
-        .collect()
+/// The `(param, value)` pairs that reproduce `p` (the URL, the command).
+fn pairs(p: &Params) -> Vec<(String, String)> {
+    p.changed().into_iter().map(|(n, v)| (n.to_owned(), v)).collect()
 }
 
 impl ExperimentWidget {
-    fn control(&self, key: ParamKey) -> Option<&Control> {
+    fn control(&self, key: &str) -> Option<&Control> {
         self.controls.iter().find(|(k, _)| *k == key).map(|(_, c)| c)
     }
 
     /// Shows the params in every control except `skip`'s text (its slider still follows).
-    fn sync(&self, skip: Option<ParamKey>) {
+    fn sync(&self, skip: Option<&str>) {
         for (k, c) in &self.controls {
-            let (text, num) = shown(&self.params, *k);
+            let (text, num) = shown(&self.params, k);
             if Some(*k) != skip {
                 c.text.set_value(&text);
             }
@@ -101,10 +96,10 @@ impl ExperimentWidget {
     }
 
     /// Applies an edit of `key`; on a refused value shows why and keeps the last result.
-    fn edit(&mut self, key: ParamKey, text: &str) {
+    fn edit(&mut self, key: &str, text: &str) {
         let mut p = self.params.clone();
         let checked = match p.set(key, text) {
-            Ok(()) => Scenario::new(self.exp.id, p, Caps::PAGE),
+            Ok(()) => Scenario::new(p, Caps::PAGE),
             Err(e) => Err(e),
         };
         match checked {
@@ -113,8 +108,7 @@ impl ExperimentWidget {
                 self.generation = self.generation.wrapping_add(1);
                 // The chosen point first when the full run may not fit in this
                 // frame; the full run follows in a later task.
-                let preview =
-                    self.exp.preview(&self.params).and_then(|p| Scenario::new(self.exp.id, p, Caps::PAGE).ok());
+                let preview = self.params.preview().and_then(|p| Scenario::new(p, Caps::PAGE).ok());
                 match preview {
                     Some(pv) => {
                         self.report = pv.run();
@@ -143,7 +137,7 @@ impl ExperimentWidget {
         let cb = Closure::once_into_js(move || {
             if let Ok(mut w) = me.try_borrow_mut()
                 && w.generation == generation
-                && let Ok(sc) = Scenario::new(w.exp.id, w.params.clone(), Caps::PAGE)
+                && let Ok(sc) = Scenario::new(w.params.clone(), Caps::PAGE)
             {
                 w.report = sc.run();
                 w.render();
@@ -165,9 +159,8 @@ impl ExperimentWidget {
     /// Charts first: plotters may measure legend text through the page
     /// layout, which is cheap only while the DOM is not yet dirtied.
     fn render(&self) {
-        let focus = kinds::focus(&self.report);
-        for (c, spec) in self.canvases.iter().zip(self.exp.charts) {
-            chart::draw(c, spec, &self.report, &focus);
+        for (c, plot) in self.canvases.iter().zip(self.report.plots(&bplab_core::plot::Focus::default())) {
+            chart::draw(c, plot);
         }
         let Ok(mut shown) = self.shown.try_borrow_mut() else { return };
         let values: Vec<String> = kinds::readouts(&self.report).into_iter().map(|(_, v)| v).collect();
@@ -183,7 +176,7 @@ impl ExperimentWidget {
             shown.1 = Some(explanations);
         }
         drop(shown);
-        let cmd = proof::command(&["run", self.exp.name], &pairs(self.exp, &self.params));
+        let cmd = proof::command(&["run", self.exp.name], &pairs(&self.params));
         self.proof.show_commands(&self.doc, &[cmd]);
         self.show_hashes();
         if let Some(q) = &self.question {
@@ -209,19 +202,18 @@ struct ExpEnv<'a> {
 
 impl Env for ExpEnv<'_> {
     fn lookup(&self, name: &str) -> Option<Lookup> {
-        let spec = ParamSpec::named(name).filter(|s| self.exp.uses(s.key))?;
-        Some(Lookup::Text(self.params.get(spec.key)))
+        Some(Lookup::Text(self.params.get(name)?))
     }
 
     fn run_csv(&self, set: &[(String, String)], table: &str) -> Result<String, String> {
         let mut p = self.params.clone();
         for (k, v) in set {
-            let spec = ParamSpec::named(k)
-                .filter(|s| self.exp.uses(s.key))
-                .ok_or_else(|| format!("run: the {} experiment has no parameter '{k}'", self.exp.name))?;
-            p.set(spec.key, v).map_err(|e| format!("run: {e}"))?;
+            if self.exp.param(k).is_none() {
+                return Err(format!("run: the {} experiment has no parameter '{k}'", self.exp.name));
+            }
+            p.set(k, v).map_err(|e| format!("run: {e}"))?;
         }
-        let report = Scenario::new(self.exp.id, p, Caps::PAGE).map_err(|e| format!("run: {e}"))?.run();
+        let report = Scenario::new(p, Caps::PAGE).map_err(|e| format!("run: {e}"))?.run();
         let files: Vec<&str> = self.exp.tables.iter().map(|t| t.file).collect();
         report.tables().iter().find(|t| t.spec.file == table).map(|t| t.csv()).ok_or_else(|| {
             format!("run: the {} experiment has no table '{table}'; its tables: {}", self.exp.name, files.join(", "))
@@ -230,21 +222,27 @@ impl Env for ExpEnv<'_> {
 }
 
 /// A URL value that was refused: the parameter, the text, the message.
-type Refused = (ParamKey, String, String);
+type Refused = (&'static str, String, String);
 
 /// Reads `exp`'s params from the query: the checked params (or the defaults
 /// with a message), and per-field refusals `(key, text, message)`.
 fn from_query(exp: &'static Experiment, q: &Query) -> (Params, Report, Vec<Refused>, Option<String>) {
     let mut p = exp.defaults();
     let mut refused = Vec::new();
-    for &k in exp.params {
-        if let Some(v) = q.get(exp.name, ParamSpec::of(k).name)
-            && let Err(e) = p.set(k, v)
+    // Each value on its own, so a refused one names its own field, in
+    // `Params::apply`'s order: plain values, presets, plain values again (a
+    // value given beside a preset overrides it).
+    let preset = |k: &&'static bplab_core::ParamSpec| matches!(k.kind, ParamKind::Preset(_));
+    let plain = || exp.params.iter().filter(|k| !preset(k));
+    for (i, k) in plain().chain(exp.params.iter().filter(preset)).chain(plain()).enumerate() {
+        if let Some(v) = q.get(exp.name, k.name)
+            && let Err(e) = p.set(k.name, v)
+            && i < exp.params.len()
         {
-            refused.push((k, v.to_owned(), e.to_string()));
+            refused.push((k.name, v.to_owned(), e.to_string()));
         }
     }
-    match Scenario::new(exp.id, p, Caps::PAGE) {
+    match Scenario::new(p, Caps::PAGE) {
         Ok(sc) => (sc.params().clone(), sc.run(), refused, None),
         Err(e) => {
             let msg = format!("{e}. Showing the article defaults.");
@@ -298,8 +296,9 @@ pub fn mount(
     }));
     w.borrow_mut().me = Rc::downgrade(&w);
     let mut controls = Vec::new();
-    for &k in exp.params {
-        let spec = ranges::control_spec(ParamSpec::of(k));
+    for s in exp.params {
+        let k = s.name;
+        let spec = ranges::control_spec(s);
         let w2 = w.clone();
         let edit = Rc::new(move |t: &str| {
             if let Ok(mut w) = w2.try_borrow_mut() {
@@ -356,7 +355,7 @@ pub fn mount(
     let w2 = w.clone();
     url_state::register(Source {
         widget: name,
-        pairs: Box::new(move || w2.try_borrow().map(|w| pairs(w.exp, &w.params)).unwrap_or_default()),
+        pairs: Box::new(move || w2.try_borrow().map(|w| pairs(&w.params)).unwrap_or_default()),
         embed_link: Some(link),
     });
     if let Some(d) = w.borrow().proof.details.clone() {

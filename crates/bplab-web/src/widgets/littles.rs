@@ -16,7 +16,7 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlCanvasElement, HtmlSelectElement};
 
 use super::{Extras, shell};
-use crate::control::{Control, ControlSpec, SliderRange};
+use crate::control::Control;
 
 const FIELDS: [bplab_core::calc::CalcParam; 6] = CALC_PARAMS;
 use crate::dom::{add, el, on, text_el};
@@ -210,7 +210,9 @@ impl Littles {
     /// `bplab limit …` and `bplab littles …` for the current values.
     fn commands(&self) -> Vec<String> {
         let flags = |idx: &[usize]| -> Vec<(String, String)> {
-            idx.iter().filter_map(|&i| Some((FIELDS.get(i)?.name.to_owned(), fmt_num(*self.values.get(i)?)))).collect()
+            idx.iter()
+                .filter_map(|&i| Some((FIELDS.get(i)?.spec.name.to_owned(), fmt_num(*self.values.get(i)?))))
+                .collect()
         };
         let given: Vec<usize> =
             [ARRIVALS, LATENCY, IN_FLIGHT].into_iter().filter(|&i| i != field_index(self.solve)).collect();
@@ -227,7 +229,7 @@ impl Littles {
         }
         for (i, (f, v)) in FIELDS.iter().zip(self.values).enumerate() {
             if i != field_index(self.solve) && v != f.default {
-                out.push((f.name.to_owned(), fmt_num(v)));
+                out.push((f.spec.name.to_owned(), fmt_num(v)));
             }
         }
         out
@@ -239,7 +241,7 @@ struct LittlesEnv<'a>(&'a [f64; 6]);
 
 impl Env for LittlesEnv<'_> {
     fn lookup(&self, name: &str) -> Option<Lookup> {
-        let i = FIELDS.iter().position(|f| f.name == name)?;
+        let i = FIELDS.iter().position(|f| f.spec.name == name)?;
         self.0.get(i).map(|v| Lookup::Num(*v))
     }
 
@@ -261,7 +263,7 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query, extras: Extras) -> Res
         parent,
         NAME,
         "Little's law and the limit",
-        "Post 2 and seed 003",
+        "Post 2 and the course lesson",
         "L = λ × W: give two, get the third. The limit a latency budget allows: workers × (budget − service) / service queued, or capacity × budget in the system.",
     )?;
     let sec = &sh.section;
@@ -283,7 +285,7 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query, extras: Extras) -> Res
         NAME,
         &[
             ("Little's law result", String::new()),
-            ("Queue limit (workers × (budget − service) / service, seed 003)", String::new()),
+            ("Queue limit (workers × (budget − service) / service, the course lesson)", String::new()),
             ("In-system bound (capacity × budget, Post 2)", String::new()),
             ("Capacity (drain rate)", String::new()),
         ],
@@ -314,15 +316,7 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query, extras: Extras) -> Res
     }));
     let mut controls = Vec::new();
     for (i, f) in FIELDS.iter().enumerate() {
-        let slider = SliderRange { min: f.slider.min, max: f.slider.max, step: f.slider.step };
-        let spec = ControlSpec {
-            name: f.name,
-            label: f.label,
-            unit: f.unit,
-            slider: Some(slider),
-            help: f.help,
-            inputmode: if f.whole { "numeric" } else { "decimal" },
-        };
+        let spec = crate::ranges::control_spec(&f.spec);
         let w2 = w.clone();
         let edit = Rc::new(move |t: &str| {
             if let Ok(mut w) = w2.try_borrow_mut() {
@@ -348,7 +342,7 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query, extras: Extras) -> Res
     }
     // URL values go through the same path as typing: refused ones show their message.
     for (i, f) in FIELDS.iter().enumerate() {
-        if let Some(v) = q.get(NAME, f.name) {
+        if let Some(v) = q.get(NAME, f.spec.name) {
             if let Some(c) = w.borrow().controls.get(i) {
                 c.set_value(v);
             }

@@ -6,8 +6,8 @@ mod kinds;
 mod littles;
 mod shell;
 
+use bplab_core::EXPERIMENTS;
 use bplab_core::calc::CALC_PARAMS;
-use bplab_core::{EXPERIMENTS, ParamSpec};
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element};
 
@@ -26,12 +26,9 @@ pub struct Extras {
 /// The URL/CLI names of widget `name`'s parameters.
 fn param_names(name: &str) -> Vec<&'static str> {
     if name == littles::NAME {
-        return CALC_PARAMS.iter().map(|p| p.name).collect();
+        return CALC_PARAMS.iter().map(|p| p.spec.name).collect();
     }
-    EXPERIMENTS
-        .iter()
-        .find(|e| e.name == name)
-        .map_or_else(Vec::new, |e| e.params.iter().map(|&k| ParamSpec::of(k).name).collect())
+    EXPERIMENTS.iter().find(|e| e.name == name).map_or_else(Vec::new, |e| e.params.iter().map(|s| s.name).collect())
 }
 
 pub use experiment::csv_files;

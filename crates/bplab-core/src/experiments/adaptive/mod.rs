@@ -1,15 +1,19 @@
-//! When the service time moves (seed 003's last section): a fixed limit,
+//! When the service time moves (the course lesson's last section): a fixed limit,
 //! request-queue CoDel and four adaptive limiters raced on one trace. Every
 //! controller sees the same arrivals and the same base service times; a
 //! deploy multiplies the service time from `slowdown-at-ms` on.
 
 mod explain;
+mod params;
+mod plots;
 
 use serde::Serialize;
 
+pub use params::{AdaptiveParams, Controller, Deploy, Preset};
+
 use super::{
-    ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
-    base_defaults, par_map, poisson_bound, service_time,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map,
+    poisson_bound,
 };
 use crate::calc::Explanation;
 use crate::control::{
@@ -18,13 +22,8 @@ use crate::control::{
 };
 use crate::error::ConfigError;
 use crate::numerics::percentile_of_values;
-use crate::params::{ParamKey, ParamSpec, Params};
-use crate::stochastic::{
-    Backoff, Bucket, Client, Door, RateSchedule, Retry, ServiceTime, SimOut, Step, Trace,
-};
+use crate::stochastic::{Bucket, Door, RateSchedule, SimOut, Step, Trace, simulate};
 use crate::table::{Row, Table, TableSpec};
-
-use crate::params::ParamKey::*;
 
 /// The registry entry.
 pub(super) const DEF: Experiment = Experiment {
@@ -33,34 +32,13 @@ pub(super) const DEF: Experiment = Experiment {
     title: "When the service time moves",
     post: "Course lesson, last section: fixed limit vs CoDel vs adaptive limits",
     dir: "adaptive",
-    lesson: "A limit derived from one service time is wrong by the ratio after a deploy; CoDel and adaptive limits re-derive it, each in its own way.",
+    lesson: "A limit derived from one service time is wrong by the ratio after a deploy; CoDel and adaptive limits try to re-derive it, each in its own way, and the race shows whether they do.",
     tables: &TABLES,
     charts: &CHARTS,
-    params: &[
-        RateSchedule,
-        Seconds,
-        Seed,
-        Workers,
-        Service,
-        ClientTimeoutMs,
-        BudgetMs,
-        SlowdownAtMs,
-        SlowdownFactor,
-        Controllers,
-        CodelTargetMs,
-        WindowMs,
-        Preset,
-    ],
-    main_param: SlowdownFactor,
-    defaults,
-    check,
-    run: |p, x| Report::Adaptive(run(p, x)),
-    preview: None,
+    params: AdaptiveParams::SPECS,
+    main_param: "slowdown-factor",
+    window_param: "seconds",
 };
-
-fn defaults() -> Params {
-    Params { seconds: 30.0, window_ms: 500, ..base_defaults() }
-}
 
 static TABLES: [TableSpec; 2] = [
     TableSpec {
@@ -78,18 +56,17 @@ static TABLES: [TableSpec; 2] = [
 ];
 
 static CHARTS: [ChartSpec; 3] = [
-    ChartSpec { id: ChartId::AdaptiveLimit, file: "adaptive-limit.png", title: "Limit over time per controller" },
+    ChartSpec { file: "adaptive-limit.png", title: "Limit over time per controller" },
     ChartSpec {
-        id: ChartId::AdaptiveP99,
         file: "adaptive-p99.png",
         title: "p99 of answers over time, against the budget",
     },
-    ChartSpec { id: ChartId::AdaptiveOk, file: "adaptive-ok.png", title: "Delivered answers over time" },
+    ChartSpec { file: "adaptive-ok.png", title: "Delivered answers over time" },
 ];
 
 /// CoDel's interval (folly's default), ms.
-pub const CODEL_INTERVAL_MS: u32 = 100;
-/// Retries per caller in the retry-storm preset, and their backoff.
+pub const CODEL_INTERVAL_MS: u32 = crate::control::CODEL_INTERVAL_MS as u32;
+/// Retries per caller in the retry-storm preset.
 pub const STORM_RETRIES: u32 = 3;
 /// Concurrency of the stuck-downstream preset: the handler waits on I/O, so
 /// the worker count no longer bounds what is in flight.
@@ -100,8 +77,8 @@ pub const STORM_BACKOFF_MS: f64 = 100.0;
 /// One controller's race.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Lane {
-    /// Controller name.
-    pub controller: String,
+    /// Which controller.
+    pub controller: Controller,
     /// What happened.
     pub out: SimOut,
     /// ok/s before and after the deploy.
@@ -116,8 +93,10 @@ pub struct Lane {
 /// The adaptive experiment's result.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct AdaptiveReport {
-    /// The scenario preset in force.
-    pub preset: String,
+    /// The scenario preset last chosen (its values are the fields below).
+    pub preset: Preset,
+    /// What the deploy does.
+    pub deploy: Deploy,
     /// Offered rate (the first step's), rps.
     pub rate_rps: f64,
     /// Workers.
@@ -140,18 +119,16 @@ pub struct AdaptiveReport {
     pub window_ms: u32,
     /// Run window, ms.
     pub run_ms: f64,
-    /// Retries per caller (retry-storm preset).
+    /// Retries per refused or abandoned caller.
     pub retries: u32,
+    /// Wait before a retry, ms.
+    pub retry_backoff_ms: u32,
     /// One lane per controller, in the order asked.
     pub lanes: Vec<Lane>,
 }
 
-/// The traffic after the preset: steady-overload offers 1.1 × capacity.
-fn traffic(p: &Params, svc: ServiceTime) -> RateSchedule {
-    if p.preset == "steady-overload" {
-        let cap = crate::calc::capacity_rps(svc.mean_ms(), p.workers);
-        return RateSchedule::constant(1.1 * cap);
-    }
+/// The offered traffic: the rate schedule's steps, the last one holding.
+fn traffic(p: &AdaptiveParams) -> RateSchedule {
     let steps: Vec<Step> = p
         .rate_schedule
         .iter()
@@ -165,48 +142,64 @@ fn traffic(p: &Params, svc: ServiceTime) -> RateSchedule {
 }
 
 /// The lesson's formula on the pre-deploy service time, as an in-system limit.
-fn fixed_limit(p: &Params, svc: ServiceTime) -> i32 {
-    let s = svc.mean_ms();
+fn fixed_limit(p: &AdaptiveParams) -> i32 {
+    let s = p.service.mean_ms();
     let w = f64::from(p.workers);
     let queue = libm::round((w * (f64::from(p.budget_ms) - s) / s).max(0.0));
     (queue + w).clamp(1.0, f64::from(i32::MAX)) as i32
 }
 
-fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
-    let svc = service_time(p)?;
+pub(super) fn check(p: &AdaptiveParams) -> Result<(Estimate, u64), ConfigError> {
     let run_ms = p.seconds * 1000.0;
     if !(1.0..=crate::stochastic::MAX_MS).contains(&run_ms) {
-        let s = ParamSpec::of(ParamKey::Seconds);
-        return Err(ConfigError::OutOfRange { param: s.name, value: p.seconds.to_string(), accepted: s.accepted() });
+        let s = crate::params::SECONDS;
+        return Err(ConfigError::OutOfRange {
+            param: s.name,
+            value: p.seconds.to_string(),
+            accepted: format!("{} (at least 0.001 s)", s.accepted()),
+        });
     }
     // Expected arrivals plus a Poisson tail no run will pass.
-    let per_run = poisson_bound(traffic(p, svc).estimate_work(run_ms).map_or(f64::INFINITY, |m| m as f64));
-    let retries = if p.preset == "retry-storm" { 1 + u64::from(STORM_RETRIES) } else { 1 };
+    let per_run = poisson_bound(traffic(p).estimate_work(run_ms).map_or(f64::INFINITY, |m| m as f64));
+    let retries = 1 + u64::from(p.retries);
+    // Every door builds from in-range parameters; build each once here, so
+    // the run never meets a refusal.
+    for &c in &p.controllers {
+        door(c, p, fixed_limit(p)).map_err(|e| ConfigError::OutOfRange {
+            param: "controllers",
+            value: c.name().to_owned(),
+            accepted: e.to_string(),
+        })?;
+    }
     let mut e = Estimate::default();
     e.add(per_run.saturating_mul(retries), p.controllers.len() as u64);
     Ok((e, (run_ms / f64::from(p.window_ms)).ceil() as u64 * p.controllers.len() as u64))
 }
 
-fn door(name: &str, p: &Params, fixed: i32) -> Door {
+/// The door of controller `c`. The configs are the reference library's
+/// defaults (which validate), a fixed limit of at least 1 and a CoDel
+/// target in the spec's range, so `Err` is impossible in practice; it is
+/// still reported, not replaced by another controller.
+fn door(c: Controller, p: &AdaptiveParams, fixed: i32) -> Result<Door, crate::control::ControlError> {
     let seed = u64::from(p.seed);
-    let cfg = match name {
-        "codel" => {
-            let c = CodelConfig::new(i64::from(p.codel_target_ms), i64::from(CODEL_INTERVAL_MS)).unwrap_or_default();
-            return Door::Codel(Codel::new(&c, 0));
+    let cfg = match c {
+        Controller::Codel => {
+            let c = CodelConfig::new(i64::from(p.codel_target_ms), i64::from(CODEL_INTERVAL_MS))?;
+            return Ok(Door::Codel(Codel::new(&c, 0)));
         }
-        "fixed" => FixedConfig::new(fixed).map(LimiterConfig::Fixed),
-        "aimd" => AimdConfig::new(AimdParams::default()).map(LimiterConfig::Aimd),
-        "vegas" => VegasConfig::new(VegasParams { jitter: Draws::seeded(seed), ..VegasParams::default() })
-            .map(LimiterConfig::Vegas),
-        "gradient" => GradientConfig::new(GradientParams { offsets: Draws::seeded(seed), ..GradientParams::default() })
-            .map(LimiterConfig::Gradient),
-        _ => Gradient2Config::new(Gradient2Params::default()).map(LimiterConfig::Gradient2),
+        Controller::Fixed => LimiterConfig::Fixed(FixedConfig::new(fixed)?),
+        Controller::Aimd => LimiterConfig::Aimd(AimdConfig::new(AimdParams::default())?),
+        Controller::Vegas => LimiterConfig::Vegas(VegasConfig::new(VegasParams {
+            jitter: Draws::seeded(seed),
+            ..VegasParams::default()
+        })?),
+        Controller::Gradient2 => LimiterConfig::Gradient2(Gradient2Config::new(Gradient2Params::default())?),
+        Controller::Gradient => LimiterConfig::Gradient(GradientConfig::new(GradientParams {
+            offsets: Draws::seeded(seed),
+            ..GradientParams::default()
+        })?),
     };
-    match cfg {
-        Ok(c) => Door::Limit(c.build()),
-        // Defaults always validate; a fixed limit is at least 1.
-        Err(_) => Door::Limit(LimiterConfig::Gradient2(Gradient2Config::default()).build()),
-    }
+    Ok(Door::Limit(cfg.build()))
 }
 
 fn p99(v: &[u64]) -> Option<u64> {
@@ -214,18 +207,21 @@ fn p99(v: &[u64]) -> Option<u64> {
     (!v.is_empty()).then(|| percentile_of_values(&mut v, 99.0))
 }
 
-fn run(p: &Params, exec: &dyn Exec) -> AdaptiveReport {
-    let svc = service_time(p).unwrap_or(ServiceTime::Fixed { ms: 1.0 });
+/// The full run is cheap: no preview.
+pub(super) fn preview(_: &AdaptiveParams) -> Option<AdaptiveParams> {
+    None
+}
+
+pub(super) fn run(p: &AdaptiveParams, exec: &dyn Exec) -> AdaptiveReport {
+    let svc = p.service;
     let run_ms = p.seconds * 1000.0;
-    let sched = traffic(p, svc);
+    let sched = traffic(p);
     let cap = sched.estimate_work(run_ms).unwrap_or(0).saturating_mul(2).saturating_add(64);
     let arrivals = sched.generate(run_ms, u64::from(p.seed), cap).unwrap_or_default();
     let base: Vec<f64> = svc.draws(u64::from(p.seed)).take(arrivals.len()).collect();
-    let stuck = p.preset == "stuck-downstream";
-    let factor = if p.preset == "steady-overload" { 1.0 } else { p.slowdown_factor };
-    let retries = if p.preset == "retry-storm" { STORM_RETRIES } else { 0 };
-    // The retry storm's callers: the engine's client with a fixed backoff.
-    let retry = Retry { max_retries: retries, backoff: Backoff::Fixed { ms: STORM_BACKOFF_MS } };
+    let stuck = p.deploy == Deploy::Stuck;
+    let factor = p.slowdown_factor;
+    let retries = p.retries;
     let trace = Trace {
         arrivals: &arrivals,
         service_ms: &base,
@@ -236,24 +232,24 @@ fn run(p: &Params, exec: &dyn Exec) -> AdaptiveReport {
         slowdown_factor: factor,
         stuck_after_slowdown: stuck,
         retries,
-        retry_backoff_ms: STORM_BACKOFF_MS,
+        retry_backoff_ms: f64::from(p.retry_backoff_ms),
         window_ms: run_ms,
         bucket_ms: f64::from(p.window_ms),
     };
-    let fixed = fixed_limit(p, svc);
+    let fixed = fixed_limit(p);
     let at = f64::from(p.slowdown_at_ms).min(run_ms);
-    let lanes = par_map(exec, &p.controllers, |name| {
-        let mut model = trace.model(door(name, p, fixed));
-        model.client = Client { retry, ..model.client };
-        model.seed = u64::from(p.seed);
-        // Checked up front (run window, timeout, factor), so never empty in practice.
-        let out = model.run().map_or_else(|_| SimOut::empty(), SimOut::of);
+    // `check` built every door, so none is refused here.
+    let doors: Vec<(Controller, Door)> =
+        p.controllers.iter().filter_map(|&c| door(c, p, fixed).ok().map(|d| (c, d))).collect();
+    let lanes = par_map(exec, &doors, |(controller, d)| {
+        let controller = *controller;
+        let out = simulate(trace, d.clone());
         let secs = |ms: f64| (ms / 1000.0).max(1e-9);
         let ok_before = out.before_ms.len() as f64 / secs(at);
         let ok_after = out.after_ms.len() as f64 / secs(run_ms - at);
         let recovery_ms = explain::recovery(&out.buckets, p.window_ms, p.slowdown_at_ms, p.budget_ms);
         Lane {
-            controller: name.clone(),
+            controller,
             ok_per_sec: (ok_before, ok_after),
             p99_ms: (p99(&out.before_ms), p99(&out.after_ms)),
             recovery_ms,
@@ -261,7 +257,8 @@ fn run(p: &Params, exec: &dyn Exec) -> AdaptiveReport {
         }
     });
     AdaptiveReport {
-        preset: p.preset.clone(),
+        preset: p.preset,
+        deploy: p.deploy,
         rate_rps: p.rate_schedule.first().map_or(0.0, |s| s.0),
         workers: p.workers,
         service_mean_ms: svc.mean_ms(),
@@ -274,6 +271,7 @@ fn run(p: &Params, exec: &dyn Exec) -> AdaptiveReport {
         window_ms: p.window_ms,
         run_ms,
         retries,
+        retry_backoff_ms: p.retry_backoff_ms,
         lanes,
     }
 }
@@ -283,6 +281,10 @@ fn opt_ms(v: Option<u64>) -> String {
 }
 
 impl ExperimentReport for AdaptiveReport {
+    fn plots(&self) -> Vec<crate::plot::Plot> {
+        plots::plots(self)
+    }
+
     fn explanations(&self) -> Vec<Explanation> {
         vec![explain::explanation(self)]
     }
@@ -295,7 +297,7 @@ impl ExperimentReport for AdaptiveReport {
         self.lanes
             .iter()
             .map(|l| RunTally {
-                label: l.controller.clone(),
+                label: l.controller.to_string(),
                 arrivals: l.out.attempts,
                 goodput: l.out.ok,
                 late: l.out.wasted,
@@ -314,7 +316,7 @@ impl ExperimentReport for AdaptiveReport {
             for (i, b) in l.out.buckets.iter().enumerate() {
                 tl.rows.push(
                     Row::new()
-                        .text(l.controller.clone())
+                        .text(l.controller.name())
                         .int(i as u64 * u64::from(self.window_ms))
                         .int(b.limit)
                         .int(b.in_flight_max)
@@ -330,7 +332,7 @@ impl ExperimentReport for AdaptiveReport {
         for l in &self.lanes {
             sum.rows.push(
                 Row::new()
-                    .text(l.controller.clone())
+                    .text(l.controller.name())
                     .f1(l.ok_per_sec.0)
                     .f1(l.ok_per_sec.1)
                     .text(opt_ms(l.p99_ms.0))

@@ -1,21 +1,20 @@
 //! Post 2 experiment: the limit sweep on a bursty curve and the plateau.
 
 mod explain;
+mod params;
+mod plots;
 
 use serde::Serialize;
 
 use super::{
-    ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
-    base_defaults, par_map,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map,
 };
 use crate::arrivals::Curve;
 use crate::calc::Explanation;
 use crate::error::ConfigError;
 use crate::models::admission::{self, AdmissionOutcome, AdmissionSettings, Limit};
-use crate::params::Params;
 use crate::table::{Row, Table, TableSpec};
-
-use crate::params::ParamKey::*;
+pub use params::AdmissionParams;
 
 /// The registry entry.
 pub(super) const DEF: Experiment = Experiment {
@@ -27,12 +26,9 @@ pub(super) const DEF: Experiment = Experiment {
     lesson: "A concurrency limit of capacity × deadline turns the collapse cliff into a plateau; past it, goodput falls off a cliff.",
     tables: &TABLES,
     charts: &CHARTS,
-    params: &[ServiceMs, DeadlineMs, DurationMs, ValleyRps, ValleyMs, SpikeRps, SpikeMs, Offered, Limits, PlateauLimit],
-    main_param: PlateauLimit,
-    defaults,
-    check,
-    run: |p, x| Report::Admission(run(p, x)),
-    preview: None,
+    params: AdmissionParams::SPECS,
+    main_param: "plateau-limit",
+    window_param: "duration-ms",
 };
 
 static TABLES: [TableSpec; 2] = [
@@ -52,20 +48,14 @@ static TABLES: [TableSpec; 2] = [
 
 static CHARTS: [ChartSpec; 2] = [
     ChartSpec {
-        id: ChartId::AdmissionLimitSweep,
         file: "bp-post2-limit-sweep.png",
         title: "Goodput and utilization vs admission limit",
     },
     ChartSpec {
-        id: ChartId::AdmissionPlateau,
         file: "bp-post2-plateau.png",
         title: "Goodput vs offered load: cliff vs plateau",
     },
 ];
-
-fn defaults() -> Params {
-    base_defaults()
-}
 
 /// Both admission tables.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -86,19 +76,30 @@ pub struct AdmissionReport {
     pub limited: Vec<AdmissionOutcome>,
 }
 
-fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
+fn curve(p: &AdmissionParams) -> Curve {
+    Curve::bursty(p.valley_rps, p.valley_ms, p.spike_rps, p.spike_ms)
+}
+
+pub(super) fn check(p: &AdmissionParams) -> Result<(Estimate, u64), ConfigError> {
+    super::deadline_covers_service(p.service_ms, p.deadline_ms)?;
     let mut e = Estimate::default();
-    e.add(p.curve().estimate_arrivals(p.duration_ms), p.limits.len() as u64);
+    e.add(curve(p).estimate_arrivals(p.duration_ms), p.limits.len() as u64);
     for &r in &p.offered_rps {
         e.add(Curve::flat(r, p.duration_ms).estimate_arrivals(p.duration_ms), 2);
     }
     Ok((e, 0))
 }
 
-fn run(p: &Params, exec: &dyn Exec) -> AdmissionReport {
+/// The full run is cheap: no preview.
+pub(super) fn preview(_: &AdmissionParams) -> Option<AdmissionParams> {
+    None
+}
+
+pub(super) fn run(p: &AdmissionParams, exec: &dyn Exec) -> AdmissionReport {
+    let budget = crate::calc::budget_value(p.service_ms, p.deadline_ms);
     let s = AdmissionSettings { service_ms: p.service_ms, deadline_ms: p.deadline_ms, duration_ms: p.duration_ms };
-    let bursty = p.curve().arrivals(p.duration_ms);
-    let plateau_limit = p.plateau_limit.unwrap_or_else(|| p.budget());
+    let bursty = curve(p).arrivals(p.duration_ms);
+    let plateau_limit = p.plateau_limit.unwrap_or(budget);
     let flats: Vec<Vec<f64>> =
         par_map(exec, &p.offered_rps, |&r| Curve::flat(r, p.duration_ms).arrivals(p.duration_ms));
     // Every independent run in one batch: the sweep, then both plateau modes.
@@ -115,7 +116,7 @@ fn run(p: &Params, exec: &dyn Exec) -> AdmissionReport {
     let limited = out.collect();
     AdmissionReport {
         settings: s,
-        budget: p.budget(),
+        budget,
         deadline_safe: crate::calc::deadline_safe_bound(p.service_ms, p.deadline_ms),
         sweep,
         plateau_limit,
@@ -125,6 +126,10 @@ fn run(p: &Params, exec: &dyn Exec) -> AdmissionReport {
 }
 
 impl ExperimentReport for AdmissionReport {
+    fn plots(&self) -> Vec<crate::plot::Plot> {
+        plots::plots(self)
+    }
+
     fn explanations(&self) -> Vec<Explanation> {
         explain::explanations(self)
     }

@@ -1,20 +1,21 @@
 //! Post 1 experiment: the offered-load sweep without and with retries.
 
 mod explain;
+mod params;
+mod plots;
 
 use serde::Serialize;
 
 use super::{
-    ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
-    base_defaults, par_map,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally,
+    par_map,
 };
 use crate::calc::Explanation;
 use crate::error::ConfigError;
 use crate::models::collapse::{self, CollapseRow, CollapseSettings};
-use crate::params::{ParamKey, ParamSpec, Params};
 use crate::table::{Row, Table, TableSpec};
 
-use crate::params::ParamKey::*;
+pub use params::CollapseParams;
 
 /// The registry entry.
 pub(super) const DEF: Experiment = Experiment {
@@ -26,12 +27,9 @@ pub(super) const DEF: Experiment = Experiment {
     lesson: "Past capacity an unbounded queue serves requests whose clients already gave up; retries add load, not goodput.",
     tables: &TABLES,
     charts: &CHARTS,
-    params: &[ServiceMs, DeadlineMs, DurationMs, Offered, QueueCapacity, MaxRetries, RetryBackoffMs],
-    main_param: DeadlineMs,
-    defaults,
-    check,
-    run: |p, x| Report::Collapse(run(p, x)),
-    preview: None,
+    params: CollapseParams::SPECS,
+    main_param: "deadline-ms",
+    window_param: "duration-ms",
 };
 
 static TABLES: [TableSpec; 1] = [TableSpec {
@@ -42,17 +40,12 @@ static TABLES: [TableSpec; 1] = [TableSpec {
 }];
 
 static CHARTS: [ChartSpec; 2] = [
-    ChartSpec { id: ChartId::CollapseGoodput, file: "bp-post1-goodput.png", title: "Goodput vs offered load" },
+    ChartSpec { file: "bp-post1-goodput.png", title: "Goodput vs offered load" },
     ChartSpec {
-        id: ChartId::CollapseAmplification,
         file: "bp-post1-amplification.png",
         title: "Retry amplification: effective load vs offered",
     },
 ];
-
-fn defaults() -> Params {
-    Params { offered_rps: vec![25.0, 50.0, 75.0, 90.0, 100.0, 110.0, 125.0, 150.0, 200.0, 300.0], ..base_defaults() }
-}
 
 /// The collapse sweep: every `no-retry` row, then every `retry` row.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -65,25 +58,26 @@ pub struct CollapseReport {
     pub retry: Vec<CollapseRow>,
 }
 
-fn whole_rates(p: &Params) -> Result<Vec<u32>, ConfigError> {
+fn whole_rates(p: &CollapseParams) -> Result<Vec<u32>, ConfigError> {
     p.offered_rps
         .iter()
         .map(|&r| {
             if r.fract() == 0.0 && r >= 1.0 {
                 Ok(r as u32)
             } else {
-                let s = ParamSpec::of(ParamKey::Offered);
+                let s = crate::params::OFFERED;
                 Err(ConfigError::OutOfRange {
                     param: s.name,
                     value: r.to_string(),
-                    accepted: format!("whole numbers from 1 to {} (rps) for the collapse sweep", s.max),
+                    accepted: format!("whole numbers from 1 to {} (rps) for the collapse sweep", s.range.max),
                 })
             }
         })
         .collect()
 }
 
-fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
+pub(super) fn check(p: &CollapseParams) -> Result<(Estimate, u64), ConfigError> {
+    super::deadline_covers_service(p.service_ms, p.deadline_ms)?;
     let mut e = Estimate::default();
     let attempts = 1 + u64::from(p.max_retries);
     for r in whole_rates(p)? {
@@ -94,7 +88,7 @@ fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
     Ok((e, 0))
 }
 
-fn settings(p: &Params) -> CollapseSettings {
+fn settings(p: &CollapseParams) -> CollapseSettings {
     CollapseSettings {
         service_ms: p.service_ms,
         deadline_ms: p.deadline_ms,
@@ -105,7 +99,12 @@ fn settings(p: &Params) -> CollapseSettings {
     }
 }
 
-fn run(p: &Params, exec: &dyn Exec) -> CollapseReport {
+/// The full run is cheap: no preview.
+pub(super) fn preview(_: &CollapseParams) -> Option<CollapseParams> {
+    None
+}
+
+pub(super) fn run(p: &CollapseParams, exec: &dyn Exec) -> CollapseReport {
     let s = settings(p);
     let rates = whole_rates(p).unwrap_or_default();
     let jobs: Vec<(u32, bool)> =
@@ -116,6 +115,10 @@ fn run(p: &Params, exec: &dyn Exec) -> CollapseReport {
 }
 
 impl ExperimentReport for CollapseReport {
+    fn plots(&self) -> Vec<crate::plot::Plot> {
+        plots::plots(self)
+    }
+
     fn explanations(&self) -> Vec<Explanation> {
         vec![explain::explanation(self)]
     }

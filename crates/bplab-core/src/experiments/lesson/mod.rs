@@ -7,47 +7,44 @@
 //! chosen rate.
 
 mod explain;
+mod params;
 mod stats;
+mod plots;
 
 use serde::Serialize;
 
 use super::{
-    ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
-    base_defaults, par_map, poisson_bound, service_time,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map,
+    poisson_bound,
 };
 use crate::arrivals::Curve;
 use crate::calc::Explanation;
 use crate::error::ConfigError;
 use crate::models::admission::{self, AdmissionOutcome, AdmissionSettings, Limit};
-use crate::params::{ParamKey, ParamSpec, Params};
 use crate::stochastic::{Outcome, Server, ServiceTime, Setup, Summary};
 use crate::table::{Row, Table, TableSpec};
+pub use params::{LESSON_QUEUE_LIMIT, LessonParams};
 pub use stats::Interval;
-
-use crate::params::ParamKey::*;
 
 /// The registry entry.
 pub(super) const DEF: Experiment = Experiment {
     id: ExperimentId::Lesson,
     name: "lesson",
     title: "Random arrivals",
-    post: "Course lesson: Ship a number you measured (seed 003)",
+    post: "Course lesson: Ship a number you measured",
     dir: "lesson",
-    lesson: "Random arrivals queue below capacity: the same server the deterministic model calls idle has a tail.",
+    lesson: "Random arrivals queue below capacity: the same server the evenly spaced reference model calls idle has a tail.",
     tables: &TABLES,
     charts: &CHARTS,
-    params: &[Rates, Seconds, Seed, Workers, Service, DoorLimit, ClientTimeoutMs, Replicas, AtRate],
-    main_param: DoorLimit,
-    defaults: base_defaults,
-    check,
-    run: |p, x| Report::Lesson(run(p, x)),
-    preview: Some(preview),
+    params: LessonParams::SPECS,
+    main_param: "limit",
+    window_param: "seconds",
 };
 
 /// The chosen rate and one replica first: the widget fills the sweep and the
 /// replicas in the next frame.
-fn preview(p: &Params) -> Params {
-    Params { rates_rps: vec![p.at_rate_rps], replicas: 1, ..p.clone() }
+pub(super) fn preview(p: &LessonParams) -> Option<LessonParams> {
+    Some(LessonParams { rates_rps: vec![p.at_rate_rps], replicas: 1, ..p.clone() })
 }
 
 static TABLES: [TableSpec; 3] = [
@@ -73,12 +70,10 @@ static TABLES: [TableSpec; 3] = [
 
 static CHARTS: [ChartSpec; 2] = [
     ChartSpec {
-        id: ChartId::LessonSweep,
         file: "lesson-sweep.png",
         title: "p99 and delivered answers vs offered rate (band: 95 % over replicas)",
     },
     ChartSpec {
-        id: ChartId::LessonLatency,
         file: "lesson-latency.png",
         title: "Latency at the chosen rate: random arrivals vs evenly spaced",
     },
@@ -144,12 +139,11 @@ pub struct LessonReport {
 /// Histogram buckets.
 const BUCKETS: usize = 40;
 
-fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
-    service_time(p)?;
+pub(super) fn check(p: &LessonParams) -> Result<(Estimate, u64), ConfigError> {
     let mut e = Estimate::default();
     let window_ms = (p.seconds * 1000.0).min(f64::from(u32::MAX));
     if window_ms < 1.0 {
-        let s = ParamSpec::of(ParamKey::Seconds);
+        let s = crate::params::SECONDS;
         return Err(ConfigError::OutOfRange {
             param: s.name,
             value: p.seconds.to_string(),
@@ -166,10 +160,10 @@ fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
     Ok((e, 0))
 }
 
-fn server(p: &Params) -> Server {
+fn server(p: &LessonParams) -> Server {
     Server {
         workers: p.workers,
-        line_limit: p.door_limit,
+        line_limit: p.door_limit.waiting(),
         timeout_ms: Some(f64::from(p.client_timeout_ms)),
         ..Server::unbounded(p.workers)
     }
@@ -177,7 +171,7 @@ fn server(p: &Params) -> Server {
 
 /// One stochastic run; an engine refusal (checked up front, so unexpected)
 /// gives an empty row rather than a panic.
-fn one(p: &Params, svc: ServiceTime, rate: f64, seed: u64) -> (Summary, Vec<f64>) {
+fn one(p: &LessonParams, svc: ServiceTime, rate: f64, seed: u64) -> (Summary, Vec<f64>) {
     let setup = Setup::poisson(rate, svc, server(p), p.seconds * 1000.0, seed);
     let cap = poisson_bound(rate * p.seconds).saturating_mul(2);
     match setup.run(cap) {
@@ -194,16 +188,31 @@ fn one(p: &Params, svc: ServiceTime, rate: f64, seed: u64) -> (Summary, Vec<f64>
     }
 }
 
-fn deterministic(p: &Params, svc: ServiceTime, rate: f64) -> AdmissionOutcome {
+/// The shortest service time the distribution can draw, ms.
+fn fastest_ms(svc: ServiceTime) -> f64 {
+    match svc {
+        ServiceTime::Fixed { ms } => ms,
+        ServiceTime::Mix { base_ms, slow_pct, factor } => {
+            if slow_pct >= 100.0 {
+                base_ms * factor
+            } else {
+                base_ms
+            }
+        }
+        _ => 0.0,
+    }
+}
+
+fn deterministic(p: &LessonParams, svc: ServiceTime, rate: f64) -> AdmissionOutcome {
     let duration_ms = (p.seconds * 1000.0).clamp(1.0, f64::from(u32::MAX)) as u32;
     let service_ms = libm::round(svc.mean_ms() / f64::from(p.workers)).clamp(1.0, f64::from(u32::MAX)) as u32;
     let s = AdmissionSettings { service_ms, deadline_ms: p.client_timeout_ms.max(service_ms), duration_ms };
-    let limit = p.door_limit.map_or(Limit::None, |l| Limit::Finite(l.saturating_add(p.workers).min(i32::MAX as u32)));
+    let limit = p.door_limit.waiting().map_or(Limit::None, |l| Limit::Finite(l.saturating_add(p.workers).min(i32::MAX as u32)));
     admission::run(&s, &Curve::flat(rate, duration_ms).arrivals(duration_ms), limit)
 }
 
-fn run(p: &Params, exec: &dyn Exec) -> LessonReport {
-    let Ok(svc) = service_time(p) else { return LessonReport::empty(p) };
+pub(super) fn run(p: &LessonParams, exec: &dyn Exec) -> LessonReport {
+    let svc = p.service;
     // The chosen rate first (the page shows it first), then every (rate, replica).
     let (at_row, at_ok) = one(p, svc, p.at_rate_rps, u64::from(p.seed));
     let jobs: Vec<(f64, u64)> =
@@ -219,8 +228,11 @@ fn run(p: &Params, exec: &dyn Exec) -> LessonReport {
             let replicas: Vec<Summary> = rows.by_ref().take(p.replicas as usize).collect();
             RateResult {
                 rate_rps: rate,
-                ok_per_sec: Interval::of(&replicas.iter().map(|r| r.ok_per_sec).collect::<Vec<_>>()),
-                p99_ms: Interval::of(&replicas.iter().filter_map(|r| r.p99_ms).collect::<Vec<_>>()),
+                ok_per_sec: Interval::of(&replicas.iter().map(|r| r.ok_per_sec).collect::<Vec<_>>())
+                    .within(0.0, f64::INFINITY),
+                // An answered p99 lies between the fastest service and the client timeout.
+                p99_ms: Interval::of(&replicas.iter().filter_map(|r| r.p99_ms).collect::<Vec<_>>())
+                    .within(fastest_ms(svc), f64::from(p.client_timeout_ms).max(fastest_ms(svc))),
                 replicas,
                 deterministic: det,
             }
@@ -246,18 +258,17 @@ fn run(p: &Params, exec: &dyn Exec) -> LessonReport {
         },
         ..LessonReport::empty(p)
     }
-    .with_service(svc)
 }
 
 impl LessonReport {
-    fn empty(p: &Params) -> Self {
-        let svc = service_time(p).ok();
+    fn empty(p: &LessonParams) -> Self {
+        let svc = p.service;
         LessonReport {
             workers: p.workers,
-            service: p.service.clone(),
-            service_words: svc.map(|s| s.describe()).unwrap_or_default(),
-            service_mean_ms: svc.map_or(0.0, |s| s.mean_ms()),
-            limit: p.door_limit,
+            service: svc.to_string(),
+            service_words: svc.describe(),
+            service_mean_ms: svc.mean_ms(),
+            limit: p.door_limit.waiting(),
             client_timeout_ms: p.client_timeout_ms,
             seconds: p.seconds,
             seed: p.seed,
@@ -267,15 +278,9 @@ impl LessonReport {
                 width_ms: 1.0,
                 counts: Vec::new(),
                 summary: Summary::empty(p.at_rate_rps),
-                deterministic: deterministic(p, svc.unwrap_or(ServiceTime::Fixed { ms: 1.0 }), 0.0),
+                deterministic: deterministic(p, svc, 0.0),
             },
         }
-    }
-
-    fn with_service(mut self, svc: ServiceTime) -> Self {
-        self.service_words = svc.describe();
-        self.service_mean_ms = svc.mean_ms();
-        self
     }
 }
 
@@ -284,6 +289,10 @@ fn opt(v: Option<f64>) -> String {
 }
 
 impl ExperimentReport for LessonReport {
+    fn plots(&self) -> Vec<crate::plot::Plot> {
+        plots::plots(self)
+    }
+
     fn explanations(&self) -> Vec<Explanation> {
         vec![explain::explanation(self)]
     }

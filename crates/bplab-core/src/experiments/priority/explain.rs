@@ -1,7 +1,10 @@
 //! Where the priority numbers come from.
 
 use super::PriorityReport;
-use crate::calc::{Explanation, capacity_rps, fmt_num};
+use crate::calc::{Explanation, Step, capacity_rps, fmt_num};
+use crate::claim::Equation;
+use crate::claim::equation::{div, n};
+use crate::claim::{Agg, Claim, Cmp, Fact};
 use crate::experiments::{Readout, rps, argmax, step, strings};
 use crate::models::priority::{ClassPolicy, PriorityOutcome, SLO_TARGET_PCT};
 use crate::numerics::format_fixed;
@@ -41,11 +44,15 @@ pub(super) fn explanation(r: &PriorityReport) -> Explanation {
     let cap = capacity_rps(f64::from(s.service_ms), 1);
     let prio = sorted(r, ClassPolicy::Priority);
     let first_fail = prio.iter().position(|o| !o.slo_met());
-    let mut steps = vec![step(
+    let mut steps = vec![Step::eq(
         "feasibility ceiling",
         "capacity / critical share",
-        format!("{} / {}", fmt_num(cap), fmt_num(s.critical_share)),
-        format!("{} offered", rps(r.ceiling_rps)),
+        Equation::with_result(
+            div(n(cap), n(s.critical_share)),
+            r.ceiling_rps,
+            "rps",
+        ),
+        "offered",
     )];
     if let Some(o) = highest(r, ClassPolicy::Priority).filter(|o| o.critical.arrivals > 0) {
         let bound = success_bound_pct(r, o);
@@ -53,23 +60,57 @@ pub(super) fn explanation(r: &PriorityReport) -> Explanation {
             "most critical success capacity allows at the highest offered load",
             "min(100 %, capacity × window / scored critical arrivals)",
             format!("{} × {} s / {}", fmt_num(cap), fmt_num(f64::from(s.duration_ms) / 1000.0), o.critical.arrivals),
-            if bound >= 100.0 {
+            if bound >= 100.0 && first_fail.is_none() {
                 "100 %: capacity is not what limits critical success here".to_owned()
+            } else if bound >= 100.0 {
+                "100 %: capacity alone would allow it, yet the SLO is missed here (timing and the deadline limit it)".to_owned()
             } else {
                 format!("{}: capacity alone rules out the SLO", pct(bound))
             },
         ));
     }
     let spike_critical = r.spike_rps * s.critical_share;
+    let mut claims = Vec::new();
+    let worst_window = r
+        .burst
+        .iter()
+        .filter(|o| o.policy == ClassPolicy::Priority)
+        .flat_map(|o| o.window_success_pct.iter().map(|w| w.0))
+        .fold(f64::INFINITY, f64::min);
+    let held = worst_window >= SLO_TARGET_PCT;
+    let burst_text = if spike_critical >= cap {
+        format!("{} ≥ {}: a spike alone exceeds capacity for critical work", rps(spike_critical), rps(cap))
+    } else if held || !worst_window.is_finite() {
+        format!("{} < {}: eviction protects critical work through the spikes in this run", rps(spike_critical), rps(cap))
+    } else {
+        format!(
+            "{} < {}: capacity would allow it, yet in this run's burst windows critical success falls to {} % (the queue ahead is not only critical work)",
+            rps(spike_critical),
+            rps(cap),
+            format_fixed(worst_window, 1)
+        )
+    };
+    if spike_critical < cap && worst_window.is_finite() {
+        claims.push(Claim::new(
+            "condition",
+            if held { "claim" } else { "spike-not-protected" },
+            burst_text.clone(),
+            Fact::Column {
+                table: "bp-post5-slo-burst.csv",
+                filter: Vec::new(),
+                column: "priority_critical_pct",
+                agg: Agg::Min,
+                cmp: if held { Cmp::Ge } else { Cmp::Lt },
+                value: SLO_TARGET_PCT,
+                tol: 0.0,
+            },
+        ));
+    }
     steps.push(step(
         "burst protection",
         "spike rate × critical share < capacity",
         format!("{} × {}", fmt_num(r.spike_rps), fmt_num(s.critical_share)),
-        if spike_critical < cap {
-            format!("{} < {}: eviction can protect critical work through a spike", rps(spike_critical), rps(cap))
-        } else {
-            format!("{} ≥ {}: a spike alone exceeds capacity for critical work", rps(spike_critical), rps(cap))
-        },
+        burst_text,
     ));
     let slo = format_fixed(SLO_TARGET_PCT, 0);
     let answer = match first_fail {
@@ -79,8 +120,40 @@ pub(super) fn explanation(r: &PriorityReport) -> Explanation {
         ),
         Some(i) => {
             let (pass, fail) = (prio[i - 1], prio[i]);
+            for (o, met) in [(pass, "yes"), (fail, "no")] {
+                claims.push(Claim::new(
+                    "trend",
+                    "claim",
+                    format!("{} rps", format_fixed(o.offered_rps(), 1)),
+                    Fact::Column {
+                        table: "bp-post5-protection.csv",
+                        filter: vec![
+                            ("policy", "priority".to_owned()),
+                            ("offered_rps", format_fixed(o.offered_rps(), 1)),
+                            ("critical_slo_met", met.to_owned()),
+                        ],
+                        column: "critical_success_pct",
+                        agg: Agg::Count,
+                        cmp: Cmp::Ge,
+                        value: 1.0,
+                        tol: 0.0,
+                    },
+                ));
+            }
+            let again: Vec<String> =
+                prio[i..].iter().filter(|o| o.slo_met()).map(|o| format_fixed(o.offered_rps(), 1)).collect();
+            let few = if fail.critical.arrivals < 100 {
+                format!(" (only {} critical arrivals scored there)", fail.critical.arrivals)
+            } else {
+                String::new()
+            };
+            let tail = if again.is_empty() {
+                String::new()
+            } else {
+                format!("; not a ceiling: the SLO is met again at {} rps", again.join(", "))
+            };
             format!(
-                "priority holds critical success ≥ {slo} % up to {} rps offered; at {} rps it delivers {} %",
+                "priority holds critical success ≥ {slo} % up to {} rps offered; at {} rps it delivers {} %{few}{tail}",
                 format_fixed(pass.offered_rps(), 1),
                 format_fixed(fail.offered_rps(), 1),
                 format_fixed(fail.critical_success_pct(), 1)
@@ -111,11 +184,12 @@ pub(super) fn explanation(r: &PriorityReport) -> Explanation {
         ]),
         would_change: vec![
             format!(
-                "Near the ceiling ({}) timing already matters; above it no eviction creates service slots.",
+                "Near the nominal ceiling ({}) timing already matters; above it no eviction creates service slots.",
                 rps(r.ceiling_rps)
             ),
             "A critical class exists only if another class is allowed to fail: background pays for protection.".into(),
         ],
+        claims,
     }
 }
 

@@ -1,21 +1,20 @@
 //! Post 5 experiment: the protection sweep and the burst windows.
 
 mod explain;
+mod params;
+mod plots;
 
 use serde::Serialize;
 
 use super::{
-    ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
-    base_defaults, par_map,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map,
 };
 use crate::arrivals::Curve;
 use crate::calc::Explanation;
 use crate::error::ConfigError;
 use crate::models::priority::{self, ClassPolicy, PriorityOutcome, PrioritySettings};
-use crate::params::Params;
 use crate::table::{Row, Table, TableSpec};
-
-use crate::params::ParamKey::*;
+pub use params::PriorityParams;
 
 /// The registry entry.
 pub(super) const DEF: Experiment = Experiment {
@@ -27,23 +26,9 @@ pub(super) const DEF: Experiment = Experiment {
     lesson: "Letting critical arrivals evict background work keeps critical success at the SLO up to capacity / critical share.",
     tables: &TABLES,
     charts: &CHARTS,
-    params: &[
-        ServiceMs,
-        DeadlineMs,
-        DurationMs,
-        ValleyRps,
-        ValleyMs,
-        SpikeRps,
-        SpikeMs,
-        Offered,
-        WindowMs,
-        CriticalShare,
-    ],
-    main_param: CriticalShare,
-    defaults,
-    check,
-    run: |p, x| Report::Priority(run(p, x)),
-    preview: None,
+    params: PriorityParams::SPECS,
+    main_param: "critical-share",
+    window_param: "duration-ms",
 };
 
 static TABLES: [TableSpec; 2] = [
@@ -63,27 +48,14 @@ static TABLES: [TableSpec; 2] = [
 
 static CHARTS: [ChartSpec; 2] = [
     ChartSpec {
-        id: ChartId::PriorityProtection,
         file: "bp-post5-protection.png",
         title: "Critical and background success vs offered load",
     },
     ChartSpec {
-        id: ChartId::PriorityBurst,
         file: "bp-post5-slo-burst.png",
         title: "Per-class success through the bursts",
     },
 ];
-
-fn defaults() -> Params {
-    Params {
-        offered_rps: vec![50.0, 100.0, 150.0, 200.0, 300.0, 400.0, 500.0],
-        valley_rps: 80.0,
-        valley_ms: 1000,
-        spike_rps: 360.0,
-        spike_ms: 500,
-        ..base_defaults()
-    }
-}
 
 /// Both priority tables.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -102,7 +74,12 @@ pub struct PriorityReport {
     pub spike_rps: f64,
 }
 
-fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
+fn curve(p: &PriorityParams) -> Curve {
+    Curve::bursty(p.valley_rps, p.valley_ms, p.spike_rps, p.spike_ms)
+}
+
+pub(super) fn check(p: &PriorityParams) -> Result<(Estimate, u64), ConfigError> {
+    super::deadline_covers_service(p.service_ms, p.deadline_ms)?;
     if p.duration_ms <= p.deadline_ms {
         return Err(ConfigError::WindowNotAfterDeadline { duration_ms: p.duration_ms, deadline_ms: p.deadline_ms });
     }
@@ -110,21 +87,26 @@ fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
     for &r in &p.offered_rps {
         e.add(Curve::flat(r, p.duration_ms).estimate_arrivals(p.duration_ms), 2);
     }
-    e.add(p.curve().estimate_arrivals(p.duration_ms), 2);
+    e.add(curve(p).estimate_arrivals(p.duration_ms), 2);
     Ok((e, u64::from((p.duration_ms - p.deadline_ms) / p.window_ms)))
 }
 
-fn run(p: &Params, exec: &dyn Exec) -> PriorityReport {
+/// The full run is cheap: no preview.
+pub(super) fn preview(_: &PriorityParams) -> Option<PriorityParams> {
+    None
+}
+
+pub(super) fn run(p: &PriorityParams, exec: &dyn Exec) -> PriorityReport {
     let s = PrioritySettings {
         service_ms: p.service_ms,
         deadline_ms: p.deadline_ms,
         duration_ms: p.duration_ms,
-        bound: p.budget(),
+        bound: crate::calc::budget_value(p.service_ms, p.deadline_ms),
         critical_share: p.critical_share,
     };
     let flats: Vec<Vec<f64>> =
         par_map(exec, &p.offered_rps, |&r| Curve::flat(r, p.duration_ms).arrivals(p.duration_ms));
-    let bursty = p.curve().arrivals(p.duration_ms);
+    let bursty = curve(p).arrivals(p.duration_ms);
     let windows = (p.duration_ms.saturating_sub(p.deadline_ms) / p.window_ms) as usize;
     let jobs: Vec<(ClassPolicy, &[f64], usize)> = ClassPolicy::ALL
         .iter()
@@ -135,7 +117,7 @@ fn run(p: &Params, exec: &dyn Exec) -> PriorityReport {
     let burst = protection.split_off(protection.len() - ClassPolicy::ALL.len());
     PriorityReport {
         settings: s,
-        ceiling_rps: p.capacity_rps() / p.critical_share,
+        ceiling_rps: crate::calc::capacity_rps(f64::from(p.service_ms), 1) / p.critical_share,
         protection,
         window_ms: p.window_ms,
         burst,
@@ -144,6 +126,10 @@ fn run(p: &Params, exec: &dyn Exec) -> PriorityReport {
 }
 
 impl ExperimentReport for PriorityReport {
+    fn plots(&self) -> Vec<crate::plot::Plot> {
+        plots::plots(self)
+    }
+
     fn explanations(&self) -> Vec<Explanation> {
         vec![explain::explanation(self)]
     }

@@ -1,20 +1,20 @@
 //! Post 3 experiment: the burst sweep of both gates and the release timeline.
 
 mod explain;
+mod params;
+mod plots;
 
 use serde::Serialize;
 
 use super::{
-    ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
-    base_defaults, par_map,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map,
 };
+use crate::arrivals::Curve;
 use crate::calc::{Explanation, capacity_rps};
 use crate::error::ConfigError;
 use crate::models::shaping::{self, GateKind, ShapingRow, ShapingSettings};
-use crate::params::Params;
 use crate::table::{Row, Table, TableSpec};
-
-use crate::params::ParamKey::*;
+pub use params::ShapingParams;
 
 /// The registry entry.
 pub(super) const DEF: Experiment = Experiment {
@@ -26,24 +26,9 @@ pub(super) const DEF: Experiment = Experiment {
     lesson: "Both gates admit the same average; the token bucket passes the burst to the server, the leaky bucket holds it at the gate.",
     tables: &TABLES,
     charts: &CHARTS,
-    params: &[
-        ServiceMs,
-        DeadlineMs,
-        DurationMs,
-        ValleyRps,
-        ValleyMs,
-        SpikeRps,
-        SpikeMs,
-        GateRateRps,
-        Bursts,
-        WindowBurst,
-        WindowMs,
-    ],
-    main_param: WindowBurst,
-    defaults,
-    check,
-    run: |p, x| Report::Shaping(run(p, x)),
-    preview: None,
+    params: ShapingParams::SPECS,
+    main_param: "window-burst",
+    window_param: "duration-ms",
 };
 
 static TABLES: [TableSpec; 2] = [
@@ -63,20 +48,14 @@ static TABLES: [TableSpec; 2] = [
 
 static CHARTS: [ChartSpec; 2] = [
     ChartSpec {
-        id: ChartId::ShapingTimeline,
         file: "bp-post3-shaping.png",
         title: "Offered, token-bucket and leaky-bucket rates over time",
     },
     ChartSpec {
-        id: ChartId::ShapingBurstSweep,
         file: "bp-post3-burst-sweep.png",
         title: "Goodput and downstream peak vs burst size",
     },
 ];
-
-fn defaults() -> Params {
-    Params { valley_rps: 20.0, valley_ms: 1000, spike_rps: 600.0, spike_ms: 200, ..base_defaults() }
-}
 
 /// Offered and released rates per window.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -130,10 +109,10 @@ pub struct Ceiling {
     pub rps: f64,
 }
 
-fn ceiling(p: &Params, arrivals: &[f64]) -> Ceiling {
+fn ceiling(p: &ShapingParams, arrivals: &[f64]) -> Ceiling {
     let cap = capacity_rps(f64::from(p.service_ms), 1);
     let mut c = Ceiling { spikes: 0, spike_arrivals: 0, spike_servable: 0, other_arrivals: 0, rps: 0.0 };
-    p.curve().for_each_tile(p.duration_ms, |start, end, seg| {
+    curve(p).for_each_tile(p.duration_ms, |start, end, seg| {
         let n = (arrivals.partition_point(|&t| t < f64::from(end))
             - arrivals.partition_point(|&t| t < f64::from(start))) as u64;
         if seg.rate_rps > cap {
@@ -149,22 +128,32 @@ fn ceiling(p: &Params, arrivals: &[f64]) -> Ceiling {
     c
 }
 
-fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
+fn curve(p: &ShapingParams) -> Curve {
+    Curve::bursty(p.valley_rps, p.valley_ms, p.spike_rps, p.spike_ms)
+}
+
+pub(super) fn check(p: &ShapingParams) -> Result<(Estimate, u64), ConfigError> {
+    super::deadline_covers_service(p.service_ms, p.deadline_ms)?;
     let mut e = Estimate::default();
     // Each sweep row, the two timeline gates and the two focus rows replay the curve.
-    e.add(p.curve().estimate_arrivals(p.duration_ms), 2 * p.bursts.len() as u64 + 5);
+    e.add(curve(p).estimate_arrivals(p.duration_ms), 2 * p.bursts.len() as u64 + 5);
     Ok((e, u64::from(p.duration_ms / p.window_ms)))
 }
 
-fn run(p: &Params, exec: &dyn Exec) -> ShapingReport {
+/// The full run is cheap: no preview.
+pub(super) fn preview(_: &ShapingParams) -> Option<ShapingParams> {
+    None
+}
+
+pub(super) fn run(p: &ShapingParams, exec: &dyn Exec) -> ShapingReport {
     let s = ShapingSettings {
         service_ms: p.service_ms,
         deadline_ms: p.deadline_ms,
         duration_ms: p.duration_ms,
         gate_rate_rps: p.gate_rate_rps,
     };
-    let arrivals = p.curve().arrivals(p.duration_ms);
-    let burst = p.window_burst.unwrap_or_else(|| p.budget());
+    let arrivals = curve(p).arrivals(p.duration_ms);
+    let burst = p.window_burst.unwrap_or_else(|| crate::calc::budget_value(p.service_ms, p.deadline_ms));
     // The sweep (token rows, then leaky rows), then both gates at the timeline's burst.
     let jobs: Vec<(GateKind, u32)> = GateKind::ALL
         .iter()
@@ -183,10 +172,14 @@ fn run(p: &Params, exec: &dyn Exec) -> ShapingReport {
         leaky_rps: rates(shaping::releases(&arrivals, GateKind::LeakyBucket, p.gate_rate_rps, burst)),
     };
     let ceiling = ceiling(p, &arrivals);
-    ShapingReport { settings: s, budget: p.budget(), sweep, timeline, at_burst, ceiling }
+    ShapingReport { settings: s, budget: crate::calc::budget_value(p.service_ms, p.deadline_ms), sweep, timeline, at_burst, ceiling }
 }
 
 impl ExperimentReport for ShapingReport {
+    fn plots(&self) -> Vec<crate::plot::Plot> {
+        plots::plots(self)
+    }
+
     fn explanations(&self) -> Vec<Explanation> {
         vec![explain::explanation(self)]
     }

@@ -1,21 +1,20 @@
 //! Post 4 experiment: the policies' offered-load sweep and the hangover.
 
 mod explain;
+mod params;
+mod plots;
 
 use serde::Serialize;
 
 use super::{
-    ChartId, ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, Report, RunTally,
-    base_defaults, par_map,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map,
 };
 use crate::arrivals::Curve;
 use crate::calc::Explanation;
 use crate::error::ConfigError;
 use crate::models::shedding::{self, ShedOutcome, ShedPolicy, ShedSettings};
-use crate::params::Params;
 use crate::table::{Row, Table, TableSpec};
-
-use crate::params::ParamKey::*;
+pub use params::SheddingParams;
 
 /// The registry entry.
 pub(super) const DEF: Experiment = Experiment {
@@ -27,12 +26,9 @@ pub(super) const DEF: Experiment = Experiment {
     lesson: "Which work to abandon: FIFO serves the stale, tail-drop and expiry bound the wait, LIFO serves the fresh and starves the old.",
     tables: &TABLES,
     charts: &CHARTS,
-    params: &[ServiceMs, DeadlineMs, DurationMs, ValleyRps, ValleyMs, SpikeRps, SpikeMs, Offered, WindowMs],
-    main_param: DeadlineMs,
-    defaults,
-    check,
-    run: |p, x| Report::Shedding(run(p, x)),
-    preview: None,
+    params: SheddingParams::SPECS,
+    main_param: "deadline-ms",
+    window_param: "duration-ms",
 };
 
 static TABLES: [TableSpec; 2] = [
@@ -52,20 +48,14 @@ static TABLES: [TableSpec; 2] = [
 
 static CHARTS: [ChartSpec; 2] = [
     ChartSpec {
-        id: ChartId::SheddingSweep,
         file: "bp-post4-shed-sweep.png",
         title: "Goodput vs offered load per policy",
     },
     ChartSpec {
-        id: ChartId::SheddingHangover,
         file: "bp-post4-hangover.png",
         title: "Served p99 per window: the hangover",
     },
 ];
-
-fn defaults() -> Params {
-    Params { valley_rps: 80.0, valley_ms: 1000, spike_rps: 600.0, spike_ms: 500, ..base_defaults() }
-}
 
 /// Both shedding tables.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -80,26 +70,36 @@ pub struct SheddingReport {
     pub hangover: Vec<ShedOutcome>,
 }
 
-fn check(p: &Params) -> Result<(Estimate, u64), ConfigError> {
+fn curve(p: &SheddingParams) -> Curve {
+    Curve::bursty(p.valley_rps, p.valley_ms, p.spike_rps, p.spike_ms)
+}
+
+pub(super) fn check(p: &SheddingParams) -> Result<(Estimate, u64), ConfigError> {
+    super::deadline_covers_service(p.service_ms, p.deadline_ms)?;
     let mut e = Estimate::default();
     let policies = ShedPolicy::ALL.len() as u64;
     for &r in &p.offered_rps {
         e.add(Curve::flat(r, p.duration_ms).estimate_arrivals(p.duration_ms), policies);
     }
-    e.add(p.curve().estimate_arrivals(p.duration_ms), policies);
+    e.add(curve(p).estimate_arrivals(p.duration_ms), policies);
     Ok((e, u64::from(p.duration_ms / p.window_ms)))
 }
 
-fn run(p: &Params, exec: &dyn Exec) -> SheddingReport {
+/// The full run is cheap: no preview.
+pub(super) fn preview(_: &SheddingParams) -> Option<SheddingParams> {
+    None
+}
+
+pub(super) fn run(p: &SheddingParams, exec: &dyn Exec) -> SheddingReport {
     let s = ShedSettings {
         service_ms: p.service_ms,
         deadline_ms: p.deadline_ms,
         duration_ms: p.duration_ms,
-        bound: p.budget(),
+        bound: crate::calc::budget_value(p.service_ms, p.deadline_ms),
     };
     let flats: Vec<Vec<f64>> =
         par_map(exec, &p.offered_rps, |&r| Curve::flat(r, p.duration_ms).arrivals(p.duration_ms));
-    let bursty = p.curve().arrivals(p.duration_ms);
+    let bursty = curve(p).arrivals(p.duration_ms);
     let windows = (p.duration_ms / p.window_ms) as usize;
     // Every policy at every flat rate (policy-major, as the CSV), then the hangover runs.
     let jobs: Vec<(ShedPolicy, &[f64], usize)> = ShedPolicy::ALL
@@ -115,6 +115,10 @@ fn run(p: &Params, exec: &dyn Exec) -> SheddingReport {
 }
 
 impl ExperimentReport for SheddingReport {
+    fn plots(&self) -> Vec<crate::plot::Plot> {
+        plots::plots(self)
+    }
+
     fn explanations(&self) -> Vec<Explanation> {
         vec![explain::explanation(self)]
     }

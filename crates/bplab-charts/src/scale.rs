@@ -1,25 +1,6 @@
-//! Palette, axis-range helpers and tick formatting shared by every figure.
-//! Every helper is total: empty, constant, non-finite or huge inputs give a
-//! usable range instead of a panic.
-
-use plotters::style::RGBColor;
-
-/// Okabe–Ito colours: distinguishable with the common colour-vision deficiencies.
-pub(crate) const BLUE: RGBColor = RGBColor(0, 114, 178);
-/// Orange.
-pub(crate) const ORANGE: RGBColor = RGBColor(230, 159, 0);
-/// Bluish green.
-pub(crate) const GREEN: RGBColor = RGBColor(0, 158, 115);
-/// Vermillion.
-pub(crate) const RED: RGBColor = RGBColor(213, 94, 0);
-/// Reddish purple.
-pub(crate) const PURPLE: RGBColor = RGBColor(204, 121, 167);
-/// Sky blue.
-pub(crate) const SKY: RGBColor = RGBColor(86, 180, 233);
-/// Reference lines (ideal curves, capacity, y = x).
-pub(crate) const GREY: RGBColor = RGBColor(110, 110, 110);
-/// Focus highlights chosen by the page.
-pub(crate) const FOCUS: RGBColor = RGBColor(20, 20, 20);
+//! Axis ranges, tick positions and the data-to-pixel mapping. Every helper
+//! is total: empty, constant, non-finite or huge inputs give a usable range
+//! instead of a panic.
 
 /// Largest magnitude an axis shows; beyond it values are clamped so that the
 /// pixel mapping stays finite.
@@ -65,17 +46,25 @@ pub(crate) fn ticks(lo: f64, hi: f64, target: usize) -> Vec<f64> {
     (0..64).map(|i| (first + f64::from(i)) * step).take_while(|v| *v <= hi + step * 1e-9).collect()
 }
 
-/// A compact tick label: integers plainly, small steps with up to two
-/// decimals, magnitudes from a million up in scientific notation.
-pub(crate) fn fmt_tick(v: f64) -> String {
-    if v.abs() >= 1e6 {
-        return format!("{v:.1e}");
+/// A linear map from `[lo, hi]` onto pixels `[p0, p1]`, saturating far
+/// outside so that no pixel coordinate overflows.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Map {
+    pub lo: f64,
+    pub hi: f64,
+    pub p0: f64,
+    pub p1: f64,
+}
+
+impl Map {
+    pub fn px(&self, v: f64) -> f64 {
+        let width = self.hi - self.lo;
+        if !(width.is_finite() && width > 0.0 && v.is_finite()) {
+            return (self.p0 + self.p1) / 2.0;
+        }
+        let off = ((v - self.lo) / width * (self.p1 - self.p0)).clamp(-1e7, 1e7);
+        self.p0 + off
     }
-    if (v - v.round()).abs() < 1e-9 {
-        return format!("{}", v.round() as i64);
-    }
-    let s = format!("{v:.2}");
-    s.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
 #[cfg(test)]
@@ -91,8 +80,7 @@ mod tests {
         assert!(lo < 5.0 && hi > 5.0);
         let (lo, hi) = span([1e300, 0.0], true);
         assert!(lo == 0.0 && hi.is_finite() && hi > 1e15);
-        let (lo, hi) = span([10.0, 20.0], true);
-        assert_eq!((lo, hi), (0.0, 21.0));
+        assert_eq!(span([10.0, 20.0], true), (0.0, 21.0));
     }
 
     #[test]
@@ -100,8 +88,12 @@ mod tests {
         assert_eq!(ticks(0.0, 105.0, 6), vec![0.0, 20.0, 40.0, 60.0, 80.0, 100.0]);
         assert_eq!(ticks(1.0, 1.0, 6), vec![1.0]);
         assert!(ticks(0.0, 1e15, 6).len() <= 64);
-        assert_eq!(fmt_tick(0.5), "0.5");
-        assert_eq!(fmt_tick(200.0), "200");
-        assert_eq!(fmt_tick(2e6), "2.0e6");
+    }
+
+    #[test]
+    fn map_saturates() {
+        let m = Map { lo: 0.0, hi: 1.0, p0: 10.0, p1: 110.0 };
+        assert_eq!(m.px(0.5), 60.0);
+        assert!(m.px(1e300).is_finite() && m.px(f64::NAN) == 60.0);
     }
 }

@@ -1,0 +1,369 @@
+//! The 29 findings of the sentence-by-sentence audit
+//! (`shared/audit/explanations.md`), each a regression test at its exact
+//! flags. Each asserts what the text says now and that the defective
+//! sentence is gone; and every claim the run states is re-checked against
+//! the run's evidence ([`bplab_core::claim::check_report`]).
+
+use bplab_core::calc::{LimitInput, LittlesInput, limit, littles};
+use bplab_core::claim::{check_report, equation::check_rendered};
+use bplab_core::{Caps, EXPERIMENTS, Experiment, Report, Scenario};
+
+fn report(exp: &str, edits: &[(&str, &str)]) -> Report {
+    let e = EXPERIMENTS.iter().find(|e| e.name == exp).expect("experiment");
+    let mut p = Experiment::get(e.id).defaults();
+    p.apply(edits).unwrap_or_else(|err| panic!("{edits:?}: {err}"));
+    let r = Scenario::new(p, Caps::CLI).expect("scenario").run();
+    check_report(exp, &r).unwrap_or_else(|why| panic!("false claim at {edits:?}: {why}"));
+    for x in r.explanations() {
+        for st in &x.steps {
+            if let Some(eq) = &st.eq {
+                check_rendered(eq).unwrap();
+            }
+        }
+    }
+    r
+}
+
+fn text(exp: &str, edits: &[(&str, &str)]) -> String {
+    report(exp, edits).explanations().iter().map(|e| e.to_text()).collect()
+}
+
+fn lim(workers: u32, budget_ms: f64, service_ms: f64) -> (String, bplab_core::calc::LimitResult) {
+    let r = limit(LimitInput { workers, budget_ms, service_ms }).unwrap();
+    for st in &r.explanation.steps {
+        check_rendered(st.eq.as_ref().unwrap()).unwrap();
+    }
+    (r.explanation.to_text() + &r.record.to_text(), r)
+}
+
+#[test]
+fn a01_reversal_uses_the_shipped_rule() {
+    let (t, r) = lim(1, 230.0, 21.0);
+    assert_eq!(r.record_limit, 9);
+    assert!(t.contains("10 ms gives 22, 40 ms gives 4") && !t.contains("40 ms gives 5"), "{t}");
+    assert_eq!(lim(1, 230.0, 40.0).1.record_limit, 4);
+    let (t, _) = lim(4, 230.0, 12.0);
+    assert!(t.contains("25 ms gives 32") && !t.contains("25 ms gives 33"), "{t}");
+    assert_eq!(lim(4, 230.0, 25.0).1.record_limit, 32);
+}
+
+#[test]
+fn a02_the_exact_multi_worker_bound() {
+    let (t, r) = lim(4, 100.0, 12.0);
+    assert_eq!(r.record_limit, 28);
+    assert!(t.contains("(ceil(28 / 4) + 1) × 12 = 96 ms") && !t.contains("= 99 ms"), "{t}");
+    // The worst case is reached: 28 queued behind 4 busy workers, heavy load.
+    let r = report(
+        "lesson",
+        &[
+            ("workers", "4"),
+            ("service", "fixed:12"),
+            ("limit", "28"),
+            ("rate", "300,1000"),
+            ("at-rate", "1000"),
+            ("client-timeout-ms", "10000"),
+        ],
+    );
+    let Report::Lesson(l) = &r else { unreachable!() };
+    let last = l.at.counts.iter().rposition(|&c| c > 0).unwrap() as f64;
+    let (from, to) = (last * l.at.width_ms, (last + 1.0) * l.at.width_ms);
+    assert!(from < 96.0 + 1e-9 && to > 96.0 - 12.0, "longest answer in {from}..{to} ms, bound 96 ms");
+    let t = text("lesson", &[("workers", "4"), ("service", "fixed:12"), ("limit", "29")]);
+    assert!(t.contains("(ceil(29 / 4) + 1) service times") && !t.contains("limit / workers + 1"), "{t}");
+    let t =
+        text("adaptive", &[("workers", "4"), ("service", "fixed:12"), ("rate-schedule", "300"), ("budget-ms", "100")]);
+    assert!(t.contains("(ceil(") && t.contains("fixed-service bound"), "{t}");
+    let t = text("adaptive", &[("service", "exp:21")]);
+    assert!(t.contains("this run's service varies"), "{t}");
+}
+
+#[test]
+fn a03_rounded_parts_add_up() {
+    let (t, _) = lim(1, 9.0, 6.0);
+    assert!(t.contains("in-system bound 2 = 1 queued + 1 in service") && t.contains("1.5 → 2"), "{t}");
+    let (t, _) = lim(1, 45.0, 6.0);
+    assert!(t.contains("in-system bound 8 = 7 queued + 1 in service"), "{t}");
+    // The scan of the audit: the parts always add up.
+    for w in 1..=4u32 {
+        for s in 1..60u32 {
+            for b in (s + 1)..=400 {
+                let r = limit(LimitInput { workers: w, budget_ms: f64::from(b), service_ms: f64::from(s) }).unwrap();
+                assert_eq!(r.in_system_limit, r.queue_limit + u64::from(w), "{w} {b} {s}");
+            }
+        }
+    }
+}
+
+#[test]
+fn a04_equations_recompute_from_what_they_show() {
+    let t = text("collapse", &[]);
+    assert!(t.contains("300 × 0.095 s / 5 s = 5.7 rps") && !t.contains("300 × 0.1 / 5"), "{t}");
+    let t = text("collapse", &[("service-ms", "3"), ("deadline-ms", "5")]);
+    assert!(!t.contains("= 0 × 333.33"), "{t}");
+    let t = text("admission", &[("service-ms", "3"), ("deadline-ms", "15")]);
+    assert!(t.contains("round(1000 / 3 × 0.015) = 5") && !t.contains("round(333.33 × 0.02)"), "{t}");
+    let (t, _) = lim(1, 235.0, 21.0);
+    assert!(t.contains("× 0.235 s = 11.19") && !t.contains("0.24 s"), "{t}");
+    let (t, _) = lim(2, 0.05, 0.01);
+    assert!(!t.contains("0 s =") && !t.contains("0.01 ms gives"), "{t}");
+    let l = |lam: Option<f64>, w: Option<f64>, n: Option<f64>| {
+        let r = littles(LittlesInput { arrivals_rps: lam, latency_ms: w, in_flight: n }).unwrap();
+        check_rendered(r.explanation.steps[0].eq.as_ref().unwrap()).unwrap();
+        r.explanation.to_text()
+    };
+    assert!(l(Some(1000.0), Some(4.0), None).contains("1000 /s × 0.004 s = 4"));
+    assert!(l(None, Some(4.0), Some(4.0)).contains("4 / 0.004 s = 1000 /s"));
+    let t = l(Some(0.001), Some(1.0), None);
+    assert!(!t.contains("λ = 0 /s") && t.contains("0.001 /s"), "{t}");
+}
+
+#[test]
+fn a05_wait_is_not_time_in_the_system() {
+    let t = text("adaptive", &[]);
+    assert!(t.contains("worst time in the system behind that limit") && !t.contains("worst wait behind"), "{t}");
+    let t = text("lesson", &[("limit", "0")]);
+    assert!(t.contains("queue limit of 0 lets no line form") && !t.contains("grows until the limit"), "{t}");
+    let t = text("shaping", &[]);
+    assert!(t.contains("lets the time in the system (server wait plus service) pass the deadline"), "{t}");
+}
+
+#[test]
+fn a06_modes_are_named() {
+    let t = text("collapse", &[]);
+    assert!(t.contains("without retries, at 300 rps") && t.contains("(with retries)"), "{t}");
+    let t = text("collapse", &[("max-retries", "0")]);
+    assert!(t.contains("No retries in this run") && !t.contains("Retries wait a fixed"), "{t}");
+}
+
+#[test]
+fn a07_t_star_after_the_window() {
+    let r = report("collapse", &[("offered", "101")]);
+    let e = &r.explanations()[0];
+    assert_ne!(e.title, "Why goodput collapses");
+    let t = e.to_text();
+    assert!(t.contains("falls after the 5 s window") && !t.contains("1/k"), "{t}");
+}
+
+#[test]
+fn a08_bounded_queue_has_no_t_star() {
+    let t = text("collapse", &[("queue-capacity", "10")]);
+    assert!(!t.contains("about 5.7 rps") && t.contains("no answer served in this window was late"), "{t}");
+}
+
+#[test]
+fn a09_refusal_below_b_only_when_it_costs() {
+    for edits in [
+        &[("service-ms", "3")][..],
+        &[("service-ms", "7"), ("duration-ms", "7500"), ("limits", "10,20,none")][..],
+        &[("deadline-ms", "15")][..],
+    ] {
+        let t = text("admission", edits);
+        assert!(!t.contains("could have absorbed") || edits.len() == 1 && edits[0].1 == "15", "{edits:?}: {t}");
+    }
+    let t = text("admission", &[("deadline-ms", "15")]);
+    assert!(!t.contains("at limit 1 goodput is 60.2 rps with 54.2 % refused.\n"), "{t}");
+}
+
+#[test]
+fn a10_rejection_is_not_protection_when_late() {
+    let t = text("admission", &[("plateau-limit", "40")]);
+    assert!(!t.contains("Rejection is the protection working") && t.contains("served late"), "{t}");
+}
+
+#[test]
+fn a11_b_rounded_past_the_deadline_is_said() {
+    let t = text("admission", &[("deadline-ms", "15")]);
+    assert!(t.contains("past the 15 ms deadline") && !t.contains("Above B = 2 the worst time"), "{t}");
+    let t = text("admission", &[("service-ms", "7")]);
+    assert!(t.contains("B = 29 allows 203 ms in the system, past the 200 ms deadline"), "{t}");
+    let t = text(
+        "shedding",
+        &[("service-ms", "3"), ("offered", "300,400,600"), ("spike-rps", "1000"), ("valley-rps", "200")],
+    );
+    assert!(t.contains("rounded up past the 200 ms deadline"), "{t}");
+    let t = text("priority", &[("service-ms", "3"), ("critical-share", "0.01")]);
+    assert!(!t.contains("capacity is not what limits critical success here"), "{t}");
+}
+
+#[test]
+fn a12_gate_above_capacity() {
+    let t = text("shaping", &[("gate-rate-rps", "200")]);
+    assert!(!t.contains("A leaky queue deeper than") && !t.contains("per second: unbounded"), "{t}");
+    assert!(t.contains("at the server)"), "the leaky gate's server wait is shown: {t}");
+}
+
+#[test]
+fn a13_sources_by_the_names_readers_know() {
+    for e in EXPERIMENTS {
+        let t = text(e.name, &[]);
+        assert!(!t.to_lowercase().contains("seed 00"), "{}: {t}", e.name);
+        assert!(!e.post.contains("seed 00"), "{}", e.post);
+    }
+    assert!(text("shaping", &[]).contains("Post 3 blames"));
+}
+
+#[test]
+fn a14_lifo_hangover_is_named() {
+    let t = text("shedding", &[]);
+    assert!(t.contains("and LIFO for") && !t.contains("sheds the ones that waited longest"), "{t}");
+}
+
+#[test]
+fn a15_burst_protection_reads_the_windows() {
+    let t = text("priority", &[("deadline-ms", "15")]);
+    assert!(!t.contains("eviction can protect critical work through a spike"), "{t}");
+}
+
+#[test]
+fn a16_no_ceiling_when_the_slo_returns() {
+    let t = text("priority", &[("service-ms", "3"), ("critical-share", "0.01")]);
+    assert!(t.contains("not a ceiling: the SLO is met again") && t.contains("critical arrivals scored there"), "{t}");
+}
+
+#[test]
+fn a17_the_comparison_names_what_it_compares() {
+    let t = text("lesson", &[("workers", "4"), ("service", "fixed:12")]);
+    assert!(!t.contains("evenly spaced arrivals give") && t.contains("one server at 3 ms"), "{t}");
+}
+
+#[test]
+fn a18_answered_only_is_said() {
+    let t = text("lesson", &[("client-timeout-ms", "100"), ("limit", "off"), ("rate", "48")]);
+    assert!(t.contains("(answers only)") && t.contains("late answers included"), "{t}");
+}
+
+#[test]
+fn a19_one_replica_gives_no_interval() {
+    let t = text("lesson", &[("replicas", "1")]);
+    assert!(t.contains("one replica: no interval") && !t.contains("95 % over replicas"), "{t}");
+    let t = text("lesson", &[("service", "exp:21"), ("limit", "off"), ("rate", "20,40")]);
+    assert!(!t.contains("(-"), "{t}");
+}
+
+#[test]
+fn a20_delivered_above_capacity_is_explained() {
+    let t = text("lesson", &[]);
+    assert!(t.contains("drains after it and is counted"), "{t}");
+}
+
+#[test]
+fn a21_seeded_models_are_not_called_deterministic() {
+    for name in ["lesson", "adaptive"] {
+        assert!(!text(name, &[]).contains("Deterministic synthetic"));
+    }
+    let e = EXPERIMENTS.iter().find(|e| e.name == "lesson").unwrap();
+    assert!(!e.lesson.contains("deterministic model"), "{}", e.lesson);
+}
+
+#[test]
+fn a22_ties_are_named() {
+    let t = text("adaptive", &[("slowdown-factor", "0.5")]);
+    assert!(!t.contains("gradient copes best") && t.contains("a tie"), "{t}");
+    let t = text("adaptive", &[("slowdown-at-ms", "29900"), ("controllers", "fixed,codel,aimd")]);
+    assert!(!t.contains("aimd copes best"), "{t}");
+}
+
+#[test]
+fn a23_steady_overload_has_no_deploy() {
+    let t = text("adaptive", &[("preset", "steady-overload")]);
+    assert!(!t.contains("(40 rps first step)") && !t.contains("after the deploy"), "{t}");
+    assert!(t.contains("no deploy in this run"), "{t}");
+    // The fixed door's half-up 10 is labelled beside the number the calculator ships.
+    assert!(t.contains("the limit calculator would ship 9"), "{t}");
+}
+
+#[test]
+fn a24_stuck_downstream_drops() {
+    let t = text("adaptive", &[("preset", "stuck-downstream")]);
+    assert!(!t.contains("nothing is dropped") && t.contains("served for nobody in all"), "{t}");
+    assert!(!t.contains("× 21 × 2 = 462 ms") && t.contains("concurrent calls waiting"), "{t}");
+    assert!(!t.contains("grows toward its maximum"), "{t}");
+}
+
+#[test]
+fn a25_codel_that_never_refuses() {
+    let t = text("adaptive", &[("slowdown-factor", "5")]);
+    assert!(!t.contains("keeps the queue short but") && t.contains("refused nothing"), "{t}");
+}
+
+#[test]
+fn a26_deploy_after_the_run() {
+    let t = text("adaptive", &[("slowdown-at-ms", "60000")]);
+    assert!(t.contains("falls after the run's end") && !t.contains("kept p99 within 230 ms after the change"), "{t}");
+}
+
+#[test]
+fn a27_recovery_counts_the_windows() {
+    let t = text("adaptive", &[]);
+    assert!(!t.contains("back under 230 ms") && t.contains("windows, the last ending"), "{t}");
+}
+
+#[test]
+fn a28_the_lesson_line_does_not_claim_a_rederivation() {
+    let e = EXPERIMENTS.iter().find(|e| e.name == "adaptive").unwrap();
+    assert!(!e.lesson.contains("adaptive limits re-derive it,"), "{}", e.lesson);
+}
+
+#[test]
+fn a29_the_calculator_side_of_check_limit() {
+    // The question's right answer must be the record's number: 72, not 73.
+    let (t, r) = lim(4, 230.0, 12.0);
+    assert_eq!((r.queue_limit, r.record_limit), (73, 72));
+    assert!(t.contains("Number. 72,") && t.contains("(ceil(73 / 4) + 1) × 12 = 240 ms"), "{t}");
+}
+
+#[test]
+fn fuzz_case_204841_a_tie_in_the_table_is_not_a_loss() {
+    // The 1,000,000-case run caught "below the best limit's 0.02 rps" said of
+    // a limit whose goodput the table shows equal to the best (0.0 both).
+    let case = bplab_core::fuzz::FuzzCase {
+        experiment: bplab_core::ExperimentId::Admission,
+        edits: vec![
+            ("duration-ms", "3112672".into()),
+            ("valley-rps", "1e6".into()),
+            ("valley-ms", "7".into()),
+            ("spike-rps", "5e-324".into()),
+            ("spike-ms", "1396728".into()),
+            ("offered", "5.562684646268003e-309,5.562684646268003e-309".into()),
+        ],
+    };
+    match bplab_core::fuzz::check_claims(&case, bplab_core::fuzz::FUZZ_CAPS) {
+        Ok((bplab_core::fuzz::Verdict::Ran(_), claims)) => assert!(claims.iter().any(|c| c.0 == "comparison")),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn fuzz_case_8280_above_capacity_is_read_from_the_mean() {
+    // The second run caught the check reading the first replica's sweep row
+    // where the sentence states the mean over replicas.
+    for edits in [
+        vec![("service", "mix:1,100%x10".to_owned()), ("limit", "off".to_owned())],
+        vec![("seed", "4294967294".to_owned()), ("workers", "2".to_owned()), ("limit", "off".to_owned())],
+    ] {
+        let case = bplab_core::fuzz::FuzzCase {
+            experiment: bplab_core::ExperimentId::Lesson,
+            edits: edits.iter().map(|(k, v)| (*k, v.clone())).collect(),
+        };
+        bplab_core::fuzz::check_claims(&case, bplab_core::fuzz::FUZZ_CAPS).unwrap();
+    }
+}
+
+#[test]
+fn fuzz_case_226636_a_tiny_share_shows_operands_that_recompute() {
+    // The third run caught "0.318… / 0.000…0 = 1432…(300 digits) rps".
+    let case = bplab_core::fuzz::FuzzCase {
+        experiment: bplab_core::ExperimentId::Priority,
+        edits: vec![
+            ("service-ms", "3137".into()),
+            ("deadline-ms", "5826".into()),
+            ("duration-ms", "19283".into()),
+            ("window-ms", "1973925".into()),
+            ("critical-share", "2.2250738585072014e-308".into()),
+        ],
+    };
+    match bplab_core::fuzz::check_claims(&case, bplab_core::fuzz::FUZZ_CAPS) {
+        Ok((bplab_core::fuzz::Verdict::Ran(_), claims)) => assert!(claims.iter().any(|c| c.0 == "arithmetic")),
+        other => panic!("{other:?}"),
+    }
+}
