@@ -32,7 +32,7 @@ use rand_chacha::ChaCha8Rng;
 use super::error::{StochasticError, check};
 use super::rng::{CLIENT_STREAM, THROTTLE_STREAM, stream_rng, unit};
 use super::server::Abandon;
-use super::traffic::MAX_MS;
+use super::engine::MAX_TIME_MS;
 
 /// Most retries per caller.
 pub const MAX_RETRIES: u32 = 100;
@@ -57,7 +57,8 @@ impl Retry {
 pub struct Client {
     /// The caller stops waiting this long after its try was sent, ms; an
     /// answer exactly at `arrival + timeout_ms` is on time. `None`: it waits
-    /// forever. When set, finite, `> 0` and `<= 1e9`.
+    /// forever. When set, finite, `> 0` and `<= 1e15` (a run's longest
+    /// time: "never" for a model that only uses the deadline as a drop rule).
     pub timeout_ms: Option<f64>,
     /// What happens to a request still waiting in the line when its caller
     /// gives up.
@@ -95,7 +96,7 @@ impl Client {
     /// Checks the ranges documented on each field and its policies.
     pub fn validate(&self) -> Result<(), StochasticError> {
         if let Some(t) = self.timeout_ms {
-            check("timeout-ms", t, "finite, > 0 and <= 1e9 ms", |t| t > 0.0 && t <= MAX_MS)?;
+            check("timeout-ms", t, "finite, > 0 and <= 1e15 ms", |t| t > 0.0 && t <= MAX_TIME_MS)?;
         }
         check("retries", f64::from(self.retry.max_retries), "a whole number from 0 to 100", |r| {
             r <= f64::from(MAX_RETRIES)
