@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the browser lab into dist/ (Trunk, release, offline): wasm + js + css,
 # nothing fetched at run time; then dist/bplab.html, the same lab in one
-# self-contained file that opens from file:// (scripts/single-file.mjs).
+# self-contained file that opens from file:// (scripts/single-file.mjs); then
+# dist/bplab-scorm.zip, a SCORM 1.2 package of that file (see below).
 # Installs missing tools first unless SKIP_INSTALL=1.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -15,4 +16,22 @@ export PATH="$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 cargo fetch --quiet
 trunk build --release --skip-version-check
 node scripts/single-file.mjs dist
+# SCORM 1.2 package for course platforms: imsmanifest.xml (web/scorm/imsmanifest.xml,
+# the template the lesson builder fills too) and bplab.html whose questions block holds
+# the built-in questions (web/questions.json), so the whole lab asks them and reports
+# completion and the score to the LMS. Zipped by Python's zipfile.
+python3 - web/scorm/imsmanifest.xml web/questions.json dist <<'PY'
+import pathlib, re, sys, zipfile
+tpl, questions, dist = pathlib.Path(sys.argv[1]).read_text(), pathlib.Path(sys.argv[2]).read_text(), pathlib.Path(sys.argv[3])
+manifest = tpl.replace('{identifier}', 'bplab-lab').replace('{title}', 'bplab: the backpressure lab').replace('{mastery}', '')
+page = (dist / 'bplab.html').read_text(encoding='utf-8')
+block = re.compile(r'(<script type="application/json" id="bplab-questions">)(.*?)(</script>)', re.S)
+if len(block.findall(page)) != 1:
+    sys.exit('build-web: bplab.html has no single questions block')
+page = block.sub(lambda m: m.group(1) + '\n' + questions.replace('</', '<\\/') + m.group(3), page)
+with zipfile.ZipFile(dist / 'bplab-scorm.zip', 'w', zipfile.ZIP_DEFLATED) as z:
+    z.writestr('imsmanifest.xml', manifest)
+    z.writestr('bplab.html', page)
+print(f"build-web: wrote {dist / 'bplab-scorm.zip'} ({(dist / 'bplab-scorm.zip').stat().st_size // 1024} KB)")
+PY
 ls -l dist

@@ -91,6 +91,18 @@ if want edge; then
   fi
 fi
 
+if want browser; then
+  # xmllint (Debian libxml2-utils): tests/e2e/scorm.test.mjs validates the SCORM manifest against the 1.2 XSDs.
+  if command -v xmllint >/dev/null; then
+    log "xmllint: present"
+  else
+    log "apt-get install libxml2-utils (xmllint)"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq libxml2-utils >/dev/null
+  fi
+fi
+
 if want npm; then
   # binaryen (wasm-opt) and playwright-core, pinned by package-lock.json.
   if [ -f "$ROOT/package-lock.json" ]; then

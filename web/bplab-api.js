@@ -41,3 +41,54 @@ export const run = (experiment, params = {}) => wasm.run(experiment, params);
 export const explain = (experiment, params = {}) => wasm.explain(experiment, params);
 /** The registry: `[{ name, title, params: [names], tables: [files] }]`. */
 export const experiments = () => wasm.experiments();
+
+// --- mount: a widget with its question on any page of the same site ------------
+//
+//   import { mount } from './bplab-api.js';
+//   mount(document.querySelector('#lesson-1'), {
+//     widget: 'littles',
+//     params: { workers: 4, 'service-ms': 12 },
+//     question: { id: 'mine', widget: 'littles', prompt: '…', options: [ … ], answer: { … } },  // or a question id
+//   });
+//
+// Each mount is the widget embedded in its own frame (the lab's page with
+// `?embed=<widget>`, its parameters and the question as `qj=`): its ids,
+// styles and URL live in that frame, so several mounts share one host page
+// without colliding and none writes the host's URL. The frame follows its
+// content's height. The question is checked here first with the lab's
+// messages (thrown as an Error naming the field).
+let mounted = 0;
+
+/** Mounts `widget` with `params` and `question` into `element`; returns `{ frame, remove() }`. */
+export function mount(element, { widget, params = {}, question } = {}) {
+  if (!(element instanceof Element)) throw new Error('mount: expected a DOM element to mount into');
+  const names = ['littles', ...wasm.experiments().map((e) => e.name)];
+  if (typeof widget !== 'string' || !names.includes(widget)) {
+    throw new Error(`widget: expected one of ${names.join(', ')}, got ${JSON.stringify(widget)}`);
+  }
+  if (params === null || typeof params !== 'object' || Array.isArray(params)) throw new Error('params: expected an object');
+  if (widget !== 'littles') wasm.explain(widget, params); // the core's messages for a refused value
+  const query = new URLSearchParams({ embed: widget });
+  for (const [k, v] of Object.entries(params)) query.set(k, Array.isArray(v) ? v.join(',') : String(v));
+  if (typeof question === 'string') {
+    query.set('q', question);
+  } else if (question !== undefined && question !== null) {
+    if (typeof question !== 'object') throw new Error('question: expected an object or a question id');
+    if (question.widget !== widget) throw new Error(`question.widget: expected '${widget}', the widget being mounted`);
+    query.set('qj', wasm.questionParam(JSON.stringify(question)));
+  }
+  const frame = document.createElement('iframe');
+  frame.src = new URL(`index.html?${query}`, here).href;
+  frame.title = `bplab: the ${widget} widget`;
+  frame.style.cssText = 'border:0;width:100%;height:640px;display:block';
+  frame.dataset.bplabMount = String(++mounted);
+  const onMessage = (e) => {
+    const d = e.data;
+    if (e.source === frame.contentWindow && d && d.type === 'bplab:height' && d.height > 0) {
+      frame.style.height = `${Math.ceil(d.height)}px`;
+    }
+  };
+  addEventListener('message', onMessage);
+  element.append(frame);
+  return { frame, remove() { removeEventListener('message', onMessage); frame.remove(); } };
+}

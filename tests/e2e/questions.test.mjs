@@ -37,7 +37,7 @@ async function done(page) {
 
 const verdict = (page, w) => page.locator(`#${w}-q-verdict`);
 
-test('the Check on littles: 73 computed by the calculator; two workers move the right option', async () => {
+test('the Check on littles: 72 (the number the record ships) computed by the calculator; two workers move the right option', async () => {
   const page = await open('?embed=littles&q=check-limit');
   const group = page.getByRole('radiogroup', { name: /deploy the limit of ten to production/ });
   assert.match(await group.getAttribute('aria-labelledby'), /littles-q-legend/);
@@ -58,13 +58,13 @@ test('the Check on littles: 73 computed by the calculator; two workers move the 
   assert.ok(await page.locator('#littles-chart-0').isVisible());
   const reasons = page.locator('#w-littles .q-reasons li');
   assert.equal(await reasons.count(), 4);
-  assert.match(await reasons.nth(2).textContent(), /C \(Wrong\).*here it is 73\./);
+  assert.match(await reasons.nth(2).textContent(), /^C \(Wrong\): The limit is about right, .* less queue\. Ten was derived.*here the record ships 72\./);
 
   // Two workers: the calculator now says 36, the right option is B.
   const workers = page.getByRole('textbox', { name: 'Workers', exact: true });
   await workers.fill('2');
   assert.match(await verdict(page, 'littles').textContent(), /^Not quite: you picked A; the model says B/);
-  assert.match(await reasons.nth(0).textContent(), /A \(Wrong\).*With 2 workers at 12 ms .* = 36\.33, so 36\./);
+  assert.match(await reasons.nth(0).textContent(), /A \(Wrong\).*With 2 workers at 12 ms .* = 36\.33, and the limit record ships 36:/);
   await page.waitForURL(/workers=2/);
   assert.match(page.url(), /[?&]q=check-limit/, 'the question stays in the URL after an edit');
   await group.getByRole('radio').nth(1).check();
@@ -92,6 +92,49 @@ test('the Predict on lesson: the model delivers the ceiling at twice capacity', 
   assert.doesNotMatch(await verdict(off, 'lesson').textContent(), /the model says B|Right: B/);
   await page.screenshot({ path: join(SHOTS, 'question-lesson.png'), fullPage: true });
   await done(off);
+  await done(page);
+});
+
+// Audit (explanations #29): the Check marks right what the limit record ships, and the
+// Predict's premise is conditional text that is true at every setting.
+test('audit #29: the Check\'s right option is the number the record ships (72, not 73)', async () => {
+  const page = await open('?embed=littles&q=check-limit');
+  await page.getByRole('radio').first().check();
+  assert.match(await verdict(page, 'littles').textContent(), /^Right: A — .*allow 72 queued/);
+  const record = await page.locator('#littles-record').textContent();
+  assert.match(record, /\b72\b/, 'the record ships 72');
+  assert.match(await page.locator('#w-littles .q-reasons li').first().textContent(), /= 72\.67, and the limit record ships 72:/);
+  await done(page);
+});
+
+test('audit #29: the Predict\'s premise holds at limit 50 (p99 past a second) and with the limit off', async () => {
+  const at50 = await open('?embed=lesson&q=predict-ceiling&limit=50');
+  const legend = await at50.locator('#lesson-q-legend').textContent();
+  assert.doesNotMatch(legend, /quarter of a second/, legend);
+  const p99 = Number(legend.match(/ninety-ninth percentile of the answers is ([\d.]+) ms/)[1]);
+  assert.ok(p99 > 1000, `p99 ${p99} ms at limit 50`);
+  assert.match(legend, /You set an admission limit \(50 queued\)/);
+  await done(at50);
+  const dflt = await open('?embed=lesson&q=predict-ceiling');
+  assert.match(await dflt.locator('#lesson-q-legend').textContent(), /stays at about a quarter of a second \((2[0-5]\d|260)(\.\d+)? ms\)/);
+  await done(dflt);
+  const off = await open('?embed=lesson&q=predict-ceiling&limit=off');
+  const text = await off.locator('#lesson-q-legend').textContent();
+  assert.match(text, /a queue limit of off, which nothing reaches here/);
+  await off.getByRole('radio').nth(2).check();
+  assert.match(await verdict(off, 'lesson').textContent(), /^Right: C — It falls to near zero, because callers give up on answers that come too late/);
+  const why = await off.locator('#w-lesson .q-reasons li').nth(2).textContent();
+  assert.doesNotMatch(why, /Reaching the limit/);
+  assert.match(why, /Nothing is refused, so the queue grows past the callers' patience/);
+  await done(off);
+});
+
+test('page.md #15: each option and its reason are separate sentences', async () => {
+  const page = await open('?embed=lesson&q=predict-ceiling');
+  await page.getByRole('radio').first().check();
+  const items = await page.locator('#w-lesson .q-reasons li').allTextContents();
+  assert.match(items[0], /^A \(Wrong\): It roughly halves, because half the arrivals are refused\. Half the arrivals/);
+  assert.match(items[3], /because refusing work frees capacity\. Refusing costs nothing/);
   await done(page);
 });
 

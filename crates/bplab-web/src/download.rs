@@ -27,10 +27,19 @@ pub fn csv(file: &str, text: &str) -> Result<(), JsValue> {
 
 /// Offers `text` as a download named `file` with MIME type `mime`.
 pub fn text_file(file: &str, text: &str, mime: &str) -> Result<(), JsValue> {
-    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    blob_file(file, &JsValue::from_str(text), mime)
+}
+
+/// Offers `bytes` as a download named `file` with MIME type `mime`.
+pub fn bytes_file(file: &str, bytes: &[u8], mime: &str) -> Result<(), JsValue> {
+    blob_file(file, &js_sys::Uint8Array::from(bytes), mime)
+}
+
+fn blob_file(file: &str, part: &JsValue, mime: &str) -> Result<(), JsValue> {
+    let parts = js_sys::Array::of1(part);
     let opts = BlobPropertyBag::new();
     opts.set_type(mime);
-    let blob = Blob::new_with_str_sequence_and_options(&parts, &opts)?;
+    let blob = Blob::new_with_blob_sequence_and_options(&parts, &opts)?;
     let url = Url::create_object_url_with_blob(&blob)?;
     let r = click_link(&url, file);
     // Revoke later: the download reads the URL after this handler returns.

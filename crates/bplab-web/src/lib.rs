@@ -14,6 +14,7 @@
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod api;
+mod builder;
 mod canvas;
 mod chart;
 mod control;
@@ -49,10 +50,25 @@ fn install_panic_hook() {
 pub fn start() {
     install_panic_hook();
     let Some(root) = dom::document().and_then(|d| d.get_element_by_id(ROOT_ID)) else { return };
-    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    let mut search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    // Questions at run time: the page's own block (and the LMS, if any) before mounting.
+    if let Some(doc) = dom::document() {
+        question::read_block(&doc);
+    }
+    question::scorm::start();
+    if let Some(w) = question::block_embed().filter(|_| Query::parse(&search).embed.is_none()) {
+        search = format!("{search}{}embed={w}", if search.len() > 1 { "&" } else { "?" });
+    }
+    if builder::wanted(&search) {
+        if let Err(e) = builder::start(&root) {
+            dom::log_error(&format!("bplab-web could not build the lesson builder: {e:?}"));
+        }
+        return;
+    }
     if let Err(e) = mount_page(&root, &search) {
         dom::log_error(&format!("bplab-web could not build the page: {e:?}"));
     }
+    question::scorm::mounted();
 }
 
 /// Builds the page (or, with `embed=<widget>` in `search`, that widget alone)
@@ -62,6 +78,7 @@ pub fn mount_page(root: &Element, search: &str) -> Result<(), JsValue> {
     widgets::clear();
     url_state::clear();
     root.set_text_content(None);
+    question::show_block_error(&doc, root)?;
     let q = Query::parse(search);
     let body = doc.body();
     let embed = q.embed.as_deref().filter(|n| widgets::names().any(|w| w == *n));

@@ -24,6 +24,8 @@ pub struct Source {
 thread_local! {
     static SOURCES: RefCell<Vec<Source>> = const { RefCell::new(Vec::new()) };
     static PENDING: Cell<Option<i32>> = const { Cell::new(None) };
+    /// Set by the lesson builder: its preview widget must not write the address.
+    static FROZEN: Cell<bool> = const { Cell::new(false) };
     static EMBED: RefCell<Option<String>> = const { RefCell::new(None) };
     /// Pairs kept in the URL as they came (`q=<id>`, `explain=open`): `(widget, key, value)`.
     static KEPT: RefCell<Vec<(String, String, String)>> = const { RefCell::new(Vec::new()) };
@@ -139,8 +141,16 @@ pub fn query_now() -> String {
     })
 }
 
+/// Stops writing the address bar (the lesson builder's preview).
+pub fn freeze() {
+    FROZEN.with(|f| f.set(true));
+}
+
 fn write_now() {
     PENDING.with(|p| p.set(None));
+    if FROZEN.with(Cell::get) {
+        return;
+    }
     let Some(w) = web_sys::window() else { return };
     let q = query_now();
     let path = w.location().pathname().unwrap_or_default();

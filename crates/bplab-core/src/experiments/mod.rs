@@ -131,7 +131,8 @@ macro_rules! registry {
     };
 }
 
-pub use adaptive::{Bucket, Controller, Deploy, Door, Lane, Preset, SimOut, Trace, simulate};
+pub use crate::stochastic::{Bucket, Door, SimOut, Trace, simulate};
+pub use adaptive::{Controller, Deploy, Lane, Preset};
 pub use lesson::{Histogram, Interval, LESSON_QUEUE_LIMIT, RateResult};
 pub use shaping::{Ceiling, Timeline};
 

@@ -16,20 +16,23 @@ pub enum LimitField {
     QueueLimit,
     /// Queue before rounding.
     QueueExact,
+    /// Queue rounded down: the worst time in the system stays within the budget.
+    QueueLimitSafe,
+    /// The number the limit record ships (half-up when that fits the budget, else the safe one).
+    RecordLimit,
     /// In-system bound, rounded half-up.
     InSystemLimit,
     /// Drain rate, rps.
     CapacityRps,
-    /// The number the record ships: the deadline-safe queue limit.
-    RecordLimit,
 }
 
-const LIMIT_FIELDS: [(&str, LimitField); 5] = [
+const LIMIT_FIELDS: [(&str, LimitField); 6] = [
     ("queue_limit", LimitField::QueueLimit),
     ("queue_exact", LimitField::QueueExact),
+    ("queue_limit_safe", LimitField::QueueLimitSafe),
+    ("record_limit", LimitField::RecordLimit),
     ("in_system_limit", LimitField::InSystemLimit),
     ("capacity_rps", LimitField::CapacityRps),
-    ("record_limit", LimitField::RecordLimit),
 ];
 
 /// Arithmetic operators (n-ary, left to right).
@@ -296,9 +299,10 @@ impl Expr {
                 match field {
                     LimitField::QueueLimit => r.queue_limit as f64,
                     LimitField::QueueExact => r.queue_exact,
+                    LimitField::QueueLimitSafe => r.queue_limit_safe as f64,
+                    LimitField::RecordLimit => r.record_limit as f64,
                     LimitField::InSystemLimit => r.in_system_limit as f64,
                     LimitField::CapacityRps => r.capacity_rps,
-                    LimitField::RecordLimit => r.record_limit as f64,
                 }
             }
             Expr::Littles { arrivals_rps, latency_ms, in_flight } => {

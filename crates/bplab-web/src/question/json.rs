@@ -1,5 +1,7 @@
-//! A JSON value tree read from `JSON.parse`'s result (no JSON parser in the
-//! wasm), with field access that names the path on every error.
+//! A JSON value tree, keys in document order (a question's `vars` are
+//! evaluated in the order written), read from the browser's `JSON.parse`
+//! (no JSON parser in the wasm: V8's messages give the line and column),
+//! with field access that names the path on every error.
 
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -23,9 +25,32 @@ pub enum J {
 /// Most nesting levels accepted (a guard against a hostile file).
 const MAX_DEPTH: usize = 32;
 
+/// Longest questions text accepted, in bytes.
+pub const MAX_BYTES: usize = 256 * 1024;
+
+/// `s` as a JSON string literal.
+pub fn quote(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if u32::from(c) < 0x20 => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 impl J {
-    /// Parses JSON text with the browser's `JSON.parse`.
+    /// Parses JSON text (at most [`MAX_BYTES`]) with the browser's `JSON.parse`.
     pub fn parse(text: &str) -> Result<J, String> {
+        if text.len() > MAX_BYTES {
+            return Err(format!("{} bytes is too long; at most {MAX_BYTES}", text.len()));
+        }
         let v = js_sys::JSON::parse(text).map_err(|e| {
             let msg = e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).unwrap_or_default();
             format!("not valid JSON: {msg}")
@@ -61,6 +86,22 @@ impl J {
             out.push((k, J::from_js(&pair.get(1), depth + 1)?));
         }
         Ok(J::Obj(out))
+    }
+
+    /// As compact JSON text (keys in their order).
+    pub fn to_json(&self) -> String {
+        match self {
+            J::Null => "null".to_owned(),
+            J::Bool(b) => b.to_string(),
+            J::Num(n) if n.is_finite() => format!("{n}"),
+            J::Num(_) => "null".to_owned(),
+            J::Str(s) => quote(s),
+            J::Arr(a) => format!("[{}]", a.iter().map(J::to_json).collect::<Vec<_>>().join(",")),
+            J::Obj(kv) => {
+                let items: Vec<String> = kv.iter().map(|(k, v)| format!("{}:{}", quote(k), v.to_json())).collect();
+                format!("{{{}}}", items.join(","))
+            }
+        }
     }
 
     /// The value of key `k` of an object.

@@ -2,35 +2,22 @@
 //! every error naming its field (`questions[1].options[2].value.kind: …`).
 //! See the README section "Predict, then check" for the format.
 
+use std::cell::RefCell;
+
 use super::expr::{Env, Expr, Lookup};
-use super::json::{FieldError, J, arr_at, err, field, obj_at, only, str_at, text_at};
-use bplab_core::calc::fmt_num;
+use super::json::{FieldError, J, arr_at, err, field, obj_at, only, text_at};
+use super::text::{Cond, Text};
 
 /// One option.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Choice {
     /// Shown text; `{name}` placeholders are filled (`{value}`: this option's value).
-    pub text: String,
+    pub text: Text,
     /// Its number, if the answer compares options by value.
     pub value: Option<Expr>,
     /// Why it is right or wrong, shown after the pick; placeholders filled.
-    pub why: String,
+    pub why: Text,
 }
-
-/// A comparison operator.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Cmp {
-    /// `<`
-    Lt,
-    /// `<=`
-    Le,
-    /// `>`
-    Gt,
-    /// `>=`
-    Ge,
-}
-
-const CMPS: [(&str, Cmp); 4] = [("<", Cmp::Lt), ("<=", Cmp::Le), (">", Cmp::Gt), (">=", Cmp::Ge)];
 
 /// How the right option is computed.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,7 +25,7 @@ pub enum Answer {
     /// `{"closest": value}`: the option whose `value` is nearest (the first of ties).
     Closest(Expr),
     /// `{"first": [{"if": [a, op, b], "then": i}, …], "else": i}`: the first case that holds.
-    First(Vec<(Expr, Cmp, Expr, usize)>, usize),
+    First(Vec<(Cond, usize)>, usize),
 }
 
 /// One question.
@@ -49,7 +36,7 @@ pub struct Question {
     /// The widget it belongs to.
     pub widget: String,
     /// The prompt; placeholders filled.
-    pub prompt: String,
+    pub prompt: Text,
     /// The widget's starting parameters `(name, text)` (URL values win).
     pub params: Vec<(String, String)>,
     /// Named values, evaluated in order (each may read the ones before).
@@ -84,7 +71,7 @@ impl Question {
             return Err(err(&format!("{path}.id"), "use letters, digits, '-' and '_' only"));
         }
         let widget = text_at(field(v, path, "widget")?, &format!("{path}.widget"))?.to_owned();
-        let prompt = text_at(field(v, path, "prompt")?, &format!("{path}.prompt"))?.to_owned();
+        let prompt = Text::parse(field(v, path, "prompt")?, &format!("{path}.prompt"))?;
         let mut params = Vec::new();
         if let Some(x) = v.get("params") {
             let pp = format!("{path}.params");
@@ -122,9 +109,9 @@ impl Question {
             let p = format!("{op}[{i}]");
             only(o, &p, &["text", "value", "why"])?;
             options.push(Choice {
-                text: text_at(field(o, &p, "text")?, &format!("{p}.text"))?.to_owned(),
+                text: Text::parse(field(o, &p, "text")?, &format!("{p}.text"))?,
                 value: o.get("value").map(|x| Expr::parse(x, &format!("{p}.value"))).transpose()?,
-                why: text_at(field(o, &p, "why")?, &format!("{p}.why"))?.to_owned(),
+                why: Text::parse(field(o, &p, "why")?, &format!("{p}.why"))?,
             });
         }
         let ap = format!("{path}.answer");
@@ -142,17 +129,9 @@ impl Question {
             for (i, c) in arr_at(cases, &fp)?.iter().enumerate() {
                 let cp = format!("{fp}[{i}]");
                 only(c, &cp, &["if", "then"])?;
-                let ip = format!("{cp}.if");
-                let parts = arr_at(field(c, &cp, "if")?, &ip)?;
-                let [l, o, r] = parts else {
-                    return Err(err(&ip, "expected [value, \"<\"|\"<=\"|\">\"|\">=\", value]"));
-                };
-                let op = str_at(o, &format!("{ip}[1]"))?;
-                let cmp = CMPS.iter().find(|(n, _)| *n == op).map(|(_, c)| *c).ok_or_else(|| {
-                    err(&format!("{ip}[1]"), format!("unknown comparison '{op}'; expected <, <=, > or >="))
-                })?;
+                let cond = Cond::parse(field(c, &cp, "if")?, &format!("{cp}.if"))?;
                 let then = index(field(c, &cp, "then")?, &format!("{cp}.then"), options.len())?;
-                out.push((Expr::parse(l, &format!("{ip}[0]"))?, cmp, Expr::parse(r, &format!("{ip}[2]"))?, then));
+                out.push((cond, then));
             }
             let otherwise = index(field(a, &ap, "else")?, &format!("{ap}.else"), options.len())?;
             Answer::First(out, otherwise)
@@ -163,21 +142,42 @@ impl Question {
     }
 }
 
-/// Parses a questions file: `{"questions": [...]}`. Ids must be unique.
-pub fn parse_file(text: &str) -> Result<Vec<Question>, FieldError> {
-    let root = J::parse(text).map_err(|e| format!("questions.json: {e}"))?;
-    only(&root, "questions.json", &["$comment", "questions"])?;
-    let items = arr_at(field(&root, "questions.json", "questions")?, "questions")?;
-    let mut out: Vec<Question> = Vec::new();
+/// A set of questions and, for a page block, the widget to show alone.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct QuestionSet {
+    /// The questions, ids unique.
+    pub questions: Vec<Question>,
+    /// `"embed": "<widget>"`: open the page as that widget alone (a lesson file).
+    pub embed: Option<String>,
+}
+
+/// Parses a questions file (`{"questions": [...], "embed"?: widget}`) named
+/// `name` in messages. Ids must be unique.
+pub fn parse_set(text: &str, name: &str) -> Result<QuestionSet, FieldError> {
+    let root = J::parse(text).map_err(|e| format!("{name}: {e}"))?;
+    only(&root, name, &["$comment", "questions", "embed"])?;
+    let embed = root.get("embed").map(|e| text_at(e, &format!("{name}.embed")).map(str::to_owned)).transpose()?;
+    let items = arr_at(field(&root, name, "questions")?, "questions")?;
+    let mut questions: Vec<Question> = Vec::new();
     for (i, q) in items.iter().enumerate() {
         let p = format!("questions[{i}]");
         let q = Question::parse(q, &p)?;
-        if out.iter().any(|o| o.id == q.id) {
+        if questions.iter().any(|o| o.id == q.id) {
             return Err(err(&format!("{p}.id"), format!("'{}' is used twice", q.id)));
         }
-        out.push(q);
+        questions.push(q);
     }
-    Ok(out)
+    Ok(QuestionSet { questions, embed })
+}
+
+/// Parses the built-in questions file.
+pub fn parse_file(text: &str) -> Result<Vec<Question>, FieldError> {
+    parse_set(text, "questions.json").map(|s| s.questions)
+}
+
+/// Parses one question (the URL's `qj=`, the JS API's `mount`), named `name` in messages.
+pub fn parse_one(text: &str, name: &str) -> Result<Question, FieldError> {
+    Question::parse(&J::parse(text).map_err(|e| format!("{name}: {e}"))?, name)
 }
 
 /// A question with every value computed for the widget's current state.
@@ -195,7 +195,14 @@ pub struct Resolved {
 struct Scope<'a> {
     vars: Vec<(String, f64)>,
     env: &'a dyn Env,
+    /// Runs already made while resolving (several values often read one run).
+    runs: RefCell<Vec<RunCache>>,
 }
+
+/// Most different experiment runs one question may ask for (each runs under the page's work caps).
+const MAX_RUNS: usize = 8;
+
+type RunCache = ((Vec<(String, String)>, String), Result<String, String>);
 
 impl Env for Scope<'_> {
     fn lookup(&self, name: &str) -> Option<Lookup> {
@@ -205,54 +212,29 @@ impl Env for Scope<'_> {
         }
     }
     fn run_csv(&self, set: &[(String, String)], table: &str) -> Result<String, String> {
-        self.env.run_csv(set, table)
-    }
-}
-
-/// Fills `{name}` placeholders (`{{` and `}}` are literal braces).
-fn fill(template: &str, scope: &Scope, own: Option<f64>, path: &str) -> Result<String, FieldError> {
-    let mut out = String::with_capacity(template.len());
-    let mut rest = template;
-    while let Some(i) = rest.find(['{', '}']) {
-        let (head, tail) = rest.split_at(i);
-        out.push_str(head);
-        if let Some(t) = tail.strip_prefix("{{") {
-            out.push('{');
-            rest = t;
-        } else if let Some(t) = tail.strip_prefix("}}") {
-            out.push('}');
-            rest = t;
-        } else if let Some(t) = tail.strip_prefix('{') {
-            let end = t.find('}').ok_or_else(|| err(path, "a '{' without its '}'"))?;
-            let (name, after) = t.split_at(end);
-            let value = match (name, own) {
-                ("value", Some(v)) => fmt_num(v),
-                _ => match scope.lookup(name) {
-                    Some(Lookup::Num(v)) => fmt_num(v),
-                    Some(Lookup::Text(s)) => s,
-                    None => return Err(err(path, format!("unknown placeholder {{{name}}}"))),
-                },
-            };
-            out.push_str(&value);
-            rest = after.get(1..).unwrap_or_default();
-        } else {
-            return Err(err(path, "a '}' without its '{' (write '}}' for a brace)"));
+        let key = (set.to_vec(), table.to_owned());
+        if let Some((_, r)) = self.runs.borrow().iter().find(|(k, _)| *k == key) {
+            return r.clone();
         }
+        if self.runs.borrow().len() >= MAX_RUNS {
+            return Err(format!("run: at most {MAX_RUNS} different runs in one question (each is a whole experiment)"));
+        }
+        let r = self.env.run_csv(set, table);
+        self.runs.borrow_mut().push((key, r.clone()));
+        r
     }
-    out.push_str(rest);
-    Ok(out)
 }
 
 impl Question {
     /// Computes the prompt, the options and the right one for the widget's state.
     pub fn resolve(&self, env: &dyn Env) -> Result<Resolved, FieldError> {
         let p = &self.path;
-        let mut scope = Scope { vars: Vec::new(), env };
+        let mut scope = Scope { vars: Vec::new(), env, runs: RefCell::new(Vec::new()) };
         for (k, e) in &self.vars {
             let v = e.eval(&scope).map_err(|m| err(&format!("{p}.vars.{k}"), m))?;
             scope.vars.push((k.clone(), v));
         }
-        let prompt = fill(&self.prompt, &scope, None, &format!("{p}.prompt"))?;
+        let prompt = self.prompt.render(&scope, None, &format!("{p}.prompt"))?;
         let mut options = Vec::new();
         let mut values = Vec::new();
         for (i, o) in self.options.iter().enumerate() {
@@ -260,8 +242,8 @@ impl Question {
             let v = o.value.as_ref().map(|e| e.eval(&scope)).transpose().map_err(|m| err(&format!("{op}.value"), m))?;
             values.push(v);
             options.push((
-                fill(&o.text, &scope, v, &format!("{op}.text"))?,
-                fill(&o.why, &scope, v, &format!("{op}.why"))?,
+                o.text.render(&scope, v, &format!("{op}.text"))?,
+                o.why.render(&scope, v, &format!("{op}.why"))?,
             ));
         }
         let right = match &self.answer {
@@ -280,17 +262,8 @@ impl Question {
             }
             Answer::First(cases, otherwise) => {
                 let mut pick = *otherwise;
-                for (i, (l, c, r, then)) in cases.iter().enumerate() {
-                    let at = format!("{p}.answer.first[{i}].if");
-                    let a = l.eval(&scope).map_err(|m| err(&at, m))?;
-                    let b = r.eval(&scope).map_err(|m| err(&at, m))?;
-                    let holds = match c {
-                        Cmp::Lt => a < b,
-                        Cmp::Le => a <= b,
-                        Cmp::Gt => a > b,
-                        Cmp::Ge => a >= b,
-                    };
-                    if holds {
+                for (i, (cond, then)) in cases.iter().enumerate() {
+                    if cond.holds(&scope).map_err(|m| err(&format!("{p}.answer.first[{i}].if"), m))? {
                         pick = *then;
                         break;
                     }

@@ -10,9 +10,9 @@ use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlInputElement};
 
 use super::expr::Env;
-use super::schema::{BUILT_IN, Question, Resolved, parse_file};
+use super::schema::{Question, Resolved};
+use super::scorm;
 use crate::dom::{add, el, input, on, show_msg, text_el};
-use crate::url_state::Query;
 
 struct State {
     resolved: Option<Resolved>,
@@ -40,26 +40,6 @@ fn letter(i: usize) -> char {
 /// What the query asked for: nothing, a question, or why it cannot be shown.
 pub type Found = Option<Result<Question, String>>;
 
-/// Looks up the question `q=<id>` for widget `name`, whose parameters are
-/// `params` (a question's `params` must be among them).
-pub fn find(name: &str, params: &[&str], q: &Query) -> Found {
-    let id = q.get(name, "q")?;
-    Some(parse_file(BUILT_IN).and_then(|all| {
-        let known: Vec<String> = all.iter().filter(|x| x.widget == name).map(|x| x.id.clone()).collect();
-        let found = all.into_iter().find(|x| x.id == id && x.widget == name).ok_or_else(|| {
-            format!("q: no question '{id}' for the {name} widget; questions for it: {}", known.join(", "))
-        })?;
-        if let Some((k, _)) = found.params.iter().find(|(k, _)| !params.contains(&k.as_str())) {
-            return Err(format!(
-                "{}.params: the {name} widget has no parameter '{k}'; its parameters: {}",
-                found.path,
-                params.join(", ")
-            ));
-        }
-        Ok(found)
-    }))
-}
-
 /// Shows `found` at the top of `section` (call before the widget's columns
 /// are built so the question comes first): the question, or a visible
 /// message naming what is wrong.
@@ -74,7 +54,8 @@ pub fn mount(doc: &Document, section: &Element, name: &str, found: Found) -> Res
             return Ok(None);
         }
     };
-    crate::url_state::keep(name, "q", &question.id);
+    let key = format!("{name}:{}", question.id);
+    let restored = scorm::register(&key).filter(|&p| p < question.options.len());
     let fs =
         add(&box_, el(doc, "fieldset", &[("role", "radiogroup"), ("aria-labelledby", &format!("{name}-q-legend"))])?)?;
     let legend = add(&fs, el(doc, "legend", &[("id", &format!("{name}-q-legend"))])?)?;
@@ -105,13 +86,22 @@ pub fn mount(doc: &Document, section: &Element, name: &str, found: Found) -> Res
         verdict,
         reasons,
         msg,
-        state: Rc::new(RefCell::new(State { resolved: None, picked: None })),
+        state: Rc::new(RefCell::new(State { resolved: None, picked: restored })),
     };
+    if let Some(r) = restored.and_then(|p| view.radios.get(p)) {
+        r.set_checked(true);
+    }
     for (i, r) in view.radios.iter().enumerate() {
         let (state, section, verdict, reasons, doc) =
             (view.state.clone(), view.section.clone(), view.verdict.clone(), view.reasons.clone(), doc.clone());
+        let key = key.clone();
         on(r, "change", move |_| {
             if let Ok(mut s) = state.try_borrow_mut() {
+                if s.picked.is_none()
+                    && let Some(res) = &s.resolved
+                {
+                    scorm::answered(&key, i, i == res.right);
+                }
                 s.picked = Some(i);
                 let _ = reveal(&doc, &s, &section, &verdict, &reasons);
             }
@@ -137,10 +127,17 @@ fn reveal(doc: &Document, s: &State, section: &Element, verdict: &Element, reaso
         let li = add(reasons, el(doc, "li", &[("class", cls)])?)?;
         let head = if i == r.right { "Right" } else { "Wrong" };
         add(&li, text_el(doc, "strong", &[], &format!("{} ({head}): ", letter(i)))?)?;
-        add(&li, text_el(doc, "span", &[("class", "q-option")], text)?)?;
+        add(&li, text_el(doc, "span", &[("class", "q-option")], &with_stop(text))?)?;
         add(&li, text_el(doc, "span", &[("class", "q-why")], &format!(" {why}"))?)?;
     }
     reasons.remove_attribute("hidden")
+}
+
+/// An option's text as a sentence before its reason: a full stop unless it
+/// already ends in punctuation.
+fn with_stop(text: &str) -> String {
+    let t = text.trim_end();
+    if t.ends_with(['.', '!', '?', ':', ';', '…']) { t.to_owned() } else { format!("{t}.") }
 }
 
 impl QuestionView {

@@ -6,24 +6,13 @@
 //! backoff with full jitter, a token budget, SRE adaptive throttling,
 //! Retry-After as a floor on the delay).
 //!
-//! Events run in (time, sequence) order from one heap; at equal times a
-//! heap event (completion, give-up, retry send) runs before a first try.
-//! Randomness: two ChaCha8 streams of the seed, apart from the arrival and
-//! service streams ([`JITTER_STREAM`] one draw per jittered retry,
-//! [`THROTTLE_STREAM`] one draw per try while throttling), so a policy never
-//! moves an arrival or a service time (common random numbers).
+//! The run is the one engine's ([`crate::stochastic::Model`]): this module
+//! only maps the experiment's world and policy onto it and its timeline
+//! back. Randomness: the engine's client streams of the seed (jitter,
+//! throttling), apart from the arrival and service streams, so a policy
+//! never moves an arrival or a service time (common random numbers).
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
-
-use rand_chacha::ChaCha8Rng;
-use rand_chacha::rand_core::{Rng, SeedableRng};
 use serde::Serialize;
-
-/// ChaCha8 stream of the backoff jitter draws.
-pub const JITTER_STREAM: u64 = 12;
-/// ChaCha8 stream of the throttle's draws.
-pub const THROTTLE_STREAM: u64 = 13;
 
 /// The wait before retry `k` (1 = the first retry).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -148,287 +137,58 @@ impl Totals {
     }
 }
 
-#[derive(Clone, Copy, Debug)]
-struct Try {
-    sent: f64,
-    work: f64,
-    attempt: u32,
-    prev_ms: f64,
-    ends: f64,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-enum Ev {
-    Complete,
-    GiveUp,
-    Send,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct T(f64);
-impl Eq for T {}
-impl PartialOrd for T {
-    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl Ord for T {
-    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&o.0)
-    }
-}
-
-fn unit(rng: &mut ChaCha8Rng) -> f64 {
-    (rng.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-}
-
-fn stream(seed: u64, n: u64) -> ChaCha8Rng {
-    let mut r = ChaCha8Rng::seed_from_u64(seed);
-    r.set_stream(n);
-    r
-}
-
-struct State<'a> {
-    w: World<'a>,
-    c: Client,
-    tries: Vec<Try>,
-    heap: BinaryHeap<Reverse<(T, u64, Ev, usize)>>,
-    line: VecDeque<usize>,
-    seq: u64,
-    busy: u32,
-    in_system: u64,
-    ticks: Vec<Tick>,
-    tot: Totals,
-    jitter: ChaCha8Rng,
-    throttle_rng: ChaCha8Rng,
-    tokens: f64,
-    tokens_at: f64,
-    requests: VecDeque<f64>,
-    accepts: VecDeque<f64>,
-}
-
-const NOT_STARTED: f64 = f64::INFINITY;
-
-impl State<'_> {
-    fn tick(&mut self, t: f64) -> Option<&mut Tick> {
-        let i = (t / self.w.window_ms).floor();
-        if i >= 0.0 { self.ticks.get_mut(i as usize) } else { None }
-    }
-
-    fn note(&mut self, t: f64) {
-        let n = self.in_system;
-        if let Some(k) = self.tick(t) {
-            k.in_flight_max = k.in_flight_max.max(n);
-        }
-    }
-
-    fn push(&mut self, t: f64, ev: Ev, i: usize) {
-        self.seq += 1;
-        self.heap.push(Reverse((T(t), self.seq, ev, i)));
-    }
-
-    fn refill(&mut self, now: f64, b: Budget) {
-        self.tokens = b.max_tokens.min(self.tokens + (b.floor_rps * (now - self.tokens_at)) / 1000.0);
-        self.tokens_at = now;
-    }
-
-    fn forget(&mut self, now: f64, th: Throttle) {
-        let cut = now - th.window_ms;
-        while self.requests.front().is_some_and(|&t| t <= cut) {
-            self.requests.pop_front();
-        }
-        while self.accepts.front().is_some_and(|&t| t <= cut) {
-            self.accepts.pop_front();
-        }
-    }
-
-    /// A try leaves its caller at `t`.
-    fn send(&mut self, t: f64, i: usize) {
-        let first = self.tries.get(i).is_some_and(|q| q.attempt == 0);
-        if let Some(k) = self.tick(t) {
-            if first { k.first_tries += 1 } else { k.retries += 1 }
-        }
-        if first { self.tot.first_tries += 1 } else { self.tot.retries += 1 }
-        if let Some(th) = self.c.throttle {
-            self.forget(t, th);
-            let (r, a) = (self.requests.len() as f64, self.accepts.len() as f64);
-            let p = ((r - th.k * a) / (r + 1.0)).max(0.0);
-            let u = unit(&mut self.throttle_rng);
-            self.requests.push_back(t);
-            if u < p {
-                self.tot.throttled += 1;
-                if let Some(k) = self.tick(t) {
-                    k.throttled += 1;
-                }
-                return;
-            }
-        }
-        self.arrive(t, i);
-    }
-
-    fn arrive(&mut self, t: f64, i: usize) {
-        let waiting = self.line.len() as u64;
-        let free = self.busy < self.w.workers;
-        if !free && self.w.line_limit.is_some_and(|n| waiting >= u64::from(n)) {
-            self.tot.refused += 1;
-            if let Some(k) = self.tick(t) {
-                k.refused += 1;
-            }
-            self.note(t);
-            self.fail(t, i, Some(self.w.retry_after_ms));
-            return;
-        }
-        self.in_system += 1;
-        self.line.push_back(i);
-        // Giving up matters only to a caller that may retry.
-        if self.c.retries > 0 {
-            let deadline = t + self.w.timeout_ms;
-            self.push(deadline, Ev::GiveUp, i);
-        }
-        self.start(t);
-        self.note(t);
-    }
-
-    fn start(&mut self, now: f64) {
-        while self.busy < self.w.workers {
-            let Some(i) = self.line.pop_front() else { return };
-            let Some(q) = self.tries.get_mut(i) else { continue };
-            let factor = match self.w.slowdown {
-                Some((from, until, f)) if now >= from && now < until => f,
-                _ => 1.0,
-            };
-            q.ends = now + q.work * factor;
-            let ends = q.ends;
-            self.busy += 1;
-            self.push(ends, Ev::Complete, i);
-        }
-    }
-
-    fn complete(&mut self, t: f64, i: usize) {
-        self.busy = self.busy.saturating_sub(1);
-        self.in_system = self.in_system.saturating_sub(1);
-        let sent = self.tries.get(i).map_or(t, |q| q.sent);
-        if t - sent <= self.w.timeout_ms {
-            self.tot.ok += 1;
-            if let Some(k) = self.tick(t) {
-                k.ok += 1;
-            }
-            if let Some(b) = self.c.budget {
-                self.refill(t, b);
-                self.tokens = b.max_tokens.min(self.tokens + b.ratio);
-            }
-            if let Some(th) = self.c.throttle {
-                self.forget(t, th);
-                self.accepts.push_back(t);
-            }
-        } else {
-            self.tot.late += 1;
-            if let Some(k) = self.tick(t) {
-                k.late += 1;
-            }
-        }
-        self.start(t);
-        self.note(t);
-    }
-
-    /// The caller stops waiting at `t` unless its answer comes by then.
-    fn give_up(&mut self, t: f64, i: usize) {
-        if self.tries.get(i).is_some_and(|q| q.ends <= t) {
-            return;
-        }
-        self.fail(t, i, None);
-    }
-
-    /// Try `i` failed at `t` (a refusal carries `retry_after`): schedule the
-    /// next one. Checks, in order: the count, the backoff draw, Retry-After,
-    /// the run window, the budget.
-    fn fail(&mut self, t: f64, i: usize, retry_after: Option<f64>) {
-        let Some(q) = self.tries.get(i).copied() else { return };
-        let k = q.attempt + 1;
-        if k > self.c.retries {
-            return;
-        }
-        let backoff = match self.c.backoff {
-            Backoff::Fixed(ms) => ms,
-            Backoff::FullJitter { base_ms, cap_ms } => {
-                let ceiling = cap_ms.min(base_ms * f64::from(1u32 << (k - 1).min(30)));
-                unit(&mut self.jitter) * ceiling
-            }
-        };
-        let delay = match retry_after {
-            Some(ra) if self.c.honour_retry_after => backoff.max(ra),
-            _ => backoff,
-        };
-        let at = t + delay;
-        if at >= self.w.run_ms {
-            return;
-        }
-        if let Some(b) = self.c.budget {
-            self.refill(t, b);
-            if self.tokens < 1.0 {
-                self.tot.denied += 1;
-                return;
-            }
-            self.tokens -= 1.0;
-        }
-        self.tries.push(Try { sent: at, work: q.work, attempt: k, prev_ms: backoff, ends: NOT_STARTED });
-        let j = self.tries.len() - 1;
-        self.push(at, Ev::Send, j);
-    }
-}
-
-/// Runs `client` on `world`: the timeline and the totals. Work is bounded
-/// by the first tries × (1 + retries).
+/// Runs `client` on `world` through the engine ([`crate::stochastic::Model`]):
+/// the timeline and the totals. Work is bounded by the first tries × (1 +
+/// retries). A world the engine refuses (the experiment's `check` keeps
+/// every value in its ranges) gives an empty timeline.
 pub fn simulate(w: World<'_>, c: Client) -> (Vec<Tick>, Totals) {
-    let n = (w.run_ms / w.window_ms).ceil().clamp(1.0, 1e6) as usize;
-    let tries: Vec<Try> = w
-        .arrivals
-        .iter()
-        .zip(w.work_ms)
-        .map(|(&a, &s)| Try { sent: a, work: s, attempt: 0, prev_ms: 0.0, ends: NOT_STARTED })
-        .collect();
-    let first = tries.len();
-    let mut st = State {
-        w,
-        c,
-        tries,
-        heap: BinaryHeap::new(),
-        line: VecDeque::new(),
-        seq: 0,
-        busy: 0,
-        in_system: 0,
-        ticks: vec![Tick::default(); n],
-        tot: Totals::default(),
-        jitter: stream(w.seed, JITTER_STREAM),
-        throttle_rng: stream(w.seed, THROTTLE_STREAM),
-        tokens: c.budget.map_or(0.0, |b| b.max_tokens),
-        tokens_at: 0.0,
-        requests: VecDeque::new(),
-        accepts: VecDeque::new(),
+    use crate::stochastic as st;
+    let backoff = match c.backoff {
+        Backoff::Fixed(ms) => st::Backoff::Fixed { ms },
+        Backoff::FullJitter { base_ms, cap_ms } => st::Backoff::FullJitter { base_ms, cap_ms },
     };
-    let mut next = 0usize;
-    loop {
-        let a = st.tries.get(next).filter(|_| next < first).map(|q| q.sent);
-        let h = st.heap.peek().map(|Reverse((t, ..))| t.0);
-        match (a, h) {
-            (a, Some(th)) if a.is_none_or(|ta| th <= ta) => {
-                let Some(Reverse((T(t), _, ev, i))) = st.heap.pop() else { break };
-                match ev {
-                    Ev::Complete => st.complete(t, i),
-                    Ev::GiveUp => st.give_up(t, i),
-                    Ev::Send => st.send(t, i),
-                }
-            }
-            (Some(ta), _) => {
-                next += 1;
-                st.send(ta, next - 1);
-            }
-            _ => break,
-        }
-    }
-    // `prev_ms` is kept for a decorrelated backoff; full jitter does not read it.
-    debug_assert!(st.tries.iter().all(|q| q.prev_ms >= 0.0));
-    (st.ticks, st.tot)
+    let client = st::Client {
+        timeout_ms: Some(w.timeout_ms),
+        abandon: st::Abandon::Served,
+        retry: st::Retry { max_retries: c.retries, backoff },
+        budget: c.budget.map(|b| st::RetryBudget { ratio: b.ratio, floor_rps: b.floor_rps, max_tokens: b.max_tokens }),
+        throttle: c.throttle.map(|t| st::Throttle { k: t.k, window_ms: t.window_ms }),
+        honour_retry_after: c.honour_retry_after,
+    };
+    let model = st::Model {
+        door: st::Door::line(w.line_limit),
+        retry_after_ms: Some(w.retry_after_ms),
+        client,
+        slowdown: w.slowdown.map(|(at_ms, until_ms, factor)| st::Slowdown { at_ms, until_ms, factor, stuck_ms: None }),
+        timeline_ms: Some(w.window_ms),
+        seed: w.seed,
+        ..st::Model::new(w.arrivals, w.work_ms, w.workers, w.run_ms)
+    };
+    let Ok(run) = model.run() else { return (Vec::new(), Totals::default()) };
+    let ticks = run
+        .timeline
+        .iter()
+        .map(|x| Tick {
+            first_tries: x.first_tries,
+            retries: x.retries,
+            throttled: x.throttled,
+            refused: x.refused,
+            ok: x.ok,
+            late: x.late,
+            in_flight_max: u64::from(x.in_flight_max),
+        })
+        .collect();
+    let t = &run.tally;
+    let totals = Totals {
+        first_tries: t.first_tries,
+        retries: t.retries,
+        throttled: t.throttled,
+        refused: t.refused + t.shed,
+        ok: t.ok,
+        late: t.late,
+        denied: t.budget_denied,
+    };
+    (ticks, totals)
 }
 
 #[cfg(test)]
