@@ -203,6 +203,7 @@ fn emptied(report: &Report) -> Report {
         Report::Priority(p) => (p.protection.clear(), p.burst.clear()).0,
         Report::Lesson(l) => (l.rates.clear(), l.at.counts.clear()).0,
         Report::Adaptive(a) => a.lanes.clear(),
+        Report::Metastable(m) => (m.lanes.clear(), m.phase.clear()).0,
     }
     r
 }

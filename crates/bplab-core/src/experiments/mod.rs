@@ -131,9 +131,15 @@ macro_rules! registry {
     };
 }
 
-pub use adaptive::{Bucket, Controller, Deploy, Door, Lane, Preset, SimOut, Trace, simulate};
+pub use crate::stochastic::{Bucket, Door, SimOut, Trace, simulate};
+pub use adaptive::{Controller, Deploy, Lane, Preset};
 pub use lesson::{Histogram, Interval, LESSON_QUEUE_LIMIT, RateResult};
 pub use shaping::{Ceiling, Timeline};
+
+/// The metastable experiment's types, for tests and callers (`bplab_core::metastable`).
+pub mod metastable_api {
+    pub use super::metastable::*;
+}
 
 registry! {
     Collapse => collapse::{CollapseParams, CollapseReport},
@@ -143,6 +149,7 @@ registry! {
     Priority => priority::{PriorityParams, PriorityReport},
     Lesson => lesson::{LessonParams, LessonReport},
     Adaptive => adaptive::{AdaptiveParams, AdaptiveReport},
+    Metastable => metastable::{MetastableParams, MetastableReport},
 }
 
 /// A chart's PNG file name and title (its plot comes from the report:

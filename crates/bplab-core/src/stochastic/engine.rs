@@ -1,43 +1,53 @@
-//! The discrete-event loop: arrivals in time order, `workers` servers, one
-//! FIFO line, optional line limit and client timeout.
+//! The one discrete-event loop for the multi-worker FIFO queue: `workers`
+//! servers, one line, a [`Door`], callers with a [`super::Client`] policy.
+//! The lesson's runs, the adaptive race and the live timeline model all
+//! run here; the five article models keep their own loops (`models.md`).
 //!
 //! # Event order
 //!
-//! Events are processed in `(time, kind, seq)` order, a total order:
+//! Events leave the [`EventQueue`] in `(time, kind, seq)` order, a total
+//! order (`docs/engine.md`):
 //!
-//! 1. **give-up** (only with [`Abandon::Dropped`]): the line's head leaves
-//!    when its deadline `arrival + timeout` is `<= now`, so a worker that
-//!    frees up at that same instant finds it gone;
-//! 2. **completion**: a worker finishes and at once takes the line's head
-//!    (simultaneous completions in request order, `seq` = request index);
-//! 3. **arrival**: in schedule order; takes a free worker, else joins the
-//!    line, else is refused.
+//! 1. **give-up**: a caller's deadline `arrival + timeout` (only when it
+//!    matters: the line drops abandoned requests, or the caller retries). A
+//!    caller still waiting in the line leaves it ([`Abandon::Dropped`]) or
+//!    leaves its request there ([`Abandon::Served`]); either way it may
+//!    retry from now. A request in service whose work ends exactly at the
+//!    deadline is on time, so its caller does not give up;
+//! 2. **completion**: a worker finishes (the answer is on time iff
+//!    `end <= arrival + timeout`), feeds a limiter door its sample, and at
+//!    once takes the line's head (CoDel decides there);
+//! 3. **arrival**: a first try, in schedule order;
+//! 4. **retry**: a retry, in the order it was scheduled.
 //!
-//! So at one instant a completion frees its worker before an arrival looks
-//! for one (an arrival exactly at a completion is never queued or refused
-//! because of it), and a caller whose deadline is exactly now is gone
-//! before that worker looks at the line. A completion exactly at the
-//! deadline is `ok`. Times are compared as plain f64.
+//! Within a kind, ties leave first in, first out. So at one instant a
+//! waiting caller whose deadline is now is gone before a worker freed at
+//! that instant looks at the line, a completion frees its worker before an
+//! arrival looks for one, and a first try goes before a retry. Times are
+//! compared as plain f64.
 //!
-//! Cost: one heap push/pop per served request on a heap of at most
-//! `workers` entries, so `O(n log workers)`; the line is a ring buffer.
+//! A try that reaches the server: the client's throttle may reject it
+//! locally (never sent, never retried); else the door admits it (it takes a
+//! free worker, or waits) or refuses it (the caller may retry after its
+//! backoff, or the refusal's Retry-After if honoured).
+//!
+//! Cost: one heap push/pop per served try on a heap of at most `workers`
+//! entries, a deque push/pop per give-up, a heap push/pop per retry, so
+//! `O(n log workers)`; the line is a ring buffer.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
-use super::error::{StochasticError, check};
-use super::run::{Outcome, Request, Run};
+use super::client::{ClientState, NoRetry};
+use super::door::Door;
+use super::error::StochasticError;
+use super::model::Model;
+use super::queue::{EventQueue, Kind};
+use super::run::{Outcome, Request, Run, Tally};
 use super::server::{Abandon, Server};
+use super::timeline::{Recorder, Window};
 
 /// Largest arrival or service time accepted by [`serve`], ms.
 pub const MAX_TIME_MS: f64 = 1e15;
-
-/// Heap key of a finite, non-negative time: its bits order like the value
-/// (`+ 0.0` turns `-0.0` into `0.0`).
-#[inline]
-fn key(t: f64) -> u64 {
-    (t + 0.0).to_bits()
-}
 
 /// Runs `arrivals_ms` (ascending) with one service time each through
 /// `server`. Areas are measured over `[0, window_ms)`; the run goes on until
@@ -45,156 +55,388 @@ fn key(t: f64) -> u64 {
 /// unsorted or out-of-range times, or lists of different lengths.
 pub fn serve(server: &Server, arrivals_ms: &[f64], service_ms: &[f64], window_ms: f64) -> Result<Run, StochasticError> {
     server.validate()?;
-    check("window-ms", window_ms, "finite and > 0", |w| w > 0.0 && w.is_finite())?;
-    if arrivals_ms.len() != service_ms.len() {
-        return Err(StochasticError::LengthMismatch { arrivals: arrivals_ms.len(), services: service_ms.len() });
-    }
-    let mut prev = 0.0;
-    for (i, (&a, &s)) in arrivals_ms.iter().zip(service_ms).enumerate() {
-        check("arrival-ms", a, "finite, >= 0 and <= 1e15 ms", |a| (0.0..=MAX_TIME_MS).contains(&a))?;
-        check("service-ms", s, "finite, >= 0 and <= 1e15 ms", |s| (0.0..=MAX_TIME_MS).contains(&s))?;
-        if a < prev {
-            return Err(StochasticError::Unsorted { index: i });
-        }
-        prev = a;
-    }
-    Ok(Loop::new(server, arrivals_ms, service_ms, window_ms).run())
+    let mut m = Model::new(arrivals_ms, service_ms, server.workers, window_ms);
+    m.door = Door::line(server.line_limit);
+    m.client.timeout_ms = server.timeout_ms;
+    m.client.abandon = server.abandon;
+    m.run()
 }
 
-/// The loop's state.
-struct Loop<'a> {
-    server: &'a Server,
-    window_ms: f64,
+/// Per-try state beside the public [`Request`] (kept only for a limiter
+/// door or retries).
+#[derive(Clone, Copy, Debug, Default)]
+struct Meta {
+    /// Requests in the system right after it was admitted (a limiter's sample).
+    inflight: i32,
+    /// The backoff drawn before it (`None` for a first try).
+    prev_backoff_ms: Option<f64>,
+    /// Its caller gave up on it already (a later shed is not the caller's failure).
+    abandoned: bool,
+}
+
+/// Runs a validated model. The loop is compiled four times, with and
+/// without a timeline (`TL`) and with and without client policies that act
+/// during the run (`CL`: retries, a budget, throttling), so the lesson's
+/// plain runs pay for neither.
+pub(crate) fn simulate_model(m: &Model<'_>) -> Run {
+    let c = &m.client;
+    let policies = c.retry.max_retries > 0 || c.budget.is_some() || c.throttle.is_some();
+    match (m.timeline_ms.is_some(), policies) {
+        (false, false) => Loop::<false, false>::new(m).run(),
+        (false, true) => Loop::<false, true>::new(m).run(),
+        (true, false) => Loop::<true, false>::new(m).run(),
+        (true, true) => Loop::<true, true>::new(m).run(),
+    }
+}
+
+/// The loop's state. `TL`: a timeline is recorded; `CL`: the client has
+/// policies (retries, budget, throttling).
+struct Loop<'m, 'a, const TL: bool, const CL: bool> {
+    m: &'m Model<'a>,
+    door: Door,
+    client: ClientState,
+    queue: EventQueue<'a>,
     requests: Vec<Request>,
-    /// Completion events: (time key, request index), smallest first.
-    busy: BinaryHeap<Reverse<(u64, usize)>>,
-    line: VecDeque<usize>,
+    meta: Vec<Meta>,
+    line: VecDeque<u32>,
+    /// Live entries of `line` (abandoned ones stay in it until dequeued).
+    waiting: u64,
     free: u32,
     in_system: u64,
+    timeout_ms: f64,
+    give_ups: bool,
+    dropped_leave: bool,
     peak_line: u64,
     last_ms: f64,
     in_system_area: f64,
     in_line_area: f64,
     busy_area: f64,
+    tally: Tally,
+    timeline: Option<Recorder>,
+    /// The latest time a caller resolved (`Request::resolved_ms`), 0 before any.
+    horizon_ms: f64,
 }
 
-impl<'a> Loop<'a> {
-    fn new(server: &'a Server, arrivals_ms: &[f64], service_ms: &[f64], window_ms: f64) -> Self {
-        let requests = arrivals_ms
+impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
+    fn new(m: &'m Model<'a>) -> Self {
+        let requests: Vec<Request> = m
+            .arrivals_ms
             .iter()
-            .zip(service_ms)
+            .zip(m.service_ms)
             .map(|(&a, &s)| Request {
                 arrival_ms: a,
                 service_ms: s,
                 start_ms: None,
                 end_ms: None,
                 outcome: Outcome::Refused,
+                attempt: 0,
             })
             .collect();
+        // Only a limiter's samples and retries read it.
+        let uses_meta = matches!(m.door, Door::Limit(_)) || m.client.retry.max_retries > 0;
+        let meta = if uses_meta { vec![Meta::default(); requests.len()] } else { Vec::new() };
+        let split = m.slowdown.map_or(f64::INFINITY, |s| s.at_ms);
+        let timeline = m.timeline_ms.map(|w| Recorder::new(m.window_ms, w, split));
         Self {
-            server,
-            window_ms,
+            m,
+            door: m.door.clone(),
+            client: ClientState::new(m.client, m.seed),
+            queue: EventQueue::new(m.arrivals_ms, m.workers as usize),
             requests,
-            busy: BinaryHeap::with_capacity(server.workers as usize),
+            meta,
             line: VecDeque::new(),
-            free: server.workers,
+            waiting: 0,
+            free: m.workers,
             in_system: 0,
+            timeout_ms: m.client.timeout_ms.unwrap_or(f64::INFINITY),
+            give_ups: m.client.gives_up(),
+            dropped_leave: m.client.abandon == Abandon::Dropped,
             peak_line: 0,
             last_ms: 0.0,
             in_system_area: 0.0,
             in_line_area: 0.0,
             busy_area: 0.0,
+            tally: Tally::default(),
+            timeline,
+            horizon_ms: 0.0,
         }
     }
 
-    fn deadline(&self, i: usize) -> f64 {
-        match (self.server.timeout_ms, self.requests.get(i)) {
-            (Some(t), Some(r)) => r.arrival_ms + t,
-            _ => f64::INFINITY,
-        }
+    /// The timeline, if recorded (`None` at compile time without `TL`).
+    #[inline(always)]
+    fn tl(&mut self) -> Option<&mut Recorder> {
+        if TL { self.timeline.as_mut() } else { None }
+    }
+
+    /// The timeline's window of time `t`.
+    #[inline(always)]
+    fn window(&mut self, t: f64) -> Option<&mut Window> {
+        self.tl().and_then(|tl| tl.at(t))
     }
 
     /// Accumulates the areas from the last event to `now` (clipped to the window).
+    #[inline]
     fn advance(&mut self, now: f64) {
-        if self.last_ms < self.window_ms {
-            let dt = now.min(self.window_ms) - self.last_ms;
+        let window = self.m.window_ms;
+        if self.last_ms < window {
+            let to = now.min(window);
+            let dt = to - self.last_ms;
             self.in_system_area += self.in_system as f64 * dt;
-            self.in_line_area += self.line.len() as f64 * dt;
-            self.busy_area += f64::from(self.server.workers - self.free) * dt;
+            self.in_line_area += self.waiting as f64 * dt;
+            self.busy_area += f64::from(self.m.workers - self.free) * dt;
+            let (from, count) = (self.last_ms, self.in_system);
+            if let Some(t) = self.tl() {
+                t.area(from, to, count);
+            }
         }
         self.last_ms = now;
     }
 
-    fn start(&mut self, i: usize, now: f64) {
-        if let Some(r) = self.requests.get_mut(i) {
-            let end = now + r.service_ms;
-            r.start_ms = Some(now);
-            r.end_ms = Some(end);
-            self.busy.push(Reverse((key(end), i)));
+    #[inline(always)]
+    fn note(&mut self, t: f64) {
+        if TL {
+            let (limit, n) = (self.door.limit(self.m.workers), self.in_system);
+            if let Some(tl) = self.tl() {
+                tl.note(t, limit, n);
+            }
         }
     }
 
     fn run(mut self) -> Run {
-        let drops = self.server.abandon == Abandon::Dropped;
-        let mut next = 0usize;
-        loop {
-            let t_done = self.busy.peek().map_or(f64::INFINITY, |Reverse((k, _))| f64::from_bits(*k));
-            let t_quit = match self.line.front() {
-                Some(&i) if drops => self.deadline(i),
-                _ => f64::INFINITY,
-            };
-            let t_arrive = self.requests.get(next).map_or(f64::INFINITY, |r| r.arrival_ms);
-            if t_quit <= t_done && t_quit <= t_arrive && t_quit.is_finite() {
-                self.advance(t_quit);
-                if let Some(i) = self.line.pop_front()
-                    && let Some(r) = self.requests.get_mut(i)
-                {
-                    r.outcome = Outcome::Dropped;
-                    self.in_system -= 1;
-                }
-            } else if t_done <= t_arrive && t_done.is_finite() {
-                self.advance(t_done);
-                if let Some(Reverse((_, i))) = self.busy.pop() {
-                    let deadline = self.deadline(i);
-                    if let Some(r) = self.requests.get_mut(i) {
-                        let on_time = r.end_ms.is_some_and(|e| e <= deadline);
-                        r.outcome = if on_time { Outcome::Ok } else { Outcome::Late };
+        while let Some(e) = self.queue.pop() {
+            let (t, i) = (e.time_ms, e.id as usize);
+            match e.kind {
+                Kind::GiveUp => self.give_up(t, i),
+                Kind::Completion => self.complete(t, i),
+                Kind::Arrival => {
+                    self.tally.first_tries += 1;
+                    if let Some(w) = self.window(t) {
+                        w.first_tries += 1;
                     }
-                    self.in_system -= 1;
-                    match self.line.pop_front() {
-                        Some(j) => self.start(j, t_done),
-                        None => self.free += 1,
+                    self.arrive(t, i);
+                }
+                Kind::Retry => {
+                    self.tally.retries += 1;
+                    if let Some(w) = self.window(t) {
+                        w.retries += 1;
                     }
+                    self.arrive(t, i);
                 }
-            } else if t_arrive.is_finite() {
-                self.advance(t_arrive);
-                let i = next;
-                next += 1;
-                if self.free > 0 {
-                    self.free -= 1;
-                    self.in_system += 1;
-                    self.start(i, t_arrive);
-                } else if self.server.line_limit.is_none_or(|l| (self.line.len() as u64) < u64::from(l)) {
-                    self.line.push_back(i);
-                    self.in_system += 1;
-                    self.peak_line = self.peak_line.max(self.line.len() as u64);
-                }
-                // else: refused, the outcome it was created with.
-            } else {
-                break;
             }
         }
-        if self.last_ms < self.window_ms {
-            self.advance(self.window_ms);
+        if self.last_ms < self.m.window_ms {
+            self.advance(self.m.window_ms);
         }
+        let window_ms = self.m.window_ms;
+        let (timeline, answers_before_ms, answers_after_ms) =
+            self.timeline.map(|t| t.finish(window_ms)).unwrap_or_default();
         Run {
             requests: self.requests,
-            server: *self.server,
-            window_ms: self.window_ms,
+            server: self.m.server(),
+            window_ms,
             peak_line: self.peak_line,
             in_system_area: self.in_system_area,
             in_line_area: self.in_line_area,
             busy_area: self.busy_area,
+            tally: self.tally,
+            timeline,
+            answers_before_ms,
+            answers_after_ms,
+            horizon_ms: self.horizon_ms,
+        }
+    }
+
+    /// A try (first or retry) reaches the client's send at `t`.
+    #[inline]
+    fn arrive(&mut self, t: f64, i: usize) {
+        self.advance(t);
+        if CL && !self.client.send(t) {
+            self.tally.throttled += 1;
+            self.horizon_ms = self.horizon_ms.max(t);
+            if let Some(r) = self.requests.get_mut(i) {
+                r.outcome = Outcome::Throttled;
+            }
+            if let Some(w) = self.window(t) {
+                w.throttled += 1;
+            }
+            self.note(t);
+            return;
+        }
+        if !self.door.admits(self.in_system, self.waiting, self.free) {
+            self.tally.refused += 1;
+            self.horizon_ms = self.horizon_ms.max(t);
+            self.refused(t, i);
+            self.note(t);
+            return;
+        }
+        self.in_system += 1;
+        if let Some(m) = self.meta.get_mut(i) {
+            m.inflight = i32::try_from(self.in_system).unwrap_or(i32::MAX);
+        }
+        if let Some(r) = self.requests.get_mut(i) {
+            r.outcome = Outcome::Ok; // pending: admitted, not yet resolved
+        }
+        if self.free > 0 && !self.door.at_dequeue() {
+            self.start(t, i);
+        } else {
+            self.line.push_back(i as u32);
+            self.waiting += 1;
+            self.dispatch(t);
+            self.peak_line = self.peak_line.max(self.waiting);
+        }
+        if self.give_ups {
+            // Dropped without retries: only a waiting caller's deadline matters.
+            let waits = self.requests.get(i).is_some_and(|r| r.start_ms.is_none() && r.outcome == Outcome::Ok);
+            if waits || self.m.client.retry.max_retries > 0 {
+                let a = self.requests.get(i).map_or(t, |r| r.arrival_ms);
+                self.queue.push(a + self.timeout_ms, Kind::GiveUp, i as u32);
+            }
+        }
+        self.note(t);
+    }
+
+    /// A refusal at the door or a shed at `t`: the window count and the retry.
+    fn refused(&mut self, t: f64, i: usize) {
+        if let Some(w) = self.window(t) {
+            w.refused += 1;
+        }
+        self.retry(t, i, self.m.retry_after_ms);
+    }
+
+    /// Free workers take the line's head until one is busy or the line is empty.
+    #[inline(always)]
+    fn dispatch(&mut self, t: f64) {
+        while self.free > 0 {
+            let Some(j) = self.line.pop_front() else { return };
+            let j = j as usize;
+            let Some(r) = self.requests.get(j) else { continue };
+            if r.outcome != Outcome::Ok {
+                continue; // left the line when its caller gave up
+            }
+            self.waiting -= 1;
+            if self.door.sheds(t, r.arrival_ms) {
+                self.in_system -= 1;
+                self.tally.shed += 1;
+                self.horizon_ms = self.horizon_ms.max(t);
+                if let Some(r) = self.requests.get_mut(j) {
+                    r.outcome = Outcome::Shed;
+                    r.start_ms = Some(t);
+                }
+                if let Some(w) = self.window(t) {
+                    w.refused += 1;
+                }
+                // A caller that gave up already is not there to retry.
+                if !self.meta.get(j).is_some_and(|m| m.abandoned) {
+                    self.retry(t, j, self.m.retry_after_ms);
+                }
+                continue;
+            }
+            self.start(t, j);
+        }
+    }
+
+    #[inline(always)]
+    fn start(&mut self, t: f64, i: usize) {
+        let slowdown = self.m.slowdown;
+        if let Some(r) = self.requests.get_mut(i) {
+            let service = slowdown.map_or(r.service_ms, |s| s.service_ms(t, r.service_ms));
+            let end = t + service;
+            r.start_ms = Some(t);
+            r.end_ms = Some(end);
+            self.free -= 1;
+            self.queue.push(end, Kind::Completion, i as u32);
+        }
+    }
+
+    #[inline]
+    fn complete(&mut self, t: f64, i: usize) {
+        self.advance(t);
+        self.in_system -= 1;
+        self.free += 1;
+        let Some(r) = self.requests.get_mut(i) else { return };
+        let deadline = r.arrival_ms + self.timeout_ms;
+        let on_time = t <= deadline;
+        r.outcome = if on_time { Outcome::Ok } else { Outcome::Late };
+        // The caller resolved at the answer, or at its deadline.
+        self.horizon_ms = self.horizon_ms.max(if on_time { t } else { deadline });
+        let (arrival, inflight) = (r.arrival_ms, self.meta.get(i).map_or(0, |m| m.inflight));
+        self.door.learn(t - arrival, inflight, !on_time);
+        if on_time {
+            self.tally.ok += 1;
+            if CL {
+                self.client.success(t);
+            }
+            if let Some(tl) = self.tl() {
+                tl.answer(t, t - arrival);
+            }
+        } else {
+            self.tally.late += 1;
+            if let Some(w) = self.window(t) {
+                w.late += 1;
+            }
+        }
+        if !self.line.is_empty() {
+            self.dispatch(t);
+        }
+        self.note(t);
+    }
+
+    /// The caller of try `i` reaches its deadline `t`.
+    fn give_up(&mut self, t: f64, i: usize) {
+        let Some(r) = self.requests.get(i).copied() else { return };
+        if r.outcome != Outcome::Ok || r.end_ms.is_some_and(|e| e <= t) {
+            return; // resolved already, or answered exactly on time
+        }
+        if r.start_ms.is_none() && self.dropped_leave {
+            self.advance(t);
+            self.waiting -= 1;
+            self.in_system -= 1;
+            self.tally.dropped += 1;
+            self.horizon_ms = self.horizon_ms.max(r.arrival_ms + self.timeout_ms);
+            if let Some(q) = self.requests.get_mut(i) {
+                q.outcome = Outcome::Dropped;
+            }
+            let inflight = self.meta.get(i).map_or(0, |m| m.inflight);
+            self.door.learn(t - r.arrival_ms, inflight, true);
+            if let Some(w) = self.window(t) {
+                w.dropped += 1;
+            }
+        }
+        if let Some(m) = self.meta.get_mut(i) {
+            m.abandoned = true;
+        }
+        self.retry(t, i, None);
+    }
+
+    /// Try `i` failed at `t`: schedule its caller's next try, if the policy allows.
+    #[inline]
+    fn retry(&mut self, t: f64, i: usize, retry_after_ms: Option<f64>) {
+        if !CL || self.m.client.retry.max_retries == 0 {
+            return;
+        }
+        self.schedule_retry(t, i, retry_after_ms);
+    }
+
+    #[inline(never)]
+    fn schedule_retry(&mut self, t: f64, i: usize, retry_after_ms: Option<f64>) {
+        let Some(r) = self.requests.get(i).copied() else { return };
+        let prev = self.meta.get(i).and_then(|m| m.prev_backoff_ms);
+        match self.client.retry(t, r.attempt, prev, retry_after_ms, self.m.window_ms) {
+            Ok((at, backoff)) => {
+                let Ok(id) = u32::try_from(self.requests.len()) else { return };
+                self.requests.push(Request {
+                    arrival_ms: at,
+                    start_ms: None,
+                    end_ms: None,
+                    outcome: Outcome::Refused,
+                    attempt: r.attempt + 1,
+                    ..r
+                });
+                self.meta.push(Meta { inflight: 0, prev_backoff_ms: Some(backoff), abandoned: false });
+                self.queue.push(at, Kind::Retry, id);
+            }
+            Err(NoRetry::Denied) => self.tally.budget_denied += 1,
+            Err(NoRetry::Exhausted | NoRetry::PastWindow) => {}
         }
     }
 }

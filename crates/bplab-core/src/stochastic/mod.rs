@@ -1,13 +1,20 @@
 //! The stochastic engine: seeded Poisson traffic, service-time
-//! distributions, many workers behind one FIFO line.
+//! distributions, many workers behind one FIFO line, a door, and callers.
 //!
 //! * [`RateSchedule`] draws open-loop Poisson arrivals (constant rate, steps
 //!   or the bursty curve) from ChaCha8 stream 0 of the run seed: the same
 //!   times `bplab load` sends at.
 //! * [`ServiceTime`] is `fixed:21`, `exp:21`, `lognormal:p50=20,p99=60` or
 //!   `mix:20,5%x10`, drawn from stream 1 of the same seed.
-//! * [`serve`] runs any arrival and service lists through a [`Server`];
-//!   [`Setup::run`] does all three from one seed.
+//! * [`Model::run`] is the one engine: any arrival and service lists through
+//!   `workers` servers, a [`Door`] (line limit, any limiter, CoDel at
+//!   dequeue) and a [`Client`] (timeout, abandonment, retries with
+//!   [`Backoff`], a [`RetryBudget`], [`Throttle`], Retry-After), with an
+//!   optional [`Slowdown`] and per-window [`Window`] timeline. Its events
+//!   leave one [`EventQueue`] in `(time, kind, seq)` order (`docs/engine.md`).
+//! * [`serve`] runs arrival and service lists through a [`Server`] (the
+//!   lesson's shape); [`Setup::run`] draws all three from one seed;
+//!   [`simulate`] runs one door on the adaptive race's [`Trace`].
 //! * [`Run::summary`] gives the load tool's columns; [`csv`] and
 //!   [`summary_csv`] render runs as fixed text.
 //!
@@ -23,31 +30,45 @@
 //! Everything is plain f64 arithmetic plus `libm`, so one seed gives the
 //! same bits natively and in wasm.
 
+mod client;
 mod csv;
+mod door;
 mod engine;
 mod error;
+mod model;
 mod normal;
 mod parse;
+mod queue;
 mod rng;
 mod run;
 mod server;
 mod service;
 mod setup;
 mod summary;
+mod timeline;
+mod trace;
 mod traffic;
 
 #[cfg(test)]
+mod engine_tests;
+#[cfg(test)]
 mod tests;
 
+pub use client::{Backoff, Client, Counts, MAX_BUDGET, MAX_RETRIES, Retry, RetryBudget, Throttle, Tokens};
 pub use csv::{REQUESTS_HEADER, SUMMARY_HEADER, csv, summary_csv};
+pub use door::Door;
 pub use engine::{MAX_TIME_MS, serve};
 pub use error::StochasticError;
+pub use model::{MAX_WINDOWS, Model, Slowdown};
 pub use normal::{normal_cdf, normal_quantile};
 pub use parse::{GRAMMAR, ParseServiceError};
-pub use rng::SERVICE_STREAM;
-pub use run::{Outcome, Request, Run};
+pub use queue::{Event, EventQueue, Key, Kind};
+pub use rng::{CLIENT_STREAM, SERVICE_STREAM, THROTTLE_STREAM};
+pub use run::{Outcome, Request, Run, Tally};
 pub use server::{Abandon, MAX_WORKERS, Server};
 pub use service::{MAX_LOGNORMAL_SPREAD, MAX_MIX_FACTOR, ServiceDraws, ServiceTime};
 pub use setup::Setup;
 pub use summary::Summary;
+pub use timeline::Window;
+pub use trace::{Bucket, SimOut, Trace, simulate, try_simulate};
 pub use traffic::{ArrivalTimes, MAX_MS, RateSchedule, Step};

@@ -1,4 +1,4 @@
-//! The two random streams of a run, both ChaCha8 from the run seed.
+//! The random streams of a run, all ChaCha8 from the run seed.
 //!
 //! * **Arrivals** use stream 0, `ChaCha8Rng::seed_from_u64(seed)` exactly as
 //!   `bplab load` always has, so the model and the load generator draw the
@@ -7,12 +7,21 @@
 //!   independent sequence, so changing the service distribution never moves
 //!   an arrival, and changing the rate never changes request k's service
 //!   time (common random numbers across a sweep).
+//! * **Client backoff jitter** uses stream [`CLIENT_STREAM`] and **client
+//!   throttling** stream [`THROTTLE_STREAM`]: a client policy never moves
+//!   an arrival or a service time, and throttling never moves a jitter draw.
 
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
 /// The ChaCha stream number service-time draws use (arrivals use 0).
 pub const SERVICE_STREAM: u64 = 1;
+
+/// The stream the client's backoff jitter draws from.
+pub const CLIENT_STREAM: u64 = 2;
+
+/// The stream the client's adaptive throttling draws from.
+pub const THROTTLE_STREAM: u64 = 3;
 
 /// `2^-53`, the spacing of the uniforms below.
 const UNIT: f64 = 1.0 / (1u64 << 53) as f64;
@@ -24,8 +33,13 @@ pub(crate) fn arrival_rng(seed: u64) -> ChaCha8Rng {
 
 /// The service-time generator for `seed` (stream [`SERVICE_STREAM`]).
 pub(crate) fn service_rng(seed: u64) -> ChaCha8Rng {
+    stream_rng(seed, SERVICE_STREAM)
+}
+
+/// Stream `stream` of the ChaCha8 key `seed_from_u64(seed)`.
+pub(crate) fn stream_rng(seed: u64, stream: u64) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(SERVICE_STREAM);
+    rng.set_stream(stream);
     rng
 }
 

@@ -14,11 +14,12 @@ use crate::numerics::LatencyHistogram;
 pub struct Summary {
     /// Offered rate, requests per second (the schedule's mean over the window).
     pub offered_rps: f64,
-    /// Requests sent: every arrival in the window.
+    /// Requests sent: every try in the window (first tries and retries),
+    /// except those the client's throttling kept.
     pub sent: u64,
     /// Answers received within the client timeout (`end <= arrival + timeout`).
     pub ok: u64,
-    /// Refused at arrival because the line was full.
+    /// Refused at arrival by the door, or shed at dequeue (both a 503).
     pub refused: u64,
     /// Callers that gave up at the timeout (`late` + `dropped`), counted
     /// from the scheduled send time, as the load tool does.
@@ -81,20 +82,16 @@ impl Run {
     pub fn summary(&self, offered_rps: f64) -> Summary {
         let horizon = self.horizon_ms();
         let mut hist = LatencyHistogram::new();
-        let (mut ok, mut refused, mut gaveup, mut done) = (0u64, 0u64, 0u64, 0u64);
-        let (mut in_service_end, mut queued_end) = (0u64, 0u64);
+        // Outcomes are counted by index (no branch on a random outcome).
+        let mut by_outcome = [0u64; 6];
+        let (mut done, mut in_service_end, mut queued_end) = (0u64, 0u64, 0u64);
         let mut sum_ms = 0.0;
         for r in &self.requests {
-            match r.outcome {
-                Outcome::Ok => {
-                    ok += 1;
-                    let latency = r.sojourn_ms().unwrap_or(0.0);
-                    sum_ms += latency;
-                    hist.record_ms(latency);
-                }
-                Outcome::Refused => refused += 1,
-                o if o.gave_up() => gaveup += 1,
-                _ => {}
+            by_outcome[r.outcome as usize] += 1;
+            if r.outcome == Outcome::Ok {
+                let latency = r.sojourn_ms().unwrap_or(0.0);
+                sum_ms += latency;
+                hist.record_ms(latency);
             }
             match (r.start_ms, r.end_ms) {
                 (Some(_), Some(end)) if end <= horizon => done += 1,
@@ -103,7 +100,11 @@ impl Run {
                 _ => {}
             }
         }
-        let sent = self.requests.len() as u64;
+        let n = |o: Outcome| by_outcome[o as usize];
+        let (ok, throttled) = (n(Outcome::Ok), n(Outcome::Throttled));
+        let refused = n(Outcome::Refused) + n(Outcome::Shed);
+        let gaveup = n(Outcome::Late) + n(Outcome::Dropped);
+        let sent = self.requests.len() as u64 - throttled;
         let lost = sent as i64 - done as i64 - refused as i64 - (in_service_end + queued_end) as i64;
         let pct = |p: f64| (ok > 0).then(|| hist.value_at_percentile(p) as f64);
         Summary {

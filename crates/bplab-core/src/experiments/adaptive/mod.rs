@@ -5,13 +5,11 @@
 
 mod explain;
 mod params;
-mod sim;
 mod plots;
 
 use serde::Serialize;
 
 pub use params::{AdaptiveParams, Controller, Deploy, Preset};
-pub use sim::{Bucket, Door, SimOut, Trace, simulate};
 
 use super::{
     ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map,
@@ -24,7 +22,7 @@ use crate::control::{
 };
 use crate::error::ConfigError;
 use crate::numerics::percentile_of_values;
-use crate::stochastic::{RateSchedule, Step};
+use crate::stochastic::{Bucket, Door, RateSchedule, SimOut, Step, Trace, simulate};
 use crate::table::{Row, Table, TableSpec};
 
 /// The registry entry.
@@ -182,12 +180,12 @@ pub(super) fn check(p: &AdaptiveParams) -> Result<(Estimate, u64), ConfigError> 
 /// defaults (which validate), a fixed limit of at least 1 and a CoDel
 /// target in the spec's range, so `Err` is impossible in practice; it is
 /// still reported, not replaced by another controller.
-fn door(c: Controller, p: &AdaptiveParams, fixed: i32) -> Result<sim::Door, crate::control::ControlError> {
+fn door(c: Controller, p: &AdaptiveParams, fixed: i32) -> Result<Door, crate::control::ControlError> {
     let seed = u64::from(p.seed);
     let cfg = match c {
         Controller::Codel => {
             let c = CodelConfig::new(i64::from(p.codel_target_ms), i64::from(CODEL_INTERVAL_MS))?;
-            return Ok(sim::Door::Codel(Codel::new(&c, 0)));
+            return Ok(Door::Codel(Codel::new(&c, 0)));
         }
         Controller::Fixed => LimiterConfig::Fixed(FixedConfig::new(fixed)?),
         Controller::Aimd => LimiterConfig::Aimd(AimdConfig::new(AimdParams::default())?),
@@ -201,7 +199,7 @@ fn door(c: Controller, p: &AdaptiveParams, fixed: i32) -> Result<sim::Door, crat
             ..GradientParams::default()
         })?),
     };
-    Ok(sim::Door::Limit(cfg.build()))
+    Ok(Door::Limit(cfg.build()))
 }
 
 fn p99(v: &[u64]) -> Option<u64> {
@@ -241,7 +239,7 @@ pub(super) fn run(p: &AdaptiveParams, exec: &dyn Exec) -> AdaptiveReport {
     let fixed = fixed_limit(p);
     let at = f64::from(p.slowdown_at_ms).min(run_ms);
     // `check` built every door, so none is refused here.
-    let doors: Vec<(Controller, sim::Door)> =
+    let doors: Vec<(Controller, Door)> =
         p.controllers.iter().filter_map(|&c| door(c, p, fixed).ok().map(|d| (c, d))).collect();
     let lanes = par_map(exec, &doors, |(controller, d)| {
         let controller = *controller;

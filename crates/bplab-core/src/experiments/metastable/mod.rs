@@ -1,0 +1,452 @@
+//! A metastable failure: a short trigger (a load spike or a slowdown) on a
+//! server that is stable without it; callers that time out and retry keep
+//! it overloaded after the trigger is gone, because the server keeps serving
+//! what it queued for callers who already left. Six client policies race on
+//! the same arrivals and service times; a phase diagram over trigger size ×
+//! length draws where each stays stuck; a search sizes the retries and the
+//! budget. The rules are in `docs/metastable.md`.
+
+mod explain;
+mod params;
+mod phase;
+mod plots;
+mod policy;
+mod presets;
+mod sim;
+mod verdict;
+
+use serde::Serialize;
+
+pub use params::{MetastableParams, Trigger};
+pub use phase::{Cell, Sizing};
+pub use policy::{BACKOFF_CAP_MS, BUDGET_FLOOR_RPS, BUDGET_MAX_TOKENS, POLICIES, THROTTLE_WINDOW_MS};
+pub use sim::{Backoff, Budget, Client, Throttle, Tick, Totals, World, simulate};
+pub use phase::boundary;
+pub use presets::{PRESETS, Preset};
+pub use verdict::{HEALTHY_SHARE, Rule, Verdict};
+
+use super::{ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map, poisson_bound};
+use crate::calc::Explanation;
+use crate::error::ConfigError;
+use crate::params::{Named, ParamSpec, ParamValue, WINDOW_MS};
+use crate::stochastic::ServiceTime;
+use params::{AFTER_SECONDS, TRIGGER_SIZES};
+use crate::table::{Row, Table, TableSpec};
+
+/// The registry entry.
+pub(super) const DEF: Experiment = Experiment {
+    id: ExperimentId::Metastable,
+    name: "metastable",
+    title: "A failure that outlives its trigger",
+    post: "Metastable failures (Bronson et al., HotOS 2021; Huang et al., OSDI 2022): retries, budgets and client throttling",
+    dir: "metastable",
+    lesson: "A short spike pushes a stable server past its callers' timeout; naive retries keep it there after the spike is gone, and only policies that cut the retries while nothing succeeds (a budget, client throttling) let it drain.",
+    tables: &TABLES,
+    charts: &CHARTS,
+    params: MetastableParams::SPECS,
+    main_param: "trigger-size",
+    window_param: "seconds",
+};
+
+/// The chosen trigger alone in the phase diagram: the page's first frame;
+/// the full run follows.
+pub(super) fn preview(p: &MetastableParams) -> Option<MetastableParams> {
+    Some(MetastableParams { trigger_sizes: vec![p.trigger_size], trigger_lengths_ms: vec![p.trigger_ms], ..p.clone() })
+}
+
+static TABLES: [TableSpec; 4] = [
+    TableSpec {
+        file: "metastable-timeline.csv",
+        golden_sha256: None,
+        header: "policy,window_start_ms,first_tries_per_sec,retries_per_sec,goodput_per_sec,late_per_sec,refused_per_sec,throttled_per_sec,in_flight_max",
+        title: "Per window and policy: first tries and retries offered, goodput, work served for nobody, refusals, local rejections, most in the system",
+    },
+    TableSpec {
+        file: "metastable-summary.csv",
+        golden_sha256: None,
+        header: "policy,first_tries,retries,goodput,late,refused,throttled,denied,verdict,recovery_ms",
+        title: "Per policy: every try and how it ended, and the recovery after the trigger's end",
+    },
+    TableSpec {
+        file: "metastable-phase.csv",
+        golden_sha256: None,
+        header: "policy,trigger_size,trigger_ms,verdict,recovery_ms",
+        title: "Phase diagram: per policy, trigger size and length, stuck or recovered",
+    },
+    TableSpec {
+        file: "metastable-sizing.csv",
+        golden_sha256: None,
+        header: "knob,value,verdict,recovery_ms",
+        title: "Sizing search at the trigger given: retry counts (naive) and budget ratios tried, in order",
+    },
+];
+
+static CHARTS: [ChartSpec; 3] = [
+    ChartSpec { file: "metastable-goodput.png", title: "Goodput per policy through the trigger" },
+    ChartSpec { file: "metastable-offered.png", title: "Tries sent per policy (first tries + retries)" },
+    ChartSpec { file: "metastable-phase.png", title: "Phase diagram: smallest trigger size that stays stuck" },
+];
+
+/// Most cells (sizes × lengths) of the phase diagram.
+pub const MAX_CELLS: usize = 64;
+/// Retry counts the sizing search tries: 0 up to this (the max-retries range).
+pub const MAX_SIZING_RETRIES: u32 = 10;
+/// Budget ratios the sizing search tries, in order.
+pub const SIZING_RATIOS: [f64; 8] = [0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0];
+
+/// One policy's race.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Lane {
+    /// Policy name.
+    pub policy: String,
+    /// The timeline.
+    pub ticks: Vec<Tick>,
+    /// Every try.
+    pub totals: Totals,
+    /// Stuck or recovered.
+    pub verdict: Verdict,
+}
+
+/// The metastable experiment's result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MetastableReport {
+    /// Offered first tries outside the trigger, rps.
+    pub load_rps: f64,
+    /// Workers × 1000 / mean service, rps.
+    pub capacity_rps: f64,
+    /// Workers.
+    pub workers: u32,
+    /// Mean service time, ms.
+    pub service_mean_ms: f64,
+    /// Service in words.
+    pub service_words: String,
+    /// Client timeout, ms.
+    pub timeout_ms: u32,
+    /// Most waiting beyond the workers (`None`: unbounded).
+    pub line_limit: Option<u32>,
+    /// `spike` or `slowdown`.
+    pub trigger: String,
+    /// Trigger start, ms.
+    pub trigger_at_ms: u32,
+    /// Trigger length, ms.
+    pub trigger_ms: u32,
+    /// Trigger size (×).
+    pub trigger_size: f64,
+    /// Timeline window, ms.
+    pub window_ms: u32,
+    /// Run length, ms.
+    pub run_ms: f64,
+    /// Retries of the retrying policies.
+    pub retries: u32,
+    /// Their backoff, ms.
+    pub backoff_ms: u32,
+    /// The budget's ratio.
+    pub budget_ratio: f64,
+    /// The throttle's K.
+    pub throttle_k: f64,
+    /// The refusals' Retry-After, ms.
+    pub retry_after_ms: u32,
+    /// The reading rule.
+    pub rule: Rule,
+    /// One lane per policy, in [`POLICIES`] order.
+    pub lanes: Vec<Lane>,
+    /// Phase diagram sizes.
+    pub sizes: Vec<f64>,
+    /// Phase diagram lengths, ms.
+    pub lengths_ms: Vec<u32>,
+    /// One cell per policy × size × length.
+    pub phase: Vec<Cell>,
+    /// The sizing search.
+    pub sizing: Sizing,
+}
+
+impl MetastableReport {
+    /// The lane of `policy`.
+    pub fn lane(&self, policy: &str) -> Option<&Lane> {
+        self.lanes.iter().find(|l| l.policy == policy)
+    }
+}
+
+/// Everything a run needs, derived once from the parameters.
+pub(crate) struct Setup {
+    svc: ServiceTime,
+    capacity_rps: f64,
+    run_ms: f64,
+    spike: bool,
+    traffic: policy::Traffic,
+}
+
+fn refuse(spec: &ParamSpec, value: String, accepted: String) -> ConfigError {
+    ConfigError::OutOfRange { param: spec.name, value, accepted }
+}
+
+/// Every run's length, ms: until `seconds` after the longest trigger ends.
+fn run_ms(p: &MetastableParams) -> f64 {
+    f64::from(p.trigger_at_ms) + f64::from(max_len(p)) + p.seconds * 1000.0
+}
+
+fn capacity(p: &MetastableParams) -> f64 {
+    crate::calc::capacity_rps(p.service.mean_ms(), p.workers)
+}
+
+fn first_try_bound(p: &MetastableParams, max_size: f64, max_len: u32) -> u64 {
+    let load = p.load * capacity(p);
+    let extra = if p.trigger == Trigger::Spike { (max_size - 1.0) * load * f64::from(max_len) / 1000.0 } else { 0.0 };
+    poisson_bound(load * run_ms(p) / 1000.0).saturating_add(poisson_bound(extra))
+}
+
+fn max_size(p: &MetastableParams) -> f64 {
+    p.trigger_sizes.iter().copied().fold(p.trigger_size, f64::max)
+}
+
+fn max_len(p: &MetastableParams) -> u32 {
+    p.trigger_lengths_ms.iter().copied().fold(p.trigger_ms, u32::max)
+}
+
+pub(super) fn check(p: &MetastableParams) -> Result<(Estimate, u64), ConfigError> {
+    let run_ms = run_ms(p);
+    if !(run_ms <= crate::stochastic::MAX_MS && capacity(p).is_finite()) {
+        return Err(refuse(
+            &AFTER_SECONDS,
+            p.seconds.to_string(),
+            "a time that keeps the run (trigger-at-ms + the longest trigger + seconds) within 10^9 ms".into(),
+        ));
+    }
+    // A verdict needs a window that starts after the trigger's end.
+    let w = f64::from(p.window_ms);
+    let last_end = f64::from(p.trigger_at_ms) + f64::from(max_len(p));
+    if (last_end / w).ceil() * w >= run_ms {
+        return Err(refuse(
+            &WINDOW_MS,
+            p.window_ms.to_string(),
+            format!(
+                "a window that leaves at least one window starting after the trigger's end ({last_end} ms, the longest of trigger-ms and trigger-lengths-ms) and before the run's end ({run_ms} ms)"
+            ),
+        ));
+    }
+    let cells = p.trigger_sizes.len() * p.trigger_lengths_ms.len();
+    if cells > MAX_CELLS {
+        return Err(refuse(
+            &TRIGGER_SIZES,
+            p.trigger_sizes.show(),
+            format!(
+                "at most {MAX_CELLS} phase-diagram cells: trigger-sizes × trigger-lengths-ms entries ({} × {} = {cells} given)",
+                p.trigger_sizes.len(),
+                p.trigger_lengths_ms.len()
+            ),
+        ));
+    }
+    let fb = first_try_bound(p, max_size(p), max_len(p));
+    let per = fb.saturating_mul(1 + u64::from(p.retries));
+    let mut e = Estimate::default();
+    e.add(per, (POLICIES.len() * (1 + cells)) as u64);
+    for r in 0..=MAX_SIZING_RETRIES {
+        e.add(fb.saturating_mul(1 + u64::from(r)), 1);
+    }
+    e.add(per, SIZING_RATIOS.len() as u64);
+    let windows = (run_ms / f64::from(p.window_ms)).ceil() as u64 * POLICIES.len() as u64;
+    Ok((e, windows))
+}
+
+impl Setup {
+    pub(crate) fn new(p: &MetastableParams) -> Setup {
+        let svc = p.service;
+        let run_ms = run_ms(p);
+        let spike = p.trigger == Trigger::Spike;
+        let cap = first_try_bound(p, max_size(p), max_len(p)).saturating_mul(2).saturating_add(64);
+        let traffic = policy::Traffic::draw(
+            p.load * capacity(p),
+            svc,
+            run_ms,
+            p.seed,
+            spike,
+            f64::from(p.trigger_at_ms),
+            f64::from(max_len(p)),
+            max_size(p),
+            cap,
+        );
+        Setup { capacity_rps: crate::calc::capacity_rps(svc.mean_ms(), p.workers), svc, run_ms, spike, traffic }
+    }
+
+    pub(crate) fn rule(&self, p: &MetastableParams, len_ms: u32) -> Rule {
+        Rule {
+            window_ms: f64::from(p.window_ms),
+            run_ms: self.run_ms,
+            end_ms: f64::from(p.trigger_at_ms) + f64::from(len_ms),
+            healthy_rps: HEALTHY_SHARE * p.load.min(1.0) * self.capacity_rps,
+        }
+    }
+
+    /// One run of `client` with a trigger of `size` × lasting `len_ms`.
+    pub(crate) fn run(&self, p: &MetastableParams, client: sim::Client, size: f64, len_ms: u32) -> (Vec<Tick>, Totals, Verdict) {
+        let at = f64::from(p.trigger_at_ms);
+        let (arrivals, work) = if self.spike {
+            self.traffic.merged(at, size, f64::from(len_ms))
+        } else {
+            (self.traffic.base.clone(), self.traffic.base_work.clone())
+        };
+        let world = sim::World {
+            arrivals: &arrivals,
+            work_ms: &work,
+            workers: p.workers,
+            line_limit: p.door_limit.waiting(),
+            timeout_ms: f64::from(p.client_timeout_ms),
+            slowdown: (!self.spike).then_some((at, at + f64::from(len_ms), size)),
+            retry_after_ms: f64::from(p.retry_after_ms),
+            run_ms: self.run_ms,
+            window_ms: f64::from(p.window_ms),
+            seed: u64::from(p.seed),
+        };
+        let (ticks, totals) = sim::simulate(world, client);
+        let verdict = self.rule(p, len_ms).verdict(&ticks);
+        (ticks, totals, verdict)
+    }
+}
+
+/// The client of `policy` at the parameters.
+pub(crate) fn client_of(p: &MetastableParams, policy: &str) -> sim::Client {
+    policy::client(policy, p.retries, f64::from(p.retry_backoff_ms), p.budget_ratio, p.throttle_k)
+}
+
+pub(super) fn run(p: &MetastableParams, exec: &dyn Exec) -> MetastableReport {
+    let setup = Setup::new(p);
+    let lanes = par_map(exec, &POLICIES, |name| {
+        let (ticks, totals, verdict) = setup.run(p, client_of(p, name), p.trigger_size, p.trigger_ms);
+        Lane { policy: (*name).to_owned(), ticks, totals, verdict }
+    });
+    let phase = phase::diagram(&setup, p, exec);
+    let sizing = phase::sizing(&setup, p);
+    MetastableReport {
+        load_rps: p.load * setup.capacity_rps,
+        capacity_rps: setup.capacity_rps,
+        workers: p.workers,
+        service_mean_ms: setup.svc.mean_ms(),
+        service_words: setup.svc.describe(),
+        timeout_ms: p.client_timeout_ms,
+        line_limit: p.door_limit.waiting(),
+        trigger: p.trigger.name().to_owned(),
+        trigger_at_ms: p.trigger_at_ms,
+        trigger_ms: p.trigger_ms,
+        trigger_size: p.trigger_size,
+        window_ms: p.window_ms,
+        run_ms: setup.run_ms,
+        retries: p.retries,
+        backoff_ms: p.retry_backoff_ms,
+        budget_ratio: p.budget_ratio,
+        throttle_k: p.throttle_k,
+        retry_after_ms: p.retry_after_ms,
+        rule: setup.rule(p, p.trigger_ms),
+        lanes,
+        sizes: p.trigger_sizes.clone(),
+        lengths_ms: p.trigger_lengths_ms.clone(),
+        phase,
+        sizing,
+    }
+}
+
+fn opt(v: Option<u64>) -> String {
+    v.map_or_else(String::new, |x| x.to_string())
+}
+
+fn tally(label: String, t: &Totals) -> RunTally {
+    RunTally {
+        label,
+        arrivals: t.tries(),
+        goodput: t.ok,
+        late: t.late,
+        refused: t.refused + t.throttled,
+        unresolved: t.tries().saturating_sub(t.ok + t.late + t.refused + t.throttled),
+        pcts: Vec::new(),
+        quantiles: None,
+    }
+}
+
+impl ExperimentReport for MetastableReport {
+    fn plots(&self) -> Vec<crate::plot::Plot> {
+        plots::plots(self)
+    }
+
+    fn explanations(&self) -> Vec<Explanation> {
+        vec![explain::explanation(self)]
+    }
+
+    fn readouts(&self) -> Vec<Readout> {
+        explain::readouts(self)
+    }
+
+    fn tallies(&self) -> Vec<RunTally> {
+        let mut v: Vec<RunTally> = self.lanes.iter().map(|l| tally(l.policy.clone(), &l.totals)).collect();
+        v.extend(
+            self.phase.iter().map(|c| tally(format!("{} {}× {} ms", c.policy, c.size, c.len_ms), &c.totals)),
+        );
+        v.extend(self.sizing.runs.iter().map(|(knob, value, _, t)| tally(format!("sizing {knob} {value}"), t)));
+        v
+    }
+
+    fn tables(&self) -> Vec<Table> {
+        let w = f64::from(self.window_ms.max(1));
+        let mut tl = Table::new(&TABLES[0]);
+        for l in &self.lanes {
+            for (i, t) in l.ticks.iter().enumerate() {
+                let start = i as f64 * w;
+                let per_s = 1000.0 / w.min(self.run_ms - start).max(1e-9);
+                let r = |n: u64| n as f64 * per_s;
+                tl.rows.push(
+                    Row::new()
+                        .text(l.policy.clone())
+                        .int(i as u64 * u64::from(self.window_ms))
+                        .f1(r(t.first_tries))
+                        .f1(r(t.retries))
+                        .f1(r(t.ok))
+                        .f1(r(t.late))
+                        .f1(r(t.refused))
+                        .f1(r(t.throttled))
+                        .int(t.in_flight_max)
+                        .done(),
+                );
+            }
+        }
+        let mut sum = Table::new(&TABLES[1]);
+        for l in &self.lanes {
+            let t = &l.totals;
+            sum.rows.push(
+                Row::new()
+                    .text(l.policy.clone())
+                    .int(t.first_tries)
+                    .int(t.retries)
+                    .int(t.ok)
+                    .int(t.late)
+                    .int(t.refused)
+                    .int(t.throttled)
+                    .int(t.denied)
+                    .text(l.verdict.word())
+                    .text(opt(l.verdict.after_ms()))
+                    .done(),
+            );
+        }
+        let mut ph = Table::new(&TABLES[2]);
+        for c in &self.phase {
+            ph.rows.push(
+                Row::new()
+                    .text(c.policy.clone())
+                    .text(crate::calc::fmt_num(c.size))
+                    .int(c.len_ms)
+                    .text(c.verdict.word())
+                    .text(opt(c.verdict.after_ms()))
+                    .done(),
+            );
+        }
+        let mut sz = Table::new(&TABLES[3]);
+        for (knob, value, v, _) in &self.sizing.runs {
+            sz.rows.push(
+                Row::new()
+                    .text(*knob)
+                    .text(crate::calc::fmt_num(*value))
+                    .text(v.word())
+                    .text(opt(v.after_ms()))
+                    .done(),
+            );
+        }
+        vec![tl, sum, ph, sz]
+    }
+}

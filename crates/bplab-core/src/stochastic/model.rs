@@ -1,0 +1,165 @@
+//! What the one engine runs: first tries and their work, the workers, the
+//! door, the callers, an optional slowdown, and what to record.
+
+use super::client::Client;
+use super::door::Door;
+use super::engine::{MAX_TIME_MS, simulate_model};
+use super::error::{StochasticError, check};
+use super::run::Run;
+use super::server::{MAX_WORKERS, Server};
+use super::traffic::MAX_MS;
+
+/// Most timeline windows in one run.
+pub const MAX_WINDOWS: f64 = 1e6;
+
+/// A slowdown of the server (a deploy, a stuck downstream): every request
+/// that **starts** in `[at_ms, until_ms)` takes `stuck_ms` if set, else its
+/// base work × `factor`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Slowdown {
+    /// Start, ms; `>= 0` (infinity: never).
+    pub at_ms: f64,
+    /// End, ms; `> at_ms` or infinity (for good).
+    pub until_ms: f64,
+    /// Multiplier on the base work; finite, `> 0` and `<= 1e6`.
+    pub factor: f64,
+    /// Every request takes exactly this long instead, ms (a downstream
+    /// that hangs until the caller's timeout); `0 <= stuck_ms <= 1e15`.
+    pub stuck_ms: Option<f64>,
+}
+
+impl Slowdown {
+    /// Checks the ranges documented on each field.
+    pub fn validate(&self) -> Result<(), StochasticError> {
+        check("slowdown-at-ms", self.at_ms, ">= 0 ms", |v| v >= 0.0)?;
+        check("slowdown-until-ms", self.until_ms, "after the slowdown's start", |v| {
+            v > self.at_ms || v == f64::INFINITY
+        })?;
+        check("slowdown-factor", self.factor, "finite, > 0 and <= 1e6", |v| v > 0.0 && v <= 1e6)?;
+        if let Some(s) = self.stuck_ms {
+            check("stuck-ms", s, "finite, >= 0 and <= 1e15 ms", |v| (0.0..=MAX_TIME_MS).contains(&v))?;
+        }
+        Ok(())
+    }
+
+    /// The time in service of a request with base work `base_ms` starting at `start_ms`.
+    #[inline]
+    pub(crate) fn service_ms(&self, start_ms: f64, base_ms: f64) -> f64 {
+        if start_ms >= self.at_ms && start_ms < self.until_ms {
+            self.stuck_ms.unwrap_or(base_ms * self.factor)
+        } else {
+            base_ms
+        }
+    }
+}
+
+/// One run of the engine. Same `Model` (and seed) → same [`Run`], bit for
+/// bit, on every target.
+#[derive(Clone, Debug)]
+pub struct Model<'a> {
+    /// Send times of the first tries, ascending, ms; finite, `0 <= t <= 1e15`.
+    pub arrivals_ms: &'a [f64],
+    /// Base work of each first try (same index), ms; a retry carries its
+    /// caller's; finite, `0 <= s <= 1e15`.
+    pub service_ms: &'a [f64],
+    /// Servers; `1 <= workers <= 100000`.
+    pub workers: u32,
+    /// The admission decision.
+    pub door: Door,
+    /// The Retry-After the door's refusals and sheds carry, ms (`None`:
+    /// none); finite, `>= 0` and `<= 1e9`.
+    pub retry_after_ms: Option<f64>,
+    /// The callers.
+    pub client: Client,
+    /// A slowdown of the server, if any.
+    pub slowdown: Option<Slowdown>,
+    /// The offered window, ms; finite and `> 0`. Areas and the timeline
+    /// cover `[0, window_ms)`; retries are sent only inside it; the run
+    /// goes on until every request is resolved.
+    pub window_ms: f64,
+    /// Width of the per-window timeline, ms (`None`: no timeline); at most
+    /// a million windows.
+    pub timeline_ms: Option<f64>,
+    /// Seed of the client's random streams (jitter, throttling).
+    pub seed: u64,
+}
+
+impl<'a> Model<'a> {
+    /// `workers` behind an open door, patient callers, no slowdown, no timeline.
+    pub fn new(arrivals_ms: &'a [f64], service_ms: &'a [f64], workers: u32, window_ms: f64) -> Self {
+        Model {
+            arrivals_ms,
+            service_ms,
+            workers,
+            door: Door::Open,
+            retry_after_ms: None,
+            client: Client::patient(),
+            slowdown: None,
+            window_ms,
+            timeline_ms: None,
+            seed: 0,
+        }
+    }
+
+    /// The server as the lesson describes it: workers, the line limit if the
+    /// door is a line, the client timeout and abandonment.
+    pub fn server(&self) -> Server {
+        Server {
+            workers: self.workers,
+            line_limit: match self.door {
+                Door::Line(n) => Some(n),
+                _ => None,
+            },
+            timeout_ms: self.client.timeout_ms,
+            abandon: self.client.abandon,
+        }
+    }
+
+    /// Checks every range documented on the fields, in field order.
+    pub fn validate(&self) -> Result<(), StochasticError> {
+        check("workers", f64::from(self.workers), "a whole number from 1 to 100000", |w| {
+            (1.0..=f64::from(MAX_WORKERS)).contains(&w)
+        })?;
+        check("window-ms", self.window_ms, "finite and > 0", |w| w > 0.0 && w.is_finite())?;
+        if self.arrivals_ms.len() != self.service_ms.len() {
+            return Err(StochasticError::LengthMismatch {
+                arrivals: self.arrivals_ms.len(),
+                services: self.service_ms.len(),
+            });
+        }
+        let mut prev = 0.0;
+        for (i, (&a, &s)) in self.arrivals_ms.iter().zip(self.service_ms).enumerate() {
+            check("arrival-ms", a, "finite, >= 0 and <= 1e15 ms", |a| (0.0..=MAX_TIME_MS).contains(&a))?;
+            check("service-ms", s, "finite, >= 0 and <= 1e15 ms", |s| (0.0..=MAX_TIME_MS).contains(&s))?;
+            if a < prev {
+                return Err(StochasticError::Unsorted { index: i });
+            }
+            prev = a;
+        }
+        // Tries are numbered in 32 bits (and so are the queue's pushes per kind).
+        let tries = (self.arrivals_ms.len() as u64).saturating_mul(1 + u64::from(self.client.retry.max_retries));
+        if tries > u64::from(u32::MAX) {
+            return Err(StochasticError::TooManyArrivals { estimated: tries, cap: u64::from(u32::MAX) });
+        }
+        if let Some(r) = self.retry_after_ms {
+            check("retry-after-ms", r, "finite, >= 0 and <= 1e9 ms", |v| (0.0..=MAX_MS).contains(&v))?;
+        }
+        self.client.validate()?;
+        if let Some(s) = &self.slowdown {
+            s.validate()?;
+        }
+        if let Some(w) = self.timeline_ms {
+            check("timeline-ms", w, "finite, > 0 and at most a million windows in the run", |w| {
+                w > 0.0 && w.is_finite() && (self.window_ms / w).ceil() <= MAX_WINDOWS
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Validates, then runs. Work: `O(n log workers)` for `n` tries
+    /// (first tries × (1 + `max_retries`) at most).
+    pub fn run(&self) -> Result<Run, StochasticError> {
+        self.validate()?;
+        Ok(simulate_model(self))
+    }
+}

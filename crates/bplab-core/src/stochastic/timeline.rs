@@ -1,0 +1,200 @@
+//! Per-window counts of one run, for timelines: what the callers offered
+//! (first tries, retries, local rejections), what the door did (refusals,
+//! sheds), what came back (goodput, late work), how full the server was,
+//! the door's limit and the p99 of the answers.
+
+use serde::Serialize;
+
+use crate::numerics::percentile_of_values;
+
+/// One window `[i × width, (i + 1) × width)` of a run. Counts are by the
+/// time of the event named on the field.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Window {
+    /// First tries the callers made (sent or rejected locally), by send time.
+    pub first_tries: u64,
+    /// Retries the callers made (sent or rejected locally), by send time.
+    pub retries: u64,
+    /// Tries rejected locally by adaptive throttling, by send time.
+    pub throttled: u64,
+    /// Refused at the door or shed by CoDel, by decision time.
+    pub refused: u64,
+    /// Answers within the client timeout (goodput), by completion time.
+    pub ok: u64,
+    /// Served after the caller left (wasted work), by completion time.
+    pub late: u64,
+    /// Left the line unserved when their caller gave up, by that time.
+    pub dropped: u64,
+    /// Time-average requests in the system (waiting + in service) over the
+    /// window.
+    pub in_flight_mean: f64,
+    /// Most requests in the system right after any arrival or completion in
+    /// the window (0 in a window without one).
+    pub in_flight_max: u32,
+    /// The door's limit after the window's last arrival or completion
+    /// ([`super::Door::limit`]); a window without one carries the previous
+    /// window's.
+    pub limit: i32,
+    /// p99 of the answered latencies completed in the window, whole ms
+    /// (latencies rounded half away from zero); `None` without answers.
+    pub p99_ms: Option<u64>,
+}
+
+/// The timeline while the run goes on.
+#[derive(Clone, Debug)]
+pub(crate) struct Recorder {
+    width_ms: f64,
+    pub windows: Vec<Window>,
+    touched: Vec<bool>,
+    latencies: Vec<Vec<u64>>,
+    /// The last time asked for and its window (an event asks several times).
+    memo: (f64, usize),
+    /// The window the areas have reached, and its end.
+    cursor: (usize, f64),
+    /// Answers completed before this time go to `before`, later ones to `after`.
+    split_ms: f64,
+    before: Vec<u64>,
+    after: Vec<u64>,
+}
+
+impl Recorder {
+    /// `ceil(window / width)` windows (at least 1).
+    /// Answered latencies are also kept in two lists, split at `split_ms`.
+    pub fn new(window_ms: f64, width_ms: f64, split_ms: f64) -> Self {
+        let n = (window_ms / width_ms).ceil().clamp(1.0, super::model::MAX_WINDOWS) as usize;
+        Recorder {
+            width_ms,
+            windows: vec![Window::default(); n],
+            touched: vec![false; n],
+            latencies: vec![Vec::new(); n],
+            memo: (0.0, 0),
+            cursor: (0, width_ms),
+            split_ms,
+            before: Vec::new(),
+            after: Vec::new(),
+        }
+    }
+
+    /// The index of the window of time `t` (`>= 0`; engine times are):
+    /// `floor(t / width)`, by a truncating cast (equal for `t >= 0`, and
+    /// much cheaper than `floor`, a libm call on baseline x86-64).
+    #[inline]
+    fn index(&mut self, t: f64) -> usize {
+        if t != self.memo.0 {
+            self.memo = (t, (t / self.width_ms) as usize);
+        }
+        self.memo.1
+    }
+
+    /// The window of time `t`, if inside the timeline.
+    #[inline]
+    pub fn at(&mut self, t: f64) -> Option<&mut Window> {
+        let i = self.index(t);
+        self.windows.get_mut(i)
+    }
+
+    /// After an arrival or a completion at `t`: the limit and the peak.
+    #[inline]
+    pub fn note(&mut self, t: f64, limit: i32, in_system: u64) {
+        let i = self.index(t);
+        if let Some(w) = self.windows.get_mut(i) {
+            w.limit = limit;
+            w.in_flight_max = w.in_flight_max.max(u32::try_from(in_system).unwrap_or(u32::MAX));
+            if let Some(t) = self.touched.get_mut(i) {
+                *t = true;
+            }
+        }
+    }
+
+    /// An on-time answer at `t` after `latency_ms` (also after the
+    /// timeline's end: the split lists keep every answer).
+    #[inline]
+    pub fn answer(&mut self, t: f64, latency_ms: f64) {
+        let ms = libm::round(latency_ms).max(0.0) as u64;
+        if t < self.split_ms {
+            self.before.push(ms)
+        } else {
+            self.after.push(ms)
+        }
+        let i = self.index(t);
+        if let (Some(w), Some(l)) = (self.windows.get_mut(i), self.latencies.get_mut(i)) {
+            w.ok += 1;
+            l.push(ms);
+        }
+    }
+
+    /// Adds `count × (to − from)` to the windows `[from, to)` overlaps.
+    /// Calls come in time order (`from` = the previous call's `to`), so a
+    /// cursor walks the window edges without dividing.
+    #[inline]
+    pub fn area(&mut self, from: f64, to: f64, count: u64) {
+        let c = count as f64;
+        let mut t = from;
+        while to > self.cursor.1 {
+            if let Some(w) = self.windows.get_mut(self.cursor.0) {
+                w.in_flight_mean += c * (self.cursor.1 - t);
+            }
+            t = self.cursor.1;
+            self.cursor.0 += 1;
+            self.cursor.1 = (self.cursor.0 + 1) as f64 * self.width_ms;
+        }
+        if let Some(w) = self.windows.get_mut(self.cursor.0) {
+            w.in_flight_mean += c * (to - t);
+        }
+    }
+
+    /// The finished timeline (areas become means, untouched windows carry
+    /// the limit, latencies become p99s) and the split answer lists.
+    pub fn finish(mut self, window_ms: f64) -> (Vec<Window>, Vec<u64>, Vec<u64>) {
+        let n = self.windows.len();
+        let mut last = self.windows.first().map_or(0, |w| w.limit);
+        for (i, (w, lat)) in self.windows.iter_mut().zip(self.latencies.iter_mut()).enumerate() {
+            if !self.touched.get(i).copied().unwrap_or(false) {
+                w.limit = last;
+            }
+            last = w.limit;
+            if !lat.is_empty() {
+                w.p99_ms = Some(percentile_of_values(lat, 99.0));
+            }
+            let start = i as f64 * self.width_ms;
+            let span = if i + 1 == n { window_ms - start } else { self.width_ms };
+            if span > 0.0 {
+                w.in_flight_mean /= span;
+            }
+        }
+        (self.windows, self.before, self.after)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn areas_split_at_window_edges_and_the_last_window_is_short() {
+        let mut r = Recorder::new(250.0, 100.0, 125.0);
+        r.area(0.0, 50.0, 0);
+        r.area(50.0, 230.0, 2); // 50 ms in w0, 100 in w1, 30 in w2 (of 50)
+        r.area(230.0, 250.0, 0);
+        r.note(120.0, 7, 3);
+        r.answer(120.0, 10.4);
+        r.answer(130.0, 10.5);
+        let (w, before, after) = r.finish(250.0);
+        assert_eq!((before, after), (vec![10], vec![11]));
+        assert_eq!(w.len(), 3);
+        let means: Vec<f64> = w.iter().map(|w| w.in_flight_mean).collect();
+        assert_eq!(means, [1.0, 2.0, 1.2]);
+        // w0 untouched: limit 0 (nothing before it); w2 carries w1's.
+        assert_eq!(w.iter().map(|w| w.limit).collect::<Vec<_>>(), [0, 7, 7]);
+        assert_eq!((w[1].in_flight_max, w[1].ok, w[1].p99_ms), (3, 2, Some(11)));
+        assert!(r_out_of_range_is_ignored());
+    }
+
+    fn r_out_of_range_is_ignored() -> bool {
+        let mut r = Recorder::new(100.0, 100.0, f64::INFINITY);
+        r.note(100.0, 1, 1);
+        r.answer(1e9, 1.0);
+        r.area(0.0, 100.0, 1);
+        r.at(1e9).is_none() && r.finish(100.0).0[0] == Window { in_flight_mean: 1.0, ..Window::default() }
+    }
+}
