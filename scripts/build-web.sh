@@ -15,6 +15,8 @@ export PATH="$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 # Trunk runs offline (Trunk.toml), which makes cargo offline too: fetch crates first.
 cargo fetch --quiet
 trunk build --release --skip-version-check
+# The Web Worker (the glue as a classic script + web/worker.js), carried by index.html.
+node scripts/worker-glue.mjs dist
 node scripts/single-file.mjs dist
 # SCORM 1.2 package for course platforms: imsmanifest.xml (web/scorm/imsmanifest.xml,
 # the template the lesson builder fills too) and bplab.html whose questions block holds

@@ -1,46 +1,95 @@
 #!/usr/bin/env node
-// Measures the built page (dist/): for each widget, moves its main slider
-// (the one marked data-main) 100 times in headless chromium and reports
-// p50/p95 of input→repainted time; then the page weight (gzip of wasm, js, css).
+// Measures the built page (dist/, or DIST_DIR) in headless chromium, at 1×
+// and at 4× CPU throttling (CDP Emulation.setCPUThrottlingRate: a mid-range
+// phone), and counts main-thread long tasks (PerformanceObserver 'longtask').
 //
-// One move: t0 = performance.now(); set the value; dispatch `input` (the
-// handler recomputes, updates the readouts and redraws the canvases
-// synchronously); t1 when the handler returns; then force style and layout
-// (what the browser must do before it can paint the new frame), t2; then
-// await the next requestAnimationFrame, t3. Reported: handler (t1 - t0),
-// input -> ready to paint (t2 - t0, the number held to the 8 ms target) and
-// input -> next frame (t3 - t0). Headless chromium's frame clock stays at
-// 60 Hz whatever the flags, so t3 - t0 is quantized: ~16.7 ms means "painted
-// in the very next frame", ~33 ms means one frame was missed.
+// For each widget its main slider (data-main) is moved MOVES times, one step
+// at a time away from the default and back, each move after the last one has
+// settled. One move: t0 = performance.now(); set the value; dispatch `input`;
+// then
+//   frame   t0 → the next animation frame after the handler (the handler
+//           only updates the control and schedules work);
+//   point   t0 → the chosen point's numbers and charts on screen: the page
+//           draws each answer in an animation-frame callback, so it is
+//           painted at the end of that frame; this is the end of the draw of
+//           the first answer for this edit (data-shown names the edit's
+//           generation, data-drawn-at the time). A page that draws in the
+//           handler itself (the page before the worker) paints in the next
+//           frame: the next frame's time;
+//   settled t0 → the same for the last answer (aria-busy gone: the full run,
+//           sweeps included, drawn).
+// CDP throttles only the page's main thread, not workers, so a result that
+// waited for the worker is counted as measured + 3 × the compute time the
+// worker reported for it (data-compute-ms): the worker's share at 4× is then
+// 4 × its time, as if it ran on a phone's core too. A page without those
+// attributes (the main-thread page before the worker) computes in the handler
+// or in later main-thread tasks, which the throttling does slow.
 //
-// Usage: node scripts/measure-page.mjs [--json]   (build dist/ first: scripts/build-web.sh)
+// Then heavy accepted settings (lesson and adaptive at 20,000 rps): the
+// longest main-thread task while the widget computes them. Then first load
+// to every widget answering, and the page weight (gzip of what the page
+// loads: index.html, wasm, js, css).
+//
+// Usage: node scripts/measure-page.mjs [--json] [--moves N] [--rates 1,4]
+//   DIST_DIR=/path/to/dist to measure another build (e.g. the one before a change).
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { DIST, launch, openPage, ready, site } from '../tests/e2e/harness.mjs';
 
-const MOVES = 100;
-const TARGET_P95_MS = 8;
-const TARGET_GZIP_KB = 400;
+const arg = (name, dflt) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
+const MOVES = Number(arg('--moves', 40));
+const RATES = arg('--rates', '1,4').split(',').map(Number);
+const LOADS = 5;
+const json = process.argv.includes('--json');
 
-function pct(sorted, p) {
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[i];
+function pct(xs, p) {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
 }
 
-async function sliderTimes(page, widget) {
-  return page.evaluate(async ({ widget, moves }) => {
-    const s = document.querySelector(`#w-${widget} input[type=range][data-main]`);
+// Recorded from the first script of every page: long tasks and the moment
+// every widget first answered.
+function init() {
+  window.__long = [];
+  try {
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) window.__long.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {}
+  const check = () => {
+    if (window.__answered) return;
+    const s = document.querySelectorAll('section.widget');
+    if (s.length && !document.querySelector('[aria-busy=true]')) {
+      let ms = 0;
+      for (const x of s) ms += Number(x.dataset.computeMs || 0);
+      window.__answered = { at: performance.now(), computeMs: ms };
+    }
+  };
+  new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-busy'] });
+}
+
+async function moves(page, widget, n) {
+  return page.evaluate(async ({ widget, n }) => {
+    const sec = document.querySelector(`section.widget[data-widget="${widget}"]`);
+    const s = sec.querySelector('input[type=range][data-main]');
     if (!s) return { error: 'no main slider' };
     const [min, max, step] = [Number(s.min), Number(s.max), Number(s.step) || 1];
     const start = Number(s.value);
-    const frame = () => new Promise((ok) => requestAnimationFrame(() => ok()));
-    const handler = [];
-    const ready = [];
-    const frames = [];
-    for (let i = 0; i < moves; i++) {
-      // A drag away from the article default and back, one step per move.
-      const k = i < moves / 2 ? i + 1 : moves - i - 1;
+    const frame = () => new Promise((ok) => requestAnimationFrame(() => ok(performance.now())));
+    const busy = () => sec.getAttribute('aria-busy') === 'true';
+    // Resolves when `cond()` holds, checked on every attribute change of the section.
+    const when = (cond) => new Promise((ok) => {
+      if (cond()) return ok();
+      const mo = new MutationObserver(() => { if (cond()) { mo.disconnect(); ok(); } });
+      mo.observe(sec, { attributes: true });
+    });
+    const out = { frame: [], point: [], settled: [], pointCompute: [], settledCompute: [], param: s.dataset.param };
+    for (let i = 0; i < n; i++) {
+      const k = i < n / 2 ? i + 1 : n - i - 1;
       let v = start + k * step;
       if (v > max) v = start - k * step;
       v = Math.min(max, Math.max(min, v));
@@ -48,23 +97,65 @@ async function sliderTimes(page, widget) {
       const t0 = performance.now();
       s.value = String(v);
       s.dispatchEvent(new Event('input', { bubbles: true }));
-      const t1 = performance.now();
-      void document.documentElement.offsetHeight; // style + layout now
-      const t2 = performance.now();
-      await frame();
-      const t3 = performance.now();
-      handler.push(t1 - t0);
-      ready.push(t2 - t0);
-      frames.push(t3 - t0);
+      const gen = sec.dataset.gen;
+      const framed = frame();
+      // The first answer for this edit (pages with a worker mark it; others answered in the handler).
+      const answered = gen === undefined ? Promise.resolve() : when(() => (sec.dataset.shown || '').startsWith(`${gen}:`));
+      const tf = await framed;
+      await answered;
+      const pointCompute = gen === undefined ? 0 : Number(sec.dataset.computeMs || 0);
+      // Drawn in a frame callback, the answer is painted at the end of that frame: the draw's
+      // end (data-drawn-at). A page that draws in the handler paints in the next frame.
+      const tp = gen === undefined ? await frame() : Number(sec.dataset.drawnAt);
+      await when(() => !busy());
+      const settledCompute = gen === undefined ? 0 : Number(sec.dataset.computeMs || 0);
+      const ts = gen === undefined ? await frame() : Number(sec.dataset.drawnAt);
+      const inWorker = sec.dataset.compute === 'worker';
+      out.frame.push(tf - t0);
+      out.point.push(tp - t0);
+      out.settled.push(ts - t0);
+      out.pointCompute.push(inWorker ? pointCompute : 0);
+      out.settledCompute.push(inWorker ? settledCompute : 0);
     }
-    return { param: s.dataset.param, from: start, handler, ready, frames };
-  }, { widget, moves: MOVES });
+    return out;
+  }, { widget, n });
+}
+
+/** Types `value` into `widget`'s `param` box; the longest main-thread task until it settled. */
+async function heavy(page, widget, param, value) {
+  return page.evaluate(async ({ widget, param, value }) => {
+    const sec = document.querySelector(`section.widget[data-widget="${widget}"]`);
+    const box = sec.querySelector(`input[type=text][data-param="${param}"]`);
+    if (!box) return { error: `no ${param} box` };
+    const frame = () => new Promise((ok) => requestAnimationFrame(() => ok(performance.now())));
+    await frame();
+    const from = window.__long.length;
+    const t0 = performance.now();
+    box.value = value;
+    box.dispatchEvent(new Event('input', { bubbles: true }));
+    const handler = performance.now() - t0;
+    await new Promise((ok) => {
+      const done = () => sec.getAttribute('aria-busy') !== 'true';
+      if (done()) return ok();
+      const mo = new MutationObserver(() => { if (done()) { mo.disconnect(); ok(); } });
+      mo.observe(sec, { attributes: true });
+    });
+    const ts = await frame();
+    // Long tasks are reported a little after they end.
+    await new Promise((ok) => setTimeout(ok, 100));
+    const tasks = window.__long.slice(from).filter((t) => t.start >= t0 - 1);
+    const refused = !!sec.querySelector(`#${widget}-${param}-msg:not([hidden])`);
+    return {
+      handler, settled: ts - t0, computeMs: Number(sec.dataset.computeMs || 0), inWorker: sec.dataset.compute === 'worker',
+      longest: Math.max(0, ...tasks.map((t) => t.duration)), longTasks: tasks.length, refused,
+    };
+  }, { widget, param, value });
 }
 
 async function pageWeight() {
   const files = await readdir(DIST);
-  const kinds = { wasm: /\.wasm$/, js: /\.js$/, css: /\.css$/ };
   const out = {};
+  const kinds = { html: /^index\.html$/, wasm: /\.wasm$/, js: /^bplab-web-.*\.js$/, css: /\.css$/ };
   for (const [kind, re] of Object.entries(kinds)) {
     let raw = 0;
     let gz = 0;
@@ -73,7 +164,6 @@ async function pageWeight() {
       raw += b.length;
       gz += gzipSync(b, { level: 9 }).length;
     }
-    // Inline-js snippets wasm-bindgen emits live under snippets/.
     if (kind === 'js' && files.includes('snippets')) {
       for (const f of await readdir(join(DIST, 'snippets'), { recursive: true })) {
         if (!f.endsWith('.js')) continue;
@@ -87,48 +177,96 @@ async function pageWeight() {
   return out;
 }
 
-const json = process.argv.includes('--json');
+async function throttled(browser, origin, rate) {
+  const page = await openPage(browser, origin);
+  await page.addInitScript(init);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+  return page;
+}
+
 const srv = await site();
 const browser = await launch();
-const rows = [];
+const origin = srv.url.replace(/\/$/, '');
+const results = { dist: DIST, moves: MOVES, rates: {} };
 try {
-  const page = await openPage(browser, srv.url.replace(/\/$/, ''));
-  await page.goto(srv.url);
-  await ready(page);
-  const widgets = await page.$$eval('section.widget', (s) => s.map((e) => e.dataset.widget));
-  for (const w of widgets) {
-    const r = await sliderTimes(page, w);
-    if (r.error) throw new Error(`${w}: ${r.error}`);
-    const sorted = (xs) => [...xs].sort((a, b) => a - b);
-    const [h, t, fr] = [sorted(r.handler), sorted(r.ready), sorted(r.frames)];
-    rows.push({
-      widget: w, param: r.param, moves: t.length,
-      handler_p50: pct(h, 50), handler_p95: pct(h, 95),
-      p50: pct(t, 50), p95: pct(t, 95), max: t[t.length - 1],
-      frame_p50: pct(fr, 50), frame_p95: pct(fr, 95),
-    });
+  for (const rate of RATES) {
+    const r = { widgets: [], heavy: [], load: [] };
+    results.rates[rate] = r;
+    // First load to every widget answering (a fresh page each time).
+    for (let i = 0; i < LOADS; i++) {
+      const page = await throttled(browser, origin, rate);
+      await page.goto(srv.url);
+      await ready(page);
+      await page.waitForFunction(() => window.__answered);
+      await page.waitForTimeout(150);
+      const load = await page.evaluate(() => ({
+        ...window.__answered, longest: Math.max(0, ...window.__long.map((t) => t.duration)), longTasks: window.__long.length,
+        workers: document.querySelectorAll('section.widget[data-compute="worker"]').length,
+      }));
+      r.load.push({ ...load, accounted: load.at + (load.workers ? (rate - 1) * load.computeMs : 0) });
+      await page.context().close();
+    }
+    const page = await throttled(browser, origin, rate);
+    await page.goto(srv.url);
+    await ready(page);
+    const widgets = await page.$$eval('section.widget', (s) => s.map((e) => e.dataset.widget));
+    for (const w of widgets) {
+      const m = await moves(page, w, MOVES);
+      if (m.error) throw new Error(`${w}: ${m.error}`);
+      const acc = (xs, cs) => xs.map((x, i) => x + (rate - 1) * cs[i]);
+      const point = acc(m.point, m.pointCompute);
+      const settled = acc(m.settled, m.settledCompute);
+      r.widgets.push({
+        widget: w, param: m.param,
+        frame_p50: pct(m.frame, 50), frame_p95: pct(m.frame, 95),
+        point_p50: pct(point, 50), point_p95: pct(point, 95),
+        settled_p50: pct(settled, 50), settled_p95: pct(settled, 95),
+        compute_p95: pct(m.settledCompute, 95),
+      });
+    }
+    const long = await page.evaluate(() => window.__long);
+    r.moveLongest = Math.max(0, ...long.map((t) => t.duration));
+    r.moveLongTasks = long.length;
+    for (const [w, param, value] of [
+      ['lesson', 'at-rate', '20000'], ['lesson', 'rate', '20000'], ['adaptive', 'rate-schedule', '20000'],
+    ]) {
+      const h = await heavy(page, w, param, value);
+      if (h.error) throw new Error(`${w}: ${h.error}`);
+      r.heavy.push({ widget: w, param, value, ...h, accounted: h.settled + (h.inWorker ? (rate - 1) * h.computeMs : 0) });
+    }
+    if (page.problems.length) throw new Error(`page problems:\n${page.problems.join('\n')}`);
+    await page.context().close();
   }
-  if (page.problems.length) throw new Error(`page problems:\n${page.problems.join('\n')}`);
 } finally {
   await browser.close();
   await srv.close();
 }
 const weight = await pageWeight();
-const total = weight.wasm.gz + weight.js.gz + weight.css.gz;
+results.weight = weight;
+results.total_gz = Object.values(weight).reduce((a, w) => a + w.gz, 0);
 
 if (json) {
-  console.log(JSON.stringify({ rows, weight, total_gz: total }, null, 2));
+  console.log(JSON.stringify(results, null, 2));
 } else {
-  const f = (x) => x.toFixed(2).padStart(7);
-  console.log(`Main slider, ${MOVES} moves per widget, headless chromium (ms)`);
-  console.log('                              handler          input -> ready to paint       input -> next frame (60 Hz clock)');
-  console.log('widget      slider            p50     p95      p50     p95     max  <=8ms      p50     p95');
-  for (const r of rows) {
-    const ok = r.p95 <= TARGET_P95_MS ? 'yes' : 'NO ';
-    console.log(`${r.widget.padEnd(11)} ${r.param.padEnd(15)} ${f(r.handler_p50)} ${f(r.handler_p95)}  ${f(r.p50)} ${f(r.p95)} ${f(r.max)}  ${ok}  ${f(r.frame_p50)} ${f(r.frame_p95)}`);
+  const f = (x) => x.toFixed(1).padStart(6);
+  console.log(`dist: ${DIST}; ${MOVES} main-slider moves per widget, headless chromium (ms, p50 / p95)`);
+  for (const [rate, r] of Object.entries(results.rates)) {
+    console.log(`\nCPU ${rate}×        input→next frame   input→chosen point   input→settled    worker compute p95`);
+    for (const w of r.widgets) {
+      console.log(`${w.widget.padEnd(10)} ${f(w.frame_p50)} ${f(w.frame_p95)}      ${f(w.point_p50)} ${f(w.point_p95)}      ${f(w.settled_p50)} ${f(w.settled_p95)}    ${f(w.compute_p95)}`);
+    }
+    console.log(`main-thread long tasks during the moves: ${r.moveLongTasks}, longest ${r.moveLongest.toFixed(0)} ms`);
+    for (const h of r.heavy) {
+      console.log(`heavy: ${h.widget} ${h.param}=${h.value}: ${h.refused ? 'REFUSED' : 'accepted'}; handler ${h.handler.toFixed(1)} ms, settled ${h.accounted.toFixed(0)} ms (worker ${h.computeMs.toFixed(0)} ms), longest main-thread task ${h.longest.toFixed(0)} ms (${h.longTasks} long)`);
+    }
+    const loads = r.load.map((l) => l.accounted);
+    console.log(`first load to every widget answering: p50 ${pct(loads, 50).toFixed(0)} ms, max ${Math.max(...loads).toFixed(0)} ms ` +
+      `(measured ${pct(r.load.map((l) => l.at), 50).toFixed(0)} ms + ${rate - 1} × worker ${pct(r.load.map((l) => l.computeMs), 50).toFixed(0)} ms); ` +
+      `longest task ${Math.max(...r.load.map((l) => l.longest)).toFixed(0)} ms`);
   }
   const kb = (b) => (b / 1024).toFixed(1);
-  console.log('\nPage weight (dist/)        raw KB   gzip KB');
-  for (const k of ['wasm', 'js', 'css']) console.log(`${k.padEnd(26)} ${kb(weight[k].raw).padStart(7)}   ${kb(weight[k].gz).padStart(7)}`);
-  console.log(`${'total'.padEnd(26)} ${kb(weight.wasm.raw + weight.js.raw + weight.css.raw).padStart(7)}   ${kb(total).padStart(7)}   (target <= ${TARGET_GZIP_KB} KB gzip)`);
+  console.log('\nPage weight            raw KB   gzip KB');
+  for (const [k, w] of Object.entries(weight)) console.log(`${k.padEnd(20)} ${kb(w.raw).padStart(7)}   ${kb(w.gz).padStart(7)}`);
+  console.log(`${'total'.padEnd(20)} ${kb(Object.values(weight).reduce((a, w) => a + w.raw, 0)).padStart(7)}   ${kb(results.total_gz).padStart(7)}   (cap 400 KB gzip)`);
 }

@@ -194,6 +194,8 @@ const csp = [
   `script-src ${hashes.join(' ')} 'wasm-unsafe-eval'`,
   "style-src 'unsafe-inline'",
   'img-src data: blob:',
+  // The lab's worker starts from a Blob URL of its <script type="text/plain"> text.
+  'worker-src blob:',
   "base-uri 'none'",
   "form-action 'none'",
 ].join('; ');

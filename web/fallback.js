@@ -9,7 +9,9 @@
 //     the single-file build, which has nothing to load);
 //   - WebAssembly is unavailable (old browser, or disabled by policy);
 //   - the module script, its preload or the wasm fails to load, or an
-//     uncaught error or rejected promise happens before the lab has mounted;
+//     uncaught error or rejected promise happens before the lab has mounted
+//     (a failed wasm fetch is reported as such whichever of its two events,
+//     the preload's error or the init's rejection, arrives first);
 //   - the root is still empty 10 s after the document has been parsed.
 // The message is removed again if the lab mounts after all.
 (function () {
@@ -116,6 +118,33 @@
       'number in the lab is computed by a WebAssembly module.');
   }
 
+  // The wasm file's URL, as the page names it (Trunk's preload link), if any.
+  function wasmUrl() {
+    var links = document.getElementsByTagName('link');
+    for (var i = 0; i < links.length; i++) {
+      if (/\.wasm(\?|#|$)/.test(links[i].href || '')) return links[i].href;
+    }
+    return '';
+  }
+
+  function notLoaded(what, url) {
+    return 'The lab\'s ' + what + ' could not be loaded' + (url ? ' (' + url + ').' : '.');
+  }
+
+  // A failed fetch (the network, a blocked or missing file) rejects with a
+  // TypeError whose wording is the browser's own. During start-up the only
+  // fetch is the wasm's, and its preload fails too: both say the same thing,
+  // so the message does not depend on which of the two events comes first.
+  function fetchFailed(reason) {
+    return !!reason && reason.name === 'TypeError' &&
+      /fetch|network|load failed/i.test(String(reason.message || ''));
+  }
+
+  function started(reason) {
+    if (fetchFailed(reason)) return notLoaded('WebAssembly file', wasmUrl());
+    return 'The lab\'s WebAssembly module could not be loaded or instantiated: ' + describe(reason) + '.';
+  }
+
   // Resource errors (the module script, its preload, the wasm preload) do not
   // bubble: listen in the capture phase.
   window.addEventListener('error', function (e) {
@@ -123,8 +152,9 @@
     var t = e.target;
     if (t && t !== window && (t.tagName === 'SCRIPT' || t.tagName === 'LINK')) {
       var url = t.src || t.href || '';
-      var what = /\.wasm(\?|#|$)/.test(url) ? 'WebAssembly file' : 'script module';
-      fail('The lab\'s ' + what + ' could not be loaded' + (url ? ' (' + url + ').' : '.'));
+      fail(notLoaded(/\.wasm(\?|#|$)/.test(url) ? 'WebAssembly file' : 'script module', url));
+    } else if (fetchFailed(e.error)) {
+      fail(started(e.error));
     } else if (e.error || e.message) {
       fail('The lab failed while starting (its WebAssembly module could not be loaded or instantiated): ' +
         describe(e.error || e.message) + '.');
@@ -132,7 +162,7 @@
   }, true);
   window.addEventListener('unhandledrejection', function (e) {
     if (mounted()) return;
-    fail('The lab\'s WebAssembly module could not be loaded or instantiated: ' + describe(e.reason) + '.');
+    fail(started(e.reason));
   });
   // The single-file build reports its own start-up failure here.
   window.addEventListener('bplab-start-failed', function (e) {

@@ -2,38 +2,20 @@
 // the example page fills its sentences from the API; a refused value throws
 // the core's message; the SHA-256 the page shows for a CSV equals the one
 // `bplab run` with the page's command line writes to manifest.json.
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, launch, openPage, ready, site } from './harness.mjs';
+import { ROOT, lab, openPage, ready, settle } from './harness.mjs';
 
-let srv;
-let browser;
-
-before(async () => {
-  srv = await site();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
-
-const origin = () => srv.url.replace(/\/$/, '');
-
-async function done(page) {
-  await page.waitForTimeout(50);
-  assert.deepEqual(page.problems, [], 'no console errors, failed requests or other origins');
-  await page.context().close();
-}
+const L = lab();
+const { done, origin } = L;
 
 test('examples/lesson.html fills its sentences from the API', async () => {
-  const page = await openPage(browser, origin(), { width: 800, height: 700 });
-  await page.goto(`${srv.url}examples/lesson.html`);
+  const page = await openPage(L.browser, origin(), { width: 800, height: 700 });
+  await page.goto(`${L.url}examples/lesson.html`);
   const span = (name) => page.locator(`[data-bplab="${name}"]`);
   await page.waitForFunction(() => document.querySelector('[data-bplab="ok-100"]').textContent !== '…');
   assert.ok(await page.locator('#error').isHidden(), await page.locator('#error').textContent());
@@ -47,23 +29,31 @@ test('examples/lesson.html fills its sentences from the API', async () => {
   await done(page);
 });
 
-test('the API takes and returns plain objects; refusals throw the core message', async () => {
-  const page = await openPage(browser, origin(), { width: 800, height: 700 });
-  await page.goto(`${srv.url}examples/lesson.html`);
-  const out = await page.evaluate(async () => {
-    const api = await import('../bplab-api.js');
-    const thrown = (f) => {
+/** The example page, with `thrown(f)` in it: what `f` threw, as `Error: <message>`. */
+async function apiPage() {
+  const page = await openPage(L.browser, origin(), { width: 800, height: 700 });
+  await page.addInitScript(() => {
+    globalThis.thrown = (f) => {
       try {
         f();
         return 'no throw';
       } catch (e) {
-        return `${e instanceof Error ? 'Error' : typeof e}: ${e.message}`;
+        return `${e instanceof Error ? 'Error' : `not an Error: ${typeof e}`}: ${e?.message}`;
       }
     };
+  });
+  await page.goto(`${L.url}examples/lesson.html`);
+  return page;
+}
+
+test('the API takes and returns plain objects; refusals throw the core message', async () => {
+  const page = await apiPage();
+  const out = await page.evaluate(async () => {
+    const api = await import('../bplab-api.js');
     const r = api.run('admission', { 'service-ms': 7 });
     return {
       limit: api.limit({ workers: 4, budget_ms: 230, service_ms: 12 }).queue_limit,
-      littles: api.littles({ arrivals_rps: 48, latency_ms: 230 }).in_flight,
+      littles: api.littles({ arrivals_rps: 50, latency_ms: 200 }).in_flight,
       readout: r.readouts[0],
       command: r.command,
       csvHead: r.tables['bp-post2-plateau.csv'].split('\n')[0],
@@ -77,17 +67,17 @@ test('the API takes and returns plain objects; refusals throw the core message',
     };
   });
   assert.equal(out.limit, 73);
-  assert.ok(Math.abs(out.littles - 11.04) < 1e-9, String(out.littles));
+  assert.equal(out.littles, 10);
   assert.deepEqual(out.readout, { name: 'B = capacity × deadline', value: '29 requests (deadline-safe 28)' });
   assert.equal(out.command, 'bplab run admission --service-ms 7');
   assert.match(out.csvHead, /,/);
   assert.match(out.sha, /^[0-9a-f]{64}$/);
   assert.ok(out.explain.length > 0);
   assert.ok(out.names.includes('lesson'));
-  assert.equal(out.badValue, "Error: workers: '0' is not accepted; expected a whole number from 1 to 1024 (servers)");
-  assert.equal(out.notUsed, 'Error: service-ms: not used by the lesson experiment; drop it');
-  assert.equal(out.badLimit, 'Error: budget-ms: 5 leaves no room to queue behind a 12 ms service; expected a budget above 12');
-  assert.equal(out.missing, 'Error: limit: missing field `workers`');
+  assert.equal(out.badValue, "Error: run: workers: '0' is not accepted; expected a whole number from 1 to 1024 (servers)");
+  assert.match(out.notUsed, /^Error: run: unknown parameter 'service-ms'; lesson takes: rate, seconds, seed, workers, /);
+  assert.match(out.badLimit, /^Error: limit: budget-ms: 5 leaves no room to queue behind a 12 ms service/);
+  assert.match(out.missing, /^Error: limit: workers: expected a number, got undefined$/);
   await done(page);
 });
 
@@ -101,8 +91,8 @@ function bplab() {
 const words = (cmd) => cmd.match(/'[^']*'|\S+/g).map((w) => w.replace(/^'|'$/g, '')).slice(1);
 
 test('the page shows the command line and CSV hashes that bplab run reproduces', async () => {
-  const page = await openPage(browser, origin(), { width: 720, height: 1000 });
-  await page.goto(`${srv.url}?embed=lesson&limit=5&rate=60,100&replicas=2&seconds=5`);
+  const page = await openPage(L.browser, origin(), { width: 720, height: 1000 });
+  await page.goto(`${L.url}?embed=lesson&limit=5&rate=60,100&replicas=2&seconds=5`);
   await ready(page);
   const cmd = await page.locator('#lesson-proof code.cmd').textContent();
   assert.equal(cmd, 'bplab run lesson --rate 60,100 --seconds 5 --limit 5 --replicas 2');
@@ -114,6 +104,7 @@ test('the page shows the command line and CSV hashes that bplab run reproduces',
   assert.deepEqual(Object.keys(shown).sort(), ['lesson-latency.csv', 'lesson-replicas.csv', 'lesson-sweep.csv']);
   // Editing a value recomputes the command and the hashes.
   await page.getByRole('textbox', { name: 'Seed (integer)' }).fill('7');
+  await settle(page);
   await page.waitForFunction(() => document.querySelector('#lesson-proof code.cmd').textContent.includes('--seed 7'));
   const cmd2 = await page.locator('#lesson-proof code.cmd').textContent();
   const shown2 = {};
@@ -133,4 +124,105 @@ test('the page shows the command line and CSV hashes that bplab run reproduces',
     rmSync(out, { recursive: true, force: true });
   }
   await done(page);
+});
+
+test('no JS value traps the wasm: every entry checks its arguments, refuses unknown keys alike and quotes little', async () => {
+  const page = await apiPage();
+  const out = await page.evaluate(async () => {
+    const api = await import('../bplab-api.js');
+    const thrown = (f) => globalThis.thrown(f).replace(/^Error: /, '');
+    const names = [42, true, Symbol('x'), 1n, ['lesson'], undefined, null, {}, () => 1, 'nope'];
+    const values = [Symbol('v'), 1n, true, null, undefined, {}, [[1]], () => 1];
+    return {
+      names: names.map((n) => thrown(() => api.run(n))).concat(names.map((n) => thrown(() => api.explain(n)))),
+      params: [42, 'x', [1], true, Symbol('p')].map((p) => thrown(() => api.run('lesson', p))),
+      values: values.map((v) => thrown(() => api.run('lesson', { rate: v }))),
+      calc: [undefined, null, 42, 'x', [1], Symbol('c')].flatMap((v) => [thrown(() => api.limit(v)), thrown(() => api.littles(v))]),
+      calcValues: [Symbol('w'), 1n, '4', null, true, {}].map((v) => thrown(() => api.limit({ workers: v, budget_ms: 230, service_ms: 12 }))),
+      unknown: [
+        thrown(() => api.limit({ workers: 4, budget_ms: 230, service_ms: 12, bogus: 1 })),
+        thrown(() => api.littles({ arrivals_rps: 48, latency_ms: 230, bogus: 1 })),
+        thrown(() => api.run('admission', { bogus: 1 })),
+        thrown(() => api.explain('admission', { bogus: 1 })),
+      ],
+      longText: thrown(() => api.run('lesson', { service: 'x'.repeat(5000) })),
+      longList: thrown(() => api.run('lesson', { rate: Array.from({ length: 1000000 }, (_, i) => i) })),
+      tiny: thrown(() => api.limit({ workers: 1, budget_ms: 230, service_ms: 1e-300 })),
+      wrongType: thrown(() => api.limit({ workers: 4.5, budget_ms: 230, service_ms: 12 })),
+      alive: api.limit({ workers: 4, budget_ms: 230, service_ms: 12 }).queue_limit,
+    };
+  });
+  const all = [...out.names, ...out.params, ...out.values, ...out.calc, ...out.calcValues];
+  for (const m of all) {
+    assert.doesNotMatch(m, /memory access|unreachable|Cannot read|not an Error|no throw|RuntimeError/, m);
+  }
+  assert.match(out.names[0], /^run: experiment: expected a name, one of: [a-z, ]+; got a number$/);
+  assert.match(out.names[2], /got a Symbol$/);
+  assert.match(out.names[9], /^run: unknown experiment 'nope'; expected one of: /);
+  for (const m of out.calcValues) assert.match(m, /^limit: workers: expected a number, got /, m);
+  const wording = /^(limit|littles|run|explain): unknown parameter 'bogus'; (limit|littles|admission) takes: /;
+  for (const m of out.unknown) assert.match(m, wording, m);
+  assert.ok(out.longText.length < 400, `a 5,000-character value gives a short message (${out.longText.length})`);
+  assert.match(out.longText, /'x{20,60}…'/);
+  assert.doesNotMatch(out.longText, /\(6\d characters\)/, 'no second cut');
+  assert.ok(out.longList.length < 400, `a 1,000,000-item list gives a short message (${out.longList.length})`);
+  assert.doesNotMatch(out.tiny, /0\.0000/, 'a tiny number is quoted in its shortest form');
+  assert.match(out.wrongType, /^limit: workers: '4.5' is not accepted/);
+  assert.equal(out.alive, 73, 'the module still answers');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('the promise-returning variants compute in a worker and answer like the synchronous ones', async () => {
+  const page = await openPage(L.browser, origin(), { width: 800, height: 700 });
+  await page.goto(`${L.url}examples/lesson.html`);
+  const out = await page.evaluate(async () => {
+    const api = await import('../bplab-api.js');
+    const params = { rate: [60, 100], seconds: 5, replicas: 2 };
+    const sync = api.run('lesson', params);
+    const t0 = performance.now();
+    const p = api.runAsync('lesson', params);
+    const returned = performance.now() - t0;
+    const async_ = await p;
+    const reject = async (f) => f().then(() => 'resolved', (e) => (e instanceof Error ? e.message : typeof e));
+    return {
+      same: JSON.stringify(sync) === JSON.stringify(async_),
+      returnedQuickly: returned < 1000,
+      limit: (await api.limitAsync({ workers: 4, budget_ms: 230, service_ms: 12 })).queue_limit,
+      littles: (await api.littlesAsync({ arrivals_rps: 50, latency_ms: 200 })).in_flight,
+      explain: (await api.explainAsync('admission', { 'service-ms': 7 }))[0].title === api.explain('admission', { 'service-ms': 7 })[0].title,
+      refusal: await reject(() => api.runAsync(42)),
+      symbol: await reject(() => api.runAsync('lesson', { rate: Symbol('s') })),
+      unknown: await reject(() => api.limitAsync({ workers: 4, budget_ms: 230, service_ms: 12, bogus: 1 })),
+      workers: performance.getEntriesByType('resource').filter((r) => /bplab-worker-/.test(r.name)).length,
+    };
+  });
+  assert.ok(out.same, 'runAsync returns what run returns');
+  assert.equal(out.limit, 73);
+  assert.equal(out.littles, 10);
+  assert.ok(out.explain);
+  assert.match(out.refusal, /^run: experiment: expected a name/);
+  assert.match(out.symbol, /^run: rate: expected a number, a string or an array of them, got a Symbol$/);
+  assert.match(out.unknown, /^limit: unknown parameter 'bogus'; limit takes: /);
+  assert.equal(out.workers, 1, 'the worker script was loaded once');
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test("README's API examples return the numbers it prints", async () => {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+  // e.g. `limit({ workers: 4, budget_ms: 230, service_ms: 12 }).queue_limit;   // 73`
+  const re = /^\s*(limit|littles)\((\{[^\n]*?\})\)\.(\w+);?\s*\/\/\s*([-\d.]+)\s*$/gm;
+  const examples = [...readme.matchAll(re)].map(([, fn, obj, field, want]) => ({
+    fn, field, want, input: JSON.parse(obj.replace(/([\w$]+)\s*:/g, '"$1":')),
+  }));
+  assert.ok(examples.length >= 2, `README shows API examples with results (${examples.length})`);
+  const page = await openPage(L.browser, origin(), { width: 800, height: 700 });
+  await page.goto(`${L.url}examples/lesson.html`);
+  const got = await page.evaluate(async (xs) => {
+    const api = await import('../bplab-api.js');
+    return xs.map((x) => String(api[x.fn](x.input)[x.field]));
+  }, examples);
+  examples.forEach((x, i) => assert.equal(got[i], x.want, `${x.fn}(${JSON.stringify(x.input)}).${x.field} → ${got[i]}; README says ${x.want}`));
+  await page.context().close();
 });

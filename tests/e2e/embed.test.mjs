@@ -8,9 +8,8 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SHOTS, launch, ready, site } from './harness.mjs';
+import { SHOTS, lab, ready } from './harness.mjs';
 
 // The host's snippet, as documented in the README.
 const SNIPPET = `
@@ -23,9 +22,8 @@ addEventListener('message', (e) => {
 });
 `;
 
-let srv;
+const L = lab();
 let host;
-let browser;
 
 function hostPage(lab) {
   return `<!doctype html>
@@ -36,37 +34,35 @@ function hostPage(lab) {
 <iframe id="f-littles" src="${lab}?embed=littles" title="Little's law and the limit" width="100%" height="150" frameborder="0"></iframe>
 <p>Between the widgets.</p>
 <iframe id="f-admission" src="${lab}?embed=admission&service-ms=7" title="Admission limits" width="100%" height="150" frameborder="0"></iframe>
+<div style="height: 3000px">A long page: the next widget is far below the fold.</div>
+<iframe id="f-shedding" src="${lab}?embed=shedding" title="Shedding" width="100%" height="150" frameborder="0"></iframe>
 <script>${SNIPPET}</script>
 </body></html>`;
 }
 
 before(async () => {
-  await mkdir(SHOTS, { recursive: true });
-  srv = await site();
+  await L.started;
   const hash = createHash('sha256').update(SNIPPET, 'utf8').digest('base64');
-  const labOrigin = srv.url.replace(/\/$/, '');
-  const csp = `default-src 'none'; script-src 'sha256-${hash}'; frame-src ${labOrigin}; base-uri 'none'; form-action 'none'`;
+  const labOrigin = L.origin();
+  const csp = `default-src 'none'; script-src 'sha256-${hash}'; style-src 'unsafe-inline'; frame-src ${labOrigin}; base-uri 'none'; form-action 'none'`;
   const server = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': csp });
-    res.end(hostPage(srv.url));
+    res.end(hostPage(L.url));
   });
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   host = { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((ok) => server.close(ok)) };
-  browser = await launch();
 });
 
 after(async () => {
-  await browser?.close();
   await host?.close();
-  await srv?.close();
 });
 
 /** A page allowed to talk to the host and the lab origins only; problems recorded. */
 async function openHost(options) {
-  const context = await browser.newContext(options);
+  const context = await L.browser.newContext(options);
   const page = await context.newPage();
   page.problems = [];
-  const origins = [host.url, srv.url];
+  const origins = [host.url, L.url];
   page.on('console', (m) => {
     if (m.type() === 'error') page.problems.push(`console error: ${m.text()}`);
   });
@@ -96,6 +92,7 @@ const frameOf = (page, widget) => page.frames().find((f) => f.url().includes(`em
 async function sized(page, widget) {
   const frame = frameOf(page, widget);
   await frame.waitForSelector('section.widget');
+  await ready(frame);
   await page.waitForFunction(
     async (id) => {
       const f = document.getElementById(id);
@@ -167,11 +164,11 @@ test('at 320 px, dark and with reduced motion: no horizontal scroll, dark page, 
 });
 
 test('embeds: explanation closed unless explain=open; canvases sharp at devicePixelRatio 2', async () => {
-  const context = await browser.newContext({ viewport: { width: 720, height: 900 }, deviceScaleFactor: 2 });
+  const context = await L.browser.newContext({ viewport: { width: 720, height: 900 }, deviceScaleFactor: 2 });
   const page = await context.newPage();
   const errors = [];
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await page.goto(`${srv.url}?embed=admission`);
+  await page.goto(`${L.url}?embed=admission`);
   await ready(page);
   assert.equal(await page.locator('#admission-explain-panel').getAttribute('open'), null);
   const sizes = await page.evaluate(() =>
@@ -182,7 +179,7 @@ test('embeds: explanation closed unless explain=open; canvases sharp at devicePi
     assert.equal(w, 2 * cw, `backing store width = 2 × CSS width (${w} vs ${cw})`);
     assert.ok(Math.abs(h - 2 * ch) <= 2, `backing store height ≈ 2 × CSS height (${h} vs ${ch})`);
   }
-  await page.goto(`${srv.url}?embed=admission&explain=open`);
+  await page.goto(`${L.url}?embed=admission&explain=open`);
   await ready(page);
   assert.equal(await page.locator('#admission-explain-panel').getAttribute('open'), '');
   assert.ok(await page.getByText('It assumes').first().isVisible());
@@ -191,4 +188,24 @@ test('embeds: explanation closed unless explain=open; canvases sharp at devicePi
   assert.match(page.url(), /explain=open/, 'explain=open stays in the URL');
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('the first height an embed reports is its real one, also far below the fold', async () => {
+  const page = await openHost({ viewport: { width: 720, height: 900 } });
+  const a = await sized(page, 'littles');
+  const b = await sized(page, 'admission');
+  // The third widget is 3,000 px below the fold: never scrolled to.
+  const frame = frameOf(page, 'shedding');
+  await frame.waitForSelector('section.widget');
+  await ready(frame);
+  await page.waitForFunction(() => window.bplabMessages.some((m) => m.widget === 'shedding'));
+  const msgs = await page.evaluate(() => window.bplabMessages);
+  const inner = await frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+  for (const [w, h] of [['littles', a.height], ['admission', b.height], ['shedding', inner]]) {
+    const first = msgs.find((m) => m.widget === w);
+    assert.equal(first.height, h, `${w}: the first message (${first.height} px) is the settled height (${h} px)`);
+  }
+  const heading = await frame.evaluate(() => [...document.querySelectorAll('h1')].filter((h) => h.offsetParent).map((h) => h.textContent));
+  assert.equal(heading.length, 1, `one visible level-one heading (${heading})`);
+  await done(page);
 });

@@ -7,27 +7,18 @@
 //     forward instead of a blank page.
 // Needs a built dist/ (DIST_DIR, default dist/): scripts/test-web.sh, or
 //   bash scripts/build-web.sh && node --test tests/e2e/file.test.mjs
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile, readdir, stat } from 'node:fs/promises';
+import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DIST, ROOT, SHOTS, launch, openPage, ready, site } from './harness.mjs';
+import { DIST, ROOT, SHOTS, lab, openPage, ready, settle, site } from './harness.mjs';
 
 const SINGLE = pathToFileURL(join(DIST, 'bplab.html')).href;
 const INDEX = pathToFileURL(join(DIST, 'index.html')).href;
 const MAX_RAW = 600 * 1024;
 
-let browser;
-
-before(async () => {
-  await mkdir(SHOTS, { recursive: true });
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-});
+const L = lab({ serve: false });
 
 const box = (scope, label) => scope.getByRole('textbox', { name: label, exact: true });
 const result = (scope, name) => scope.getByRole('status', { name, exact: true });
@@ -35,7 +26,7 @@ const result = (scope, name) => scope.getByRole('status', { name, exact: true })
 const lead = async (loc) => (await loc.textContent()).match(/^\S+ \S+/)?.[0];
 
 async function openFile(url, viewport) {
-  const page = await openPage(browser, 'file://', viewport);
+  const page = await openPage(L.browser, 'file://', viewport);
   await page.goto(url);
   await ready(page);
   return page;
@@ -74,6 +65,7 @@ test('bplab.html is one self-contained file within its size budget', async () =>
   const csp = html.match(/http-equiv="Content-Security-Policy" content="([^"]+)"/)?.[1] ?? '';
   assert.match(csp, /default-src 'none'/);
   assert.match(csp, /'wasm-unsafe-eval'/);
+  assert.match(csp, /worker-src blob:/);
   assert.doesNotMatch(csp, /'self'|https?:|connect-src/, `no network allowed: ${csp}`);
   assert.match(html, /<link rel="icon" type="image\/svg\+xml" href="data:/, 'favicon inlined');
 });
@@ -87,6 +79,8 @@ test('bplab.html from file:// runs every widget: labels, URL state, golden CSVs,
     assert.ok((await s.getByRole('status').count()) + (await s.locator('canvas').count()) > 0, 'widget shows results');
   }
   assert.equal(await page.locator('#bplab-fallback').count(), 0, 'no failure message');
+  // From file:// too, the runs are computed in the worker (a classic Blob worker, CSP worker-src blob:).
+  assert.equal(await page.locator('section.widget[data-compute="worker"]').count(), widgets - 1, 'every experiment widget computed in the worker');
 
   // Downloads at the defaults: the admission widget's CSVs are golden/bp-post2/'s bytes.
   const w = page.locator('#w-admission');
@@ -111,6 +105,7 @@ test('bplab.html from file:// runs every widget: labels, URL state, golden CSVs,
   const b = result(w, 'B = capacity × deadline');
   assert.equal(await lead(b), '20 requests');
   await service.fill('7');
+  await settle(page);
   assert.equal(await lead(b), '29 requests');
   await page.waitForFunction(() => location.search.includes('admission.service-ms=7'));
   const link = page.url();
@@ -140,7 +135,7 @@ test('bplab.html?embed=admission from file:// shows that widget alone', async ()
 });
 
 test('index.html from file:// says why it cannot run and names both ways forward', async () => {
-  const page = await openPage(browser, 'file://');
+  const page = await openPage(L.browser, 'file://');
   await page.goto(`${INDEX}?admission.service-ms=7`);
   const text = await fallback(page);
   assert.match(text, /file:\/\//, 'says what happened');
@@ -160,21 +155,21 @@ test('served, with its wasm failing to load or instantiate, or no WebAssembly, t
   const srv = await site();
   try {
     const origin = srv.url.replace(/\/$/, '');
-    const page = await openPage(browser, origin);
+    const page = await openPage(L.browser, origin);
     await page.route('**/*.wasm', (r) => r.abort());
     await page.goto(srv.url);
     assert.match(await fallback(page), /WebAssembly file could not be loaded/);
     assert.deepEqual(leaks(page), []);
     await page.context().close();
 
-    const broken = await openPage(browser, origin);
+    const broken = await openPage(L.browser, origin);
     await broken.route('**/*.wasm', (r) => r.fulfill({ contentType: 'application/wasm', body: Buffer.from('\0asm not a module') }));
     await broken.goto(srv.url);
     assert.match(await fallback(broken), /could not be loaded or instantiated/);
     assert.deepEqual(leaks(broken), []);
     await broken.context().close();
 
-    const bare = await openPage(browser, origin);
+    const bare = await openPage(L.browser, origin);
     await bare.addInitScript(() => {
       delete globalThis.WebAssembly;
     });
@@ -185,4 +180,37 @@ test('served, with its wasm failing to load or instantiate, or no WebAssembly, t
   } finally {
     await srv.close();
   }
+});
+
+test('a failed wasm fetch is classified the same whichever of its two events comes first', async () => {
+  const fallbackJs = await readFile(join(ROOT, 'web', 'fallback.js'), 'utf8');
+  const html = `<!doctype html><html><head><link rel="preload" href="http://127.0.0.1:9/bplab-web-0_bg.wasm" as="fetch">
+<script>${fallbackJs}</script></head><body><main id="bplab"></main></body></html>`;
+  const texts = [];
+  for (const order of [['rejection', 'preload'], ['preload', 'rejection'], ['module-error', 'preload']]) {
+    const page = await L.browser.newPage();
+    await page.route('**/*', (r) => r.abort());
+    await page.setContent(html);
+    await page.evaluate((order) => {
+      const err = new TypeError('Failed to fetch');
+      for (const what of order) {
+        if (what === 'rejection') {
+          const promise = Promise.reject(err);
+          promise.catch(() => {});
+          dispatchEvent(new PromiseRejectionEvent('unhandledrejection', { promise, reason: err }));
+        } else if (what === 'module-error') {
+          // A module's top-level await rejecting is reported as an error event.
+          dispatchEvent(new ErrorEvent('error', { error: err, message: err.message }));
+        } else {
+          document.querySelector('link').dispatchEvent(new Event('error'));
+        }
+      }
+    }, order);
+    const box = page.locator('#bplab-fallback');
+    await box.waitFor({ state: 'visible' });
+    texts.push(await box.locator('p').first().textContent());
+    await page.close();
+  }
+  assert.match(texts[0], /^The lab's WebAssembly file could not be loaded \(http:\/\/127\.0\.0\.1:9\/bplab-web-0_bg\.wasm\)\.$/);
+  assert.deepEqual(new Set(texts).size, 1, `one message whatever the order: ${texts.join(' | ')}`);
 });

@@ -1,8 +1,11 @@
 // Shared by the end-to-end tests and scripts/measure-page.mjs: a static
 // server for dist/ on 127.0.0.1 (unless BASE_URL points at one already),
-// Debian's chromium through playwright-core, and a console-error trap.
+// Debian's chromium through playwright-core, a console-error trap, and the
+// one before/after pair every test file uses (`lab()`).
+import { after, before } from 'node:test';
+import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
-import { readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { extname, join, normalize, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -80,7 +83,62 @@ export async function openPage(browser, origin, viewport = { width: 1400, height
   return page;
 }
 
-/** Waits until the wasm has mounted the widgets (or the embedded one). */
+/**
+ * Waits until the wasm has mounted the widgets (or the embedded one) and
+ * every one of them has answered: the runs are computed in a worker (or in
+ * later tasks) and drawn when they land; a widget is `aria-busy` meanwhile.
+ */
 export async function ready(page) {
   await page.waitForSelector('section.widget', { timeout: 15000 });
+  await settle(page);
+}
+
+/**
+ * Waits until no widget is computing or waiting to redraw. An accepted edit
+ * marks its widget `aria-busy` in the input handler itself, so calling this
+ * right after an edit waits for exactly that edit's answer.
+ */
+export async function settle(page, timeout = 30000) {
+  await page.waitForFunction(() => !document.querySelector('[aria-busy=true]'), null, { timeout });
+}
+
+/**
+ * The before/after pair of a test file: a browser (and the site, unless
+ * `serve: false`), closed after the file's tests. Returns helpers:
+ * `open(query, viewport)` a checked page, ready; `done(page)` asserts no
+ * problems and closes it; `origin()`; `url`; `browser`.
+ */
+export function lab({ serve = true } = {}) {
+  const ctx = {};
+  let up;
+  const started = new Promise((ok) => { up = ok; });
+  before(async () => {
+    await mkdir(SHOTS, { recursive: true });
+    if (serve) ctx.srv = await site();
+    ctx.browser = await launch();
+    up();
+  });
+  after(async () => {
+    await ctx.browser?.close();
+    await ctx.srv?.close();
+  });
+  const origin = () => ctx.srv.url.replace(/\/$/, '');
+  return {
+    /** Resolves once the browser (and the site) are up: for a file's own extra `before`. */
+    started,
+    get browser() { return ctx.browser; },
+    get url() { return ctx.srv.url; },
+    origin,
+    async open(query = '', viewport) {
+      const page = await openPage(ctx.browser, origin(), viewport);
+      await page.goto(ctx.srv.url + query);
+      await ready(page);
+      return page;
+    },
+    async done(page) {
+      await page.waitForTimeout(50);
+      assert.deepEqual(page.problems, [], 'no console errors, failed requests or other origins');
+      await page.context().close();
+    },
+  };
 }

@@ -6,40 +6,14 @@
 // Run: scripts/test-web.sh (builds, serves, runs), or after a build:
 //   node --test tests/e2e/            (serves dist/ itself)
 //   BASE_URL=http://127.0.0.1:8080/ node --test tests/e2e/
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, SHOTS, launch, openPage, ready, site } from './harness.mjs';
+import { ROOT, SHOTS, lab, settle } from './harness.mjs';
 
-let srv;
-let browser;
-
-before(async () => {
-  await mkdir(SHOTS, { recursive: true });
-  srv = await site();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
-
-const origin = () => srv.url.replace(/\/$/, '');
-
-async function open(query = '', viewport) {
-  const page = await openPage(browser, origin(), viewport);
-  await page.goto(srv.url + query);
-  await ready(page);
-  return page;
-}
-
-async function done(page) {
-  await page.waitForTimeout(50);
-  assert.deepEqual(page.problems, [], 'no console errors, failed requests or other origins');
-  await page.context().close();
-}
+const L = lab();
+const { open, done } = L;
 
 const slider = (scope, label) => scope.getByRole('slider', { name: label, exact: true });
 const box = (scope, label) => scope.getByRole('textbox', { name: label, exact: true });
@@ -70,6 +44,7 @@ test('dragging the budget slider updates the limit; the keyboard moves it too', 
   await page.mouse.down();
   for (let i = 1; i <= 10; i++) await page.mouse.move(b.x + b.width * (0.23 + 0.04 * i), b.y + b.height / 2);
   await page.mouse.up();
+  await settle(page);
   const v = Number(await budget.inputValue());
   assert.ok(v > 400, `dragged to ${v}`);
   assert.equal(await box(w, 'Latency budget (ms)').inputValue(), String(v), 'the typed box follows');
@@ -77,11 +52,15 @@ test('dragging the budget slider updates the limit; the keyboard moves it too', 
   // Keyboard: Home, then two steps right.
   await budget.focus();
   await page.keyboard.press('Home');
+  await settle(page);
   await page.keyboard.press('ArrowRight');
+  await settle(page);
   await page.keyboard.press('ArrowRight');
+  await settle(page);
   assert.equal(await budget.inputValue(), '3');
   assert.match(await w.getByRole('alert').filter({ hasText: /budget/ }).first().textContent(), /expected a budget above 21/);
   await budget.fill('300');
+  await settle(page);
   assert.equal(await limit.textContent(), '13 (13.29 rounded half-up)');
   await w.screenshot({ path: join(SHOTS, 'littles-dragged.png') });
   await done(page);
@@ -95,6 +74,7 @@ test('a bad typed value shows the accepted range beside the control and keeps th
   assert.equal(await b.textContent(), '20 requests (deadline-safe 20)');
   for (const bad of ['0', '-3', 'abc', '1e9']) {
     await service.fill(bad);
+    await settle(page);
     const msg = w.locator('#admission-service-ms-msg');
     await assert.doesNotReject(msg.waitFor({ state: 'visible' }));
     assert.match(await msg.textContent(), /a whole number from 1 to 60000 \(ms\)/);
@@ -104,6 +84,7 @@ test('a bad typed value shows the accepted range beside the control and keeps th
   }
   await w.screenshot({ path: join(SHOTS, 'bad-input.png') });
   await service.fill('7');
+  await settle(page);
   assert.equal(await b.textContent(), '29 requests (deadline-safe 28)');
   assert.ok(await w.locator('#admission-service-ms-msg').isHidden());
   await done(page);
@@ -113,13 +94,15 @@ test('a copied link reproduces the view', async () => {
   const page = await open();
   const w = page.locator('#w-shaping');
   await box(w, 'Gate rate (rps)').fill('150');
+  await settle(page);
   await slider(w, 'Timeline burst (requests)').fill('33');
+  await settle(page);
   await page.waitForFunction(() => location.search.includes('shaping.window-burst=33'));
   const link = page.url();
   const readouts = await w.getByRole('status').allTextContents();
   await done(page);
 
-  const again = await open(link.slice(srv.url.length));
+  const again = await open(link.slice(L.url.length));
   const w2 = again.locator('#w-shaping');
   assert.equal(await box(w2, 'Gate rate (rps)').inputValue(), '150');
   assert.equal(await slider(w2, 'Timeline burst (requests)').inputValue(), '33');

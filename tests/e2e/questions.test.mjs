@@ -2,38 +2,14 @@
 // labelled radio group, the widget's results stay hidden until a pick, the
 // verdict is announced politely, each option says why, and the right option
 // is computed from the widget's current parameters (change them and it moves).
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SHOTS, launch, openPage, ready, site } from './harness.mjs';
+import { SHOTS, lab, openPage, ready, settle } from './harness.mjs';
 
-let srv;
-let browser;
-
-before(async () => {
-  await mkdir(SHOTS, { recursive: true });
-  srv = await site();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await srv?.close();
-});
-
-async function open(query, viewport = { width: 720, height: 1000 }) {
-  const page = await openPage(browser, srv.url.replace(/\/$/, ''), viewport);
-  await page.goto(srv.url + query);
-  await ready(page);
-  return page;
-}
-
-async function done(page) {
-  await page.waitForTimeout(50);
-  assert.deepEqual(page.problems, [], 'no console errors, failed requests or other origins');
-  await page.context().close();
-}
+const L = lab();
+const open = (query, viewport = { width: 720, height: 1000 }) => L.open(query, viewport);
+const { done } = L;
 
 const verdict = (page, w) => page.locator(`#${w}-q-verdict`);
 
@@ -53,6 +29,7 @@ test('the Check on littles: 72 (the number the record ships) computed by the cal
   // Keyboard: focus the first radio and choose it with Space.
   await group.getByRole('radio').first().focus();
   await page.keyboard.press('Space');
+  await settle(page);
   assert.match(await verdict(page, 'littles').textContent(), /^Right: A/);
   assert.equal(await page.getByRole('status', { name: /^Queue limit/ }).textContent(), '73 (72.67 rounded half-up)');
   assert.ok(await page.locator('#littles-chart-0').isVisible());
@@ -63,6 +40,7 @@ test('the Check on littles: 72 (the number the record ships) computed by the cal
   // Two workers: the calculator now says 36, the right option is B.
   const workers = page.getByRole('textbox', { name: 'Workers', exact: true });
   await workers.fill('2');
+  await settle(page);
   assert.match(await verdict(page, 'littles').textContent(), /^Not quite: you picked A; the model says B/);
   assert.match(await reasons.nth(0).textContent(), /A \(Wrong\).*With 2 workers at 12 ms .* = 36\.33, and the limit record ships 36:/);
   await page.waitForURL(/workers=2/);
@@ -153,7 +131,7 @@ test('a question that does not exist says so, names the field, and leaves the wi
 test('bplab.html from file:// asks the compiled-in question without fetching anything', async () => {
   const { DIST } = await import('./harness.mjs');
   const url = `file://${join(DIST, 'bplab.html')}?embed=littles&q=check-limit`;
-  const page = await openPage(browser, 'file://', { width: 720, height: 1000 });
+  const page = await openPage(L.browser, 'file://', { width: 720, height: 1000 });
   await page.goto(url);
   await ready(page);
   await page.getByRole('radio').nth(2).check();

@@ -106,7 +106,7 @@ impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::OutOfRange { param, value, accepted } => {
-                write!(f, "{param}: '{value}' is not accepted; expected {accepted}")
+                write!(f, "{param}: {} is not accepted; expected {accepted}", quote(value))
             }
             Self::DeadlineBelowService { deadline_ms, service_ms } => write!(
                 f,
@@ -136,10 +136,23 @@ impl fmt::Display for ConfigError {
                 write!(f, "{param}: not used by the {experiment} experiment; drop it")
             }
             Self::Unknown { what, name, accepted } => {
-                write!(f, "unknown {what} '{name}'; expected one of: {accepted}")
+                write!(f, "unknown {what} {}; expected one of: {accepted}", quote(name))
             }
         }
     }
 }
 
 impl std::error::Error for ConfigError {}
+
+/// A value as a message quotes it: in quotes, at most 60 characters of it
+/// (a 5,000-character paste must not become a 5,000-character message).
+pub fn quote(s: &str) -> String {
+    const MAX: usize = 60;
+    let n = s.chars().count();
+    // Short, or already cut to 60 characters and an ellipsis where it was read.
+    if n <= MAX || (n == MAX + 1 && s.ends_with('…')) {
+        return format!("'{s}'");
+    }
+    let head: String = s.chars().take(MAX - 1).collect();
+    format!("'{head}…' ({n} characters)")
+}

@@ -36,7 +36,7 @@ pub mod plot;
 pub mod stochastic;
 mod table;
 
-pub use error::ConfigError;
+pub use error::{ConfigError, quote};
 pub use experiments::{
     AdaptiveParams, AdaptiveReport, AdmissionParams, AdmissionReport, Bucket, Caps, Ceiling, ChartSpec, CollapseParams,
     CollapseReport, Controller, Deploy, Door, EXPERIMENTS, Exec, Experiment, ExperimentId, ExperimentReport, Histogram,

@@ -12,87 +12,202 @@
 //! - `explain(experiment, params)` → the experiment's explanations;
 //! - `experiments()` → the registry: names, titles, parameter names, tables.
 //!
-//! Every refusal is a thrown `Error` whose message is the core's.
+//! Every argument's JS type is checked here before anything else, so no JS
+//! value reaches the core unchecked (a number where a name belongs, a Symbol,
+//! `null`, an array): each is refused with a message. Every entry refuses an
+//! unknown key with the same wording (`<entry>: unknown parameter 'x'; <who>
+//! takes: …`), and quotes at most 60 characters of any value. Every refusal
+//! is a thrown `Error` carrying the message.
 
 use std::collections::BTreeMap;
 
-use bplab_core::calc::{self, Explanation, LimitInput, LittlesInput};
-use bplab_core::{Caps, ConfigError, Experiment, Scenario};
+use bplab_core::calc::{
+    self, ARRIVALS, BUDGET, CALC_PARAMS, Explanation, IN_FLIGHT, LATENCY, LimitInput, LittlesInput, SERVICE, WORKERS,
+};
+use bplab_core::{ConfigError, EXPERIMENTS, Experiment, MAX_LIST_LEN, Scenario, quote};
 use serde::Serialize;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 
-use crate::proof;
+use crate::{proof, worker};
 
 fn out<T: Serialize>(v: &T) -> Result<JsValue, JsError> {
     v.serialize(&serde_wasm_bindgen::Serializer::json_compatible()).map_err(|e| JsError::new(&e.to_string()))
 }
 
-fn input<T: serde::de::DeserializeOwned>(what: &str, v: JsValue) -> Result<T, JsError> {
-    serde_wasm_bindgen::from_value(v).map_err(|e| {
-        let msg = e.to_string();
-        JsError::new(&format!("{what}: {}", msg.strip_prefix("Error: ").unwrap_or(&msg)))
+fn core(entry: &str, e: ConfigError) -> JsError {
+    JsError::new(&format!("{entry}: {e}"))
+}
+
+/// The JS type of `v` as a message names it.
+fn js_type(v: &JsValue) -> &'static str {
+    if v.is_undefined() {
+        "undefined"
+    } else if v.is_null() {
+        "null"
+    } else if v.as_string().is_some() {
+        "a string"
+    } else if v.as_f64().is_some() {
+        "a number"
+    } else if v.as_bool().is_some() {
+        "a boolean"
+    } else if v.is_bigint() {
+        "a BigInt"
+    } else if v.is_symbol() {
+        "a Symbol"
+    } else if js_sys::Array::is_array(v) {
+        "an array"
+    } else if v.is_function() {
+        "a function"
+    } else {
+        "an object"
+    }
+}
+
+/// The `(key, value)` pairs of a plain object argument of `entry`, each key
+/// one of `takes` (`who` takes them). `undefined`/`null` are no pairs when
+/// `optional`.
+fn entries(
+    entry: &str,
+    who: &str,
+    v: &JsValue,
+    takes: &[&str],
+    optional: bool,
+) -> Result<Vec<(String, JsValue)>, JsError> {
+    if optional && (v.is_undefined() || v.is_null()) {
+        return Ok(Vec::new());
+    }
+    let plain = v.is_object() && !js_sys::Array::is_array(v) && !v.is_function();
+    let Some(obj) = v.dyn_ref::<js_sys::Object>().filter(|_| plain) else {
+        return Err(JsError::new(&format!(
+            "{entry}: expected an object of parameters ({}), got {}",
+            takes.join(", "),
+            js_type(v)
+        )));
+    };
+    let mut pairs = Vec::new();
+    for pair in js_sys::Object::entries(obj).iter() {
+        let pair = js_sys::Array::from(&pair);
+        let key = pair.get(0).as_string().unwrap_or_default();
+        if !takes.contains(&key.as_str()) {
+            return Err(JsError::new(&format!(
+                "{entry}: unknown parameter {}; {who} takes: {}",
+                quote(&key),
+                takes.join(", ")
+            )));
+        }
+        pairs.push((key, pair.get(1)));
+    }
+    Ok(pairs)
+}
+
+/// The limit calculator's API keys, in `LimitInput`'s order, with their table rows.
+const LIMIT_KEYS: [(&str, usize); 3] = [("workers", WORKERS), ("budget_ms", BUDGET), ("service_ms", SERVICE)];
+/// Little's law's API keys.
+const LITTLES_KEYS: [(&str, usize); 3] =
+    [("arrivals_rps", ARRIVALS), ("latency_ms", LATENCY), ("in_flight", IN_FLIGHT)];
+
+/// A number argument `key` of `entry`, checked against its calculator row.
+fn calc_number(entry: &str, key: &str, row: usize, v: &JsValue) -> Result<f64, JsError> {
+    let Some(n) = v.as_f64() else {
+        return Err(JsError::new(&format!("{entry}: {key}: expected a number, got {}", js_type(v))));
+    };
+    let Some(spec) = CALC_PARAMS.get(row) else { return Err(JsError::new("calculator table")) };
+    spec.check(n).map_err(|_| {
+        core(
+            entry,
+            ConfigError::OutOfRange { param: spec.spec.name, value: proof::number(n), accepted: spec.accepted() },
+        )
     })
 }
 
-fn core(e: ConfigError) -> JsError {
-    JsError::new(&e.to_string())
+fn limit_input(input: &JsValue) -> Result<LimitInput, JsError> {
+    let keys: Vec<&str> = LIMIT_KEYS.iter().map(|(k, _)| *k).collect();
+    let pairs = entries("limit", "limit", input, &keys, false)?;
+    let mut v = [f64::NAN; 3];
+    for (slot, (key, row)) in v.iter_mut().zip(LIMIT_KEYS) {
+        let given = pairs.iter().find(|(k, _)| k == key).map(|(_, x)| x.clone()).unwrap_or(JsValue::UNDEFINED);
+        *slot = calc_number("limit", key, row, &given)?;
+    }
+    // `calc_number` checked workers is whole and in range (at most 100,000).
+    Ok(LimitInput { workers: v[0] as u32, budget_ms: v[1], service_ms: v[2] })
+}
+
+fn littles_input(input: &JsValue) -> Result<LittlesInput, JsError> {
+    let keys: Vec<&str> = LITTLES_KEYS.iter().map(|(k, _)| *k).collect();
+    let pairs = entries("littles", "littles", input, &keys, false)?;
+    let mut v: [Option<f64>; 3] = [None; 3];
+    for (slot, (key, row)) in v.iter_mut().zip(LITTLES_KEYS) {
+        if let Some((_, x)) = pairs.iter().find(|(k, _)| k == key).filter(|(_, x)| !(x.is_undefined() || x.is_null())) {
+            *slot = Some(calc_number("littles", key, row, x)?);
+        }
+    }
+    Ok(LittlesInput { arrivals_rps: v[0], latency_ms: v[1], in_flight: v[2] })
 }
 
 /// The limit calculator: `limit({workers: 4, budget_ms: 230, service_ms: 12}).queue_limit` is 73.
 #[wasm_bindgen(js_name = limit)]
-pub fn api_limit(input_: JsValue) -> Result<JsValue, JsError> {
-    let i: LimitInput = input("limit", input_)?;
-    out(&calc::limit(i).map_err(core)?)
+pub fn api_limit(input: JsValue) -> Result<JsValue, JsError> {
+    out(&calc::limit(limit_input(&input)?).map_err(|e| core("limit", e))?)
 }
 
 /// Little's law: give two of `arrivals_rps`, `latency_ms`, `in_flight`; all three come back.
 #[wasm_bindgen(js_name = littles)]
-pub fn api_littles(input_: JsValue) -> Result<JsValue, JsError> {
-    let i: LittlesInput = input("littles", input_)?;
-    out(&calc::littles(i).map_err(core)?)
+pub fn api_littles(input: JsValue) -> Result<JsValue, JsError> {
+    out(&calc::littles(littles_input(&input)?).map_err(|e| core("littles", e))?)
 }
 
 /// A parameter value from JS as the text `Params::set` reads: strings as
-/// they are, numbers as written (`7`, `0.25`), arrays joined with commas.
-fn param_text(name: &str, v: &JsValue) -> Result<String, JsError> {
+/// they are, numbers exactly in their shortest form (`7`, `0.25`, `1e-300`),
+/// arrays of those joined with commas.
+fn param_text(entry: &str, name: &str, v: &JsValue, nested: bool) -> Result<String, JsError> {
     if let Some(s) = v.as_string() {
         return Ok(s);
     }
     if let Some(n) = v.as_f64() {
-        return Ok(format!("{n}"));
+        return Ok(proof::number(n));
     }
-    if js_sys::Array::is_array(v) {
-        let parts = js_sys::Array::from(v).iter().map(|x| param_text(name, &x)).collect::<Result<Vec<_>, _>>()?;
+    if !nested && js_sys::Array::is_array(v) {
+        let a = js_sys::Array::from(v);
+        if a.length() as usize > MAX_LIST_LEN {
+            return Err(JsError::new(&format!(
+                "{entry}: {name}: {} items; a list has at most {MAX_LIST_LEN}",
+                a.length()
+            )));
+        }
+        let parts = a.iter().map(|x| param_text(entry, name, &x, true)).collect::<Result<Vec<_>, _>>()?;
         return Ok(parts.join(","));
     }
-    Err(JsError::new(&format!("{name}: expected a number, a string or an array of them")))
+    let what = if nested { "a number or a string" } else { "a number, a string or an array of them" };
+    Err(JsError::new(&format!("{entry}: {name}: expected {what}, got {}", js_type(v))))
 }
 
-/// Checks `params` for `exp` the way `bplab run` does and returns the scenario.
-fn scenario(experiment: &str, params: JsValue) -> Result<Scenario, JsError> {
-    let exp = Experiment::named(experiment).map_err(core)?;
-    let mut p = exp.defaults();
-    let mut pairs: Vec<(String, String)> = Vec::new();
-    if !(params.is_undefined() || params.is_null()) {
-        let obj = params.dyn_ref::<js_sys::Object>().ok_or_else(|| JsError::new("params: expected an object"))?;
-        for entry in js_sys::Object::entries(obj).iter() {
-            let pair = js_sys::Array::from(&entry);
-            let name = pair.get(0).as_string().unwrap_or_default();
-            if !bplab_core::EXPERIMENTS.iter().any(|e| e.param(&name).is_some()) {
-                let known: Vec<&str> = exp.params.iter().map(|s| s.name).collect();
-                return Err(JsError::new(&format!(
-                    "unknown parameter '{name}'; the {} experiment takes: {}",
-                    exp.name,
-                    known.join(", ")
-                )));
-            }
-            pairs.push((name.clone(), param_text(&name, &pair.get(1))?));
-        }
-    }
-    // A name another experiment takes is refused as not used by this one.
-    p.apply(&pairs).map_err(core)?;
-    Scenario::new(p, Caps::PAGE).map_err(core)
+/// The experiment named by `v`, or a refusal naming the accepted names.
+fn experiment(entry: &str, v: &JsValue) -> Result<&'static Experiment, JsError> {
+    let names = EXPERIMENTS.iter().map(|e| e.name).collect::<Vec<_>>().join(", ");
+    let Some(name) = v.as_string() else {
+        return Err(JsError::new(&format!(
+            "{entry}: experiment: expected a name, one of: {names}; got {}",
+            js_type(v)
+        )));
+    };
+    Experiment::named(&name).map_err(|e| core(entry, e))
+}
+
+/// `(name, text)` pairs of `params` for `exp`, every key and type checked.
+fn param_pairs(entry: &str, exp: &Experiment, params: &JsValue) -> Result<Vec<(String, String)>, JsError> {
+    let takes: Vec<&str> = exp.params.iter().map(|s| s.name).collect();
+    entries(entry, exp.name, params, &takes, true)?
+        .into_iter()
+        .map(|(k, v)| param_text(entry, &k, &v, false).map(|t| (k, t)))
+        .collect()
+}
+
+/// Checks `params` for the experiment the way `bplab run` does and returns the scenario.
+fn scenario(entry: &str, experiment_: &JsValue, params: &JsValue) -> Result<Scenario, JsError> {
+    let exp = experiment(entry, experiment_)?;
+    let pairs = param_pairs(entry, exp, params)?;
+    worker::scenario(exp, &pairs).map_err(|e| core(entry, e))
 }
 
 #[derive(Serialize)]
@@ -113,8 +228,8 @@ struct RunOut {
 
 /// Runs `experiment` with `params` (CLI/URL names); returns readouts, CSV texts, hashes and the command line.
 #[wasm_bindgen(js_name = run)]
-pub fn api_run(experiment: &str, params: JsValue) -> Result<JsValue, JsError> {
-    let sc = scenario(experiment, params)?;
+pub fn api_run(experiment: JsValue, params: JsValue) -> Result<JsValue, JsError> {
+    let sc = scenario("run", &experiment, &params)?;
     let exp = sc.experiment();
     let report = sc.run();
     let all: Vec<(&'static str, String)> =
@@ -133,9 +248,44 @@ pub fn api_run(experiment: &str, params: JsValue) -> Result<JsValue, JsError> {
 
 /// The explanations of `experiment` run with `params`.
 #[wasm_bindgen(js_name = explain)]
-pub fn api_explain(experiment: &str, params: JsValue) -> Result<JsValue, JsError> {
-    let explanations: Vec<Explanation> = scenario(experiment, params)?.run().explanations();
+pub fn api_explain(experiment: JsValue, params: JsValue) -> Result<JsValue, JsError> {
+    let explanations: Vec<Explanation> = scenario("explain", &experiment, &params)?.run().explanations();
     out(&explanations)
+}
+
+/// Checks the arguments of API entry `entry` without computing anything and
+/// returns them in a form that can be posted to the worker (plain strings
+/// and numbers): what `bplab-api.js`'s promise-returning variants send.
+/// Not part of the API.
+#[wasm_bindgen(js_name = __bplab_check)]
+pub fn api_check(entry: JsValue, a: JsValue, b: JsValue) -> Result<JsValue, JsError> {
+    let args = js_sys::Array::new();
+    match entry.as_string().as_deref() {
+        Some(e @ ("run" | "explain")) => {
+            let sc = scenario(e, &a, &b)?;
+            let exp = sc.experiment();
+            let params = js_sys::Object::new();
+            for (k, v) in param_pairs(e, exp, &b)? {
+                js_sys::Reflect::set(&params, &JsValue::from_str(&k), &JsValue::from_str(&v))
+                    .map_err(|_| JsError::new("params"))?;
+            }
+            args.push(&JsValue::from_str(exp.name));
+            args.push(&params);
+        }
+        Some("limit") => {
+            let i = limit_input(&a)?;
+            calc::limit(i).map_err(|e| core("limit", e))?;
+            args.push(&out(&i)?);
+        }
+        Some("littles") => {
+            let i = littles_input(&a)?;
+            calc::littles(i).map_err(|e| core("littles", e))?;
+            args.push(&out(&i)?);
+        }
+        Some("experiments") => {}
+        _ => return Err(JsError::new("bplab-api: no such entry")),
+    }
+    Ok(args.into())
 }
 
 #[derive(Serialize)]
@@ -149,7 +299,7 @@ struct ExperimentOut {
 /// The registry: every experiment's name, title, parameter names and CSV files.
 #[wasm_bindgen(js_name = experiments)]
 pub fn api_experiments() -> Result<JsValue, JsError> {
-    let list: Vec<ExperimentOut> = bplab_core::EXPERIMENTS
+    let list: Vec<ExperimentOut> = EXPERIMENTS
         .iter()
         .map(|e| ExperimentOut {
             name: e.name,

@@ -34,6 +34,9 @@ pub struct ControlSpec<'a> {
     pub help: &'a str,
     /// The mobile keyboard to ask for (`decimal`, `numeric`, `text`).
     pub inputmode: &'a str,
+    /// The value accepted beyond the slider's right end (`off`: no limit);
+    /// the slider gets one more step for it, announced by `aria-valuetext`.
+    pub beyond: Option<&'a str>,
 }
 
 /// A built control.
@@ -44,6 +47,8 @@ pub struct Control {
     pub slider: Option<HtmlInputElement>,
     /// The inline message.
     pub msg: Element,
+    /// The slider's last step stands for this text (see `ControlSpec::beyond`), at this value.
+    beyond: Option<(String, f64)>,
 }
 
 /// Called with the new text whenever the user edits the control.
@@ -69,8 +74,10 @@ impl Control {
         let label_text =
             if spec.unit.is_empty() { spec.label.to_owned() } else { format!("{} ({})", spec.label, spec.unit) };
         add(&row, text_el(doc, "label", &[("for", &id), ("id", &label_id)], &label_text)?)?;
+        let beyond = spec.beyond.zip(spec.slider).map(|(t, r)| (t.to_owned(), r.max + r.step));
         let slider = match spec.slider {
             Some(r) => {
+                let max = beyond.as_ref().map_or(r.max, |(_, at)| *at);
                 let s = add(
                     &row,
                     el(
@@ -82,7 +89,7 @@ impl Control {
                             ("aria-labelledby", &label_id),
                             ("aria-describedby", &hint_id),
                             ("min", &fmt_step(r.min)),
-                            ("max", &fmt_step(r.max)),
+                            ("max", &fmt_step(max)),
                             ("step", &fmt_step(r.step)),
                             ("data-param", spec.name),
                         ],
@@ -113,7 +120,7 @@ impl Control {
         let text = input(&text).ok_or_else(|| JsValue::from_str("input"))?;
         add(&row, text_el(doc, "small", &[("id", &hint_id), ("class", "hint")], spec.help)?)?;
         let msg = add(&row, el(doc, "p", &[("id", &msg_id), ("class", "msg"), ("role", "alert"), ("hidden", "")])?)?;
-        let c = Control { text, slider, msg };
+        let c = Control { text, slider, msg, beyond };
         c.set_value(value);
         c.wire(edit)?;
         Ok(c)
@@ -121,20 +128,30 @@ impl Control {
 
     fn wire(&self, edit: OnEdit) -> Result<(), JsValue> {
         if let Some(s) = &self.slider {
-            let (s2, t2, e2) = (s.clone(), self.text.clone(), edit.clone());
+            let (s2, t2, e2, beyond) = (s.clone(), self.text.clone(), edit.clone(), self.beyond.clone());
             on(s, "input", move |_| {
                 let v = s2.value();
+                // The last step is the text beyond the range (`off`), not a number.
+                let v = match &beyond {
+                    Some((text, at)) if v.parse::<f64>().is_ok_and(|x| x >= *at) => text.clone(),
+                    _ => v,
+                };
                 t2.set_value(&v);
+                label_value(&s2, &beyond, &v);
                 e2(&v);
             })?;
         }
-        let (t2, s2) = (self.text.clone(), self.slider.clone());
+        let (t2, s2, beyond) = (self.text.clone(), self.slider.clone(), self.beyond.clone());
         on(&self.text, "input", move |_| {
             let v = t2.value();
-            if let Some(s) = &s2
-                && v.trim().parse::<f64>().is_ok_and(f64::is_finite)
-            {
-                s.set_value(v.trim());
+            if let Some(s) = &s2 {
+                if v.trim().parse::<f64>().is_ok_and(f64::is_finite) {
+                    s.set_value(v.trim());
+                    label_value(s, &beyond, v.trim());
+                } else if let Some((text, at)) = beyond.as_ref().filter(|(t, _)| v.trim().eq_ignore_ascii_case(t)) {
+                    s.set_value(&at.to_string());
+                    label_value(s, &beyond, text);
+                }
             }
             edit(&v);
         })
@@ -143,10 +160,15 @@ impl Control {
     /// Shows `v` in both inputs (no event is fired).
     pub fn set_value(&self, v: &str) {
         self.text.set_value(v);
-        if let Some(s) = &self.slider
-            && v.parse::<f64>().is_ok()
-        {
-            s.set_value(v);
+        if let Some(s) = &self.slider {
+            if v.parse::<f64>().is_ok() {
+                s.set_value(v);
+            } else if let Some((text, at)) = self.beyond.as_ref().filter(|(t, _)| v.trim().eq_ignore_ascii_case(t)) {
+                s.set_value(&at.to_string());
+                label_value(s, &self.beyond, text);
+                return;
+            }
+            label_value(s, &self.beyond, v);
         }
     }
 
@@ -154,6 +176,7 @@ impl Control {
     pub fn set_slider(&self, v: f64) {
         if let Some(s) = &self.slider {
             s.set_value(&v.to_string());
+            label_value(s, &self.beyond, &v.to_string());
         }
     }
 
@@ -176,6 +199,19 @@ impl Control {
         self.text.set_disabled(disabled);
         if let Some(s) = &self.slider {
             s.set_disabled(disabled);
+        }
+    }
+}
+
+/// The slider's `aria-valuetext`: the text beyond the range when it stands
+/// there (`off`), none (the number itself) otherwise.
+fn label_value(s: &HtmlInputElement, beyond: &Option<(String, f64)>, v: &str) {
+    match beyond {
+        Some((text, _)) if v.trim().eq_ignore_ascii_case(text) => {
+            let _ = s.set_attribute("aria-valuetext", text);
+        }
+        _ => {
+            let _ = s.remove_attribute("aria-valuetext");
         }
     }
 }

@@ -6,6 +6,8 @@
 //! crate only wires: DOM built from `EXPERIMENTS` and each experiment's
 //! parameter specs, the state in
 //! the URL query, CSV and PNG downloads, inline messages for refused values.
+//! Runs and sweeps are computed in a Web Worker holding the same wasm
+//! (`worker`), or on the main thread where workers are unavailable.
 //!
 //! The page root is `<main id="bplab">`; `?embed=<widget>` renders one
 //! widget alone, sized for an iframe. Without the root (e.g. under
@@ -27,6 +29,7 @@ pub mod question;
 mod ranges;
 mod url_state;
 mod widgets;
+mod worker;
 
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
@@ -35,6 +38,11 @@ use crate::dom::{add, el, text_el};
 use crate::url_state::Query;
 
 pub use widgets::csv_files;
+
+/// The query string of the page's current state (what the address bar gets).
+pub fn query_now() -> String {
+    url_state::query_now()
+}
 
 /// Id of the element the page is mounted into.
 pub const ROOT_ID: &str = "bplab";
@@ -65,9 +73,11 @@ pub fn start() {
         }
         return;
     }
+    let t0 = worker::now();
     if let Err(e) = mount_page(&root, &search) {
         dom::log_error(&format!("bplab-web could not build the page: {e:?}"));
     }
+    worker::measure("bplab:mount", t0);
     question::scorm::mounted();
 }
 
@@ -75,6 +85,7 @@ pub fn start() {
 /// under `root`, replacing what was there.
 pub fn mount_page(root: &Element, search: &str) -> Result<(), JsValue> {
     let doc = dom::document().ok_or_else(|| JsValue::from_str("no document"))?;
+    dom::clear_listeners();
     widgets::clear();
     url_state::clear();
     root.set_text_content(None);
@@ -113,5 +124,29 @@ pub fn mount_page(root: &Element, search: &str) -> Result<(), JsValue> {
         }
     }
     url_state::refresh_links();
+    describe_page(&doc);
     Ok(())
+}
+
+/// The page's meta description, from the registry: how many widgets and their titles.
+pub fn description() -> String {
+    let titles: Vec<&str> =
+        std::iter::once("Little's law and the limit").chain(bplab_core::EXPERIMENTS.iter().map(|e| e.title)).collect();
+    format!(
+        "{} live widgets on backpressure, computed in your browser by the same models as the articles' CSVs: {}.",
+        titles.len(),
+        titles.join("; ")
+    )
+}
+
+fn describe_page(doc: &web_sys::Document) {
+    if let Ok(Some(m)) = doc.query_selector("meta[name=description]") {
+        let _ = m.set_attribute("content", &description());
+    }
+}
+
+/// How many event listeners the mounted page holds (a re-mount must not grow it).
+#[doc(hidden)]
+pub fn listener_count() -> usize {
+    dom::listener_count()
 }

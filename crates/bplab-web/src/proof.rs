@@ -14,6 +14,16 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// `v` exactly, in the shortest text that reads back as the same number:
+/// what links and commands carry. Plain decimals while they stay short
+/// (`12.345`, `0.004`), scientific only when that is shorter than a long
+/// plain form (`1e-300`, not 300 digits).
+pub fn number(v: f64) -> String {
+    let plain = format!("{v}");
+    let sci = format!("{v:e}");
+    if plain.len() > 12 && sci.len() < plain.len() { sci } else { plain }
+}
+
 /// `s` as one POSIX shell word (quoted only when it needs to be).
 pub fn shell_word(s: &str) -> String {
     let plain = !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || ",.:@_+-/=".contains(c));

@@ -18,5 +18,7 @@ pub fn control_spec(s: &ParamSpec) -> ControlSpec<'static> {
         ParamKind::Real => "decimal",
         _ => "text",
     };
-    ControlSpec { name: s.name, label: s.label, unit: s.unit, slider: slider(s), help: s.help, inputmode }
+    // "off" (no limit) sits one step beyond the slider's right end.
+    let beyond = (s.kind == ParamKind::IntOrOff).then_some("off");
+    ControlSpec { name: s.name, label: s.label, unit: s.unit, slider: slider(s), help: s.help, inputmode, beyond }
 }

@@ -85,6 +85,11 @@ pub fn set_embed(widget: Option<&str>) {
     EMBED.with(|e| *e.borrow_mut() = widget.map(str::to_owned));
 }
 
+/// The widget shown alone, if embedding.
+pub fn embedding() -> Option<String> {
+    EMBED.with(|e| e.borrow().clone())
+}
+
 /// Keeps `key=value` of `widget` in the URL (it is not a parameter the widget reports).
 pub fn keep(widget: &str, key: &str, value: &str) {
     KEPT.with(|k| k.borrow_mut().push((widget.to_owned(), key.to_owned(), value.to_owned())));

@@ -29,8 +29,9 @@ fn doc() -> Document {
     web_sys::window().unwrap().document().unwrap()
 }
 
-/// Mounts the page into a fresh root (removing any earlier one).
-fn page(search: &str) -> Element {
+/// Mounts the page into a fresh root (removing any earlier one) and waits
+/// until every widget has answered.
+async fn page(search: &str) -> Element {
     let d = doc();
     if let Some(old) = d.get_element_by_id(bplab_web::ROOT_ID) {
         old.remove();
@@ -39,7 +40,20 @@ fn page(search: &str) -> Element {
     root.set_id(bplab_web::ROOT_ID);
     d.body().unwrap().append_child(&root).unwrap();
     bplab_web::mount_page(&root, search).unwrap();
+    settled().await;
     root
+}
+
+/// Waits until no widget is computing or about to redraw (`aria-busy`): the
+/// runs happen in later tasks, the redraws in the next frame.
+async fn settled() {
+    for _ in 0..20_000 {
+        yield_to_browser().await;
+        if doc().query_selector("[aria-busy=true]").unwrap().is_none() {
+            return;
+        }
+    }
+    panic!("the page never settled");
 }
 
 fn by_id(id: &str) -> Element {
@@ -54,11 +68,13 @@ fn text(id: &str) -> String {
     by_id(id).text_content().unwrap_or_default()
 }
 
-/// Types `value` into the input `id` the way a user does: set it, fire `input`.
-fn type_in(id: &str, value: &str) {
+/// Types `value` into the input `id` the way a user does: set it, fire
+/// `input`; then waits for the answer.
+async fn type_in(id: &str, value: &str) {
     let i = input(id);
     i.set_value(value);
     i.dispatch_event(&Event::new("input").unwrap()).unwrap();
+    settled().await;
 }
 
 fn msg_shown(id: &str) -> Option<String> {
@@ -67,8 +83,8 @@ fn msg_shown(id: &str) -> Option<String> {
 }
 
 #[wasm_bindgen_test]
-fn every_widget_mounts_with_labelled_controls() {
-    let root = page("");
+async fn every_widget_mounts_with_labelled_controls() {
+    let root = page("").await;
     assert_eq!(root.query_selector_all("section.widget").unwrap().length(), 1 + EXPERIMENTS.len() as u32);
     for e in EXPERIMENTS {
         for s in e.params {
@@ -95,25 +111,25 @@ fn every_widget_mounts_with_labelled_controls() {
 }
 
 #[wasm_bindgen_test]
-fn an_input_event_updates_the_shown_numbers() {
-    page("");
+async fn an_input_event_updates_the_shown_numbers() {
+    page("").await;
     assert_eq!(text("littles-out-1"), "10 (9.95 rounded half-up)");
-    type_in("littles-budget-ms-range", "300"); // 1 × (300 − 21) / 21 = 13.29
+    type_in("littles-budget-ms-range", "300").await; // 1 × (300 − 21) / 21 = 13.29
     assert_eq!(text("littles-out-1"), "13 (13.29 rounded half-up)");
     assert_eq!(input("littles-budget-ms").value(), "300", "the typed box follows the slider");
-    type_in("littles-arrivals-rps", "100"); // L = 100 × 0.23
+    type_in("littles-arrivals-rps", "100").await; // L = 100 × 0.23
     assert_eq!(text("littles-out-0"), "23 requests in flight");
 
     assert_eq!(text("admission-out-1"), "20 requests");
-    type_in("admission-plateau-limit-range", "35");
+    type_in("admission-plateau-limit-range", "35").await;
     assert_eq!(text("admission-out-1"), "35 requests");
-    type_in("admission-service-ms", "7"); // B = round(142.857 × 0.2) = 29
+    type_in("admission-service-ms", "7").await; // B = round(142.857 × 0.2) = 29
     assert_eq!(text("admission-out-0"), "29 requests (deadline-safe 28)");
 }
 
 #[wasm_bindgen_test]
-fn canvases_are_drawn() {
-    let root = page("");
+async fn canvases_are_drawn() {
+    let root = page("").await;
     let canvases = root.query_selector_all("canvas").unwrap();
     let charts: usize = EXPERIMENTS.iter().map(|e| e.charts.len()).sum();
     assert_eq!(canvases.length() as usize, 1 + charts, "one limit curve + every experiment chart");
@@ -128,8 +144,8 @@ fn canvases_are_drawn() {
 }
 
 #[wasm_bindgen_test]
-fn csv_at_the_defaults_is_the_golden_bytes() {
-    page("");
+async fn csv_at_the_defaults_is_the_golden_bytes() {
+    page("").await;
     let mut seen = 0;
     for e in EXPERIMENTS {
         for (file, csv) in bplab_web::csv_files(e.name).unwrap() {
@@ -146,43 +162,43 @@ fn csv_at_the_defaults_is_the_golden_bytes() {
 }
 
 #[wasm_bindgen_test]
-fn bad_input_shows_the_range_and_keeps_the_last_result() {
-    page("");
+async fn bad_input_shows_the_range_and_keeps_the_last_result() {
+    page("").await;
     let before = text("admission-out-2");
     for bad in ["0", "-5", "NaN", "abc", "1e12", "99999999999", ""] {
-        type_in("admission-service-ms", bad);
+        type_in("admission-service-ms", bad).await;
         let m = msg_shown("admission-service-ms").unwrap_or_else(|| panic!("no message for '{bad}'"));
         assert!(m.contains("a whole number from 1 to 60000 (ms)"), "{m}");
         assert_eq!(text("admission-out-2"), before, "last good result stays for '{bad}'");
         assert_eq!(input("admission-service-ms").get_attribute("aria-invalid").as_deref(), Some("true"));
     }
-    type_in("admission-service-ms", "10");
+    type_in("admission-service-ms", "10").await;
     assert_eq!(msg_shown("admission-service-ms"), None, "a good value clears the message");
 
-    type_in("admission-deadline-ms", "5"); // below one service time
+    type_in("admission-deadline-ms", "5").await; // below one service time
     assert!(msg_shown("admission-deadline-ms").unwrap().contains("expected a deadline from 10"));
-    type_in("collapse-duration-ms", "3600000"); // an hour at 300 rps with retries: too many events
+    type_in("collapse-duration-ms", "3600000").await; // an hour at 300 rps with retries: too many events
     assert!(msg_shown("collapse-duration-ms").unwrap().contains("the cap is"));
-    type_in("littles-budget-ms", "20"); // not above the 21 ms service
+    type_in("littles-budget-ms", "20").await; // not above the 21 ms service
     assert!(msg_shown("littles-budget-ms").unwrap().contains("expected a budget above 21"));
     assert_eq!(text("littles-out-1"), "10 (9.95 rounded half-up)");
-    type_in("shaping-bursts", "1,2,x");
+    type_in("shaping-bursts", "1,2,x").await;
     assert!(msg_shown("shaping-bursts").unwrap().contains("comma-separated whole numbers"));
 }
 
 #[wasm_bindgen_test]
-fn the_url_reproduces_a_view_and_refuses_bad_values_inline() {
-    page("?admission.service-ms=7&littles.budget-ms=300");
+async fn the_url_reproduces_a_view_and_refuses_bad_values_inline() {
+    page("?admission.service-ms=7&littles.budget-ms=300").await;
     assert_eq!(text("admission-out-0"), "29 requests (deadline-safe 28)");
     assert_eq!(input("admission-service-ms").value(), "7");
     assert_eq!(text("littles-out-1"), "13 (13.29 rounded half-up)");
 
-    let root = page("?embed=shaping&window-burst=40");
+    let root = page("?embed=shaping&window-burst=40").await;
     assert_eq!(root.query_selector_all("section.widget").unwrap().length(), 1);
     assert_eq!(text("shaping-out-0"), "40 requests");
     assert!(doc().body().unwrap().class_list().contains("embed"));
 
-    page("?collapse.service-ms=abc&priority.critical-share=1.5");
+    page("?collapse.service-ms=abc&priority.critical-share=1.5").await;
     assert!(msg_shown("collapse-service-ms").unwrap().contains("'abc'"));
     assert!(msg_shown("priority-critical-share").unwrap().contains("below 1"));
     assert_eq!(text("priority-out-0"), "400 rps", "defaults stay on screen");
@@ -190,11 +206,12 @@ fn the_url_reproduces_a_view_and_refuses_bad_values_inline() {
 }
 
 #[wasm_bindgen_test]
-fn reset_restores_the_article_defaults() {
-    page("");
-    type_in("shedding-deadline-ms", "400");
+async fn reset_restores_the_article_defaults() {
+    page("").await;
+    type_in("shedding-deadline-ms", "400").await;
     assert_eq!(text("shedding-out-0"), "40 requests");
     by_id("shedding-reset").dyn_into::<HtmlElement>().unwrap().click();
+    settled().await;
     assert_eq!(text("shedding-out-0"), "20 requests");
     assert_eq!(input("shedding-deadline-ms").value(), "200");
     assert_eq!(input("shedding-deadline-ms-range").value(), "200");
@@ -203,26 +220,30 @@ fn reset_restores_the_article_defaults() {
 /// After slider moves the explanation panel is patched in place; its text
 /// must equal what a freshly built page shows for the same state.
 #[wasm_bindgen_test]
-fn patched_explanations_equal_a_fresh_render() {
-    page("");
+async fn patched_explanations_equal_a_fresh_render() {
+    page("").await;
     for v in ["250", "260", "400"] {
-        type_in("collapse-deadline-ms-range", v);
+        type_in("collapse-deadline-ms-range", v).await;
     }
-    type_in("littles-budget-ms-range", "300");
+    type_in("littles-budget-ms-range", "300").await;
     let patched = (text("collapse-explain"), text("littles-explain"));
-    assert!(patched.0.contains("0.39 × 100 / 200"), "the 400 ms deadline reached the explanation: {}", patched.0);
-    page("?collapse.deadline-ms=400&littles.budget-ms=300");
+    assert!(
+        patched.0.contains("0.39") && patched.0.contains("× 100 / 200"),
+        "the 400 ms deadline reached the explanation: {}",
+        patched.0
+    );
+    page("?collapse.deadline-ms=400&littles.budget-ms=300").await;
     assert_eq!((text("collapse-explain"), text("littles-explain")), patched);
 }
 
 /// The token/leaky readouts are computed at exactly the timeline burst,
 /// also for a burst the sweep does not contain.
 #[wasm_bindgen_test]
-fn shaping_readouts_are_at_the_chosen_burst() {
-    page("");
+async fn shaping_readouts_are_at_the_chosen_burst() {
+    page("").await;
     assert_eq!(text("shaping-out-1"), "gate 0 ms, server 190 ms; downstream peak 290 rps");
     assert_eq!(text("shaping-out-2"), "gate 190 ms, server 0 ms; downstream peak 100 rps");
-    type_in("shaping-window-burst", "25");
+    type_in("shaping-window-burst", "25").await;
     let p = bplab_core::ShapingParams { window_burst: Some(25), ..Default::default() };
     let Report::Shaping(r) = bplab_core::Scenario::new(p, bplab_core::Caps::PAGE).unwrap().run() else {
         unreachable!()
@@ -268,11 +289,11 @@ async fn the_fuzz_harness_passes_in_wasm() {
 }
 
 #[wasm_bindgen_test]
-fn a_tiny_gate_rate_typed_on_the_page_keeps_the_widget_alive() {
-    page("");
-    type_in("shaping-gate-rate-rps", "1e-10");
+async fn a_tiny_gate_rate_typed_on_the_page_keeps_the_widget_alive() {
+    page("").await;
+    type_in("shaping-gate-rate-rps", "1e-10").await;
     assert_eq!(msg_shown("shaping-gate-rate-rps"), None, "1e-10 is in range: it runs");
-    type_in("shaping-gate-rate-rps", "120");
+    type_in("shaping-gate-rate-rps", "120").await;
     assert_eq!(input("shaping-gate-rate-rps").value(), "120");
     assert!(!text("shaping-out-0").is_empty());
 }
@@ -324,30 +345,31 @@ fn radio(i: usize) -> HtmlInputElement {
 }
 
 #[wasm_bindgen_test]
-fn the_check_is_computed_by_the_calculator_and_follows_the_workers() {
-    let root = page("?embed=littles&q=check-limit");
+async fn the_check_is_computed_by_the_calculator_and_follows_the_workers() {
+    let root = page("?embed=littles&q=check-limit").await;
     let section = by_id("w-littles");
     assert!(section.class_list().contains("predicting"), "results hidden until a pick");
     assert!(by_id("littles-question").query_selector("[role=radiogroup]").unwrap().is_some());
     assert_eq!(input("littles-workers").value(), "4", "the question's params");
     radio(0).click();
+    settled().await;
     assert!(!section.class_list().contains("predicting"));
     assert!(text("littles-q-verdict").starts_with("Right: A"), "{}", text("littles-q-verdict"));
     assert_eq!(text("littles-out-1"), "73 (72.67 rounded half-up)");
-    type_in("littles-workers", "2");
+    type_in("littles-workers", "2").await;
     assert!(text("littles-q-verdict").contains("the model says B"), "{}", text("littles-q-verdict"));
     assert!(root.text_content().unwrap().contains("With 2 workers at 12 ms"));
-    type_in("littles-workers", "1");
-    type_in("littles-service-ms", "21");
+    type_in("littles-workers", "1").await;
+    type_in("littles-service-ms", "21").await;
     assert!(text("littles-q-verdict").contains("the model says C"), "one worker at 21 ms: ten is about right");
 }
 
 #[wasm_bindgen_test]
-fn proof_shows_the_command_line() {
-    page("?embed=admission&service-ms=7");
+async fn proof_shows_the_command_line() {
+    page("?embed=admission&service-ms=7").await;
     let cmd = by_id("admission-proof").query_selector("code.cmd").unwrap().unwrap().text_content().unwrap();
     assert_eq!(cmd, "bplab run admission --service-ms 7");
-    page("?embed=littles&workers=4&service-ms=12");
+    page("?embed=littles&workers=4&service-ms=12").await;
     let cmds = by_id("littles-proof").text_content().unwrap();
     assert!(cmds.contains("bplab limit --workers 4 --budget-ms 230 --service-ms 12"), "{cmds}");
 }
@@ -358,6 +380,89 @@ fn proof_hashes_and_quotes() {
     assert_eq!(sha256_hex(b"abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
     let flags = [("rate".to_owned(), "40,48".to_owned()), ("service".to_owned(), "exp:21 x".to_owned())];
     assert_eq!(command(&["run", "lesson"], &flags), "bplab run lesson --rate 40,48 --service 'exp:21 x'");
+}
+
+/// The worker posts each report in its serde form and the page draws what
+/// it deserializes: for every experiment that is the same report, and the
+/// same CSV bytes.
+#[wasm_bindgen_test]
+fn a_report_survives_the_trip_from_the_worker() {
+    use serde::Serialize;
+    for e in EXPERIMENTS {
+        let report = bplab_core::Scenario::defaults(e.id).run();
+        let js = report.serialize(&serde_wasm_bindgen::Serializer::new()).unwrap();
+        let back: Report = serde_wasm_bindgen::from_value(js).unwrap();
+        assert!(back == report, "{}: the report changed on the way", e.name);
+        let csv = |r: &Report| r.tables().iter().map(|t| t.csv()).collect::<Vec<_>>();
+        assert_eq!(csv(&back), csv(&report), "{}", e.name);
+    }
+}
+
+/// Mounting the page again frees the listeners of the last mount.
+#[wasm_bindgen_test]
+async fn a_remount_does_not_keep_the_old_listeners() {
+    page("").await;
+    let first = bplab_web::listener_count();
+    assert!(first > 50, "{first} listeners");
+    page("").await;
+    page("?embed=lesson").await;
+    page("").await;
+    assert_eq!(bplab_web::listener_count(), first);
+}
+
+/// The limit widget's link and command carry exactly the typed value, and
+/// the link shows the same numbers again.
+#[wasm_bindgen_test]
+async fn the_limit_widget_links_the_typed_value_exactly() {
+    page("?embed=littles").await;
+    type_in("littles-workers", "4").await;
+    type_in("littles-service-ms", "12.345").await;
+    let shown = text("littles-out-1");
+    let cmds = text("littles-proof");
+    assert!(cmds.contains("--service-ms 12.345"), "{cmds}");
+    let q = bplab_web::query_now();
+    assert!(q.contains("service-ms=12.345"), "{q}");
+    page(&q).await;
+    assert_eq!(text("littles-out-1"), shown);
+    type_in("littles-service-ms", "0.004").await;
+    assert!(bplab_web::query_now().contains("service-ms=0.004") || msg_shown("littles-service-ms").is_some());
+}
+
+/// "off" (no queue limit) is the slider's last step, announced as such;
+/// the step before it is a number again.
+#[wasm_bindgen_test]
+async fn the_queue_limit_slider_knows_off() {
+    page("?embed=lesson&limit=off").await;
+    let s = input("lesson-limit-range");
+    assert_eq!(s.value(), s.max(), "off sits at the right end");
+    assert_eq!(s.get_attribute("aria-valuetext").as_deref(), Some("off"));
+    let before_off = (s.max().parse::<f64>().unwrap() - s.step().parse::<f64>().unwrap()).to_string();
+    type_in("lesson-limit-range", &before_off).await;
+    assert_eq!(input("lesson-limit").value(), before_off);
+    assert_eq!(s.get_attribute("aria-valuetext"), None);
+    type_in("lesson-limit-range", &s.max()).await;
+    assert_eq!(input("lesson-limit").value(), "off");
+    type_in("lesson-limit", "12").await;
+    assert_eq!(s.value(), "12");
+    assert_eq!(s.get_attribute("aria-valuetext"), None);
+}
+
+/// An embedded widget's heading is the document's level-one heading.
+#[wasm_bindgen_test]
+async fn an_embed_has_a_level_one_heading() {
+    let root = page("?embed=shedding").await;
+    assert!(root.query_selector("section.widget > h1").unwrap().is_some());
+    let root = page("").await;
+    assert!(root.query_selector("section.widget > h1").unwrap().is_none());
+}
+
+#[wasm_bindgen_test]
+fn the_description_names_every_widget() {
+    let d = bplab_web::description();
+    assert!(d.starts_with(&format!("{} live widgets", 1 + EXPERIMENTS.len())), "{d}");
+    for e in EXPERIMENTS {
+        assert!(d.contains(e.title), "{d} lacks {}", e.title);
+    }
 }
 
 #[wasm_bindgen_test]

@@ -303,6 +303,19 @@ fn older_csv(tag: &str) -> (std::path::PathBuf, std::path::PathBuf, String) {
     (dir, csv, arg)
 }
 
+/// The server's `arrived` counter, from `GET /stats` on `url`.
+fn arrived(url: &str) -> u64 {
+    use std::io::Write as _;
+    let addr = url.trim_start_matches("http://").trim_end_matches('/');
+    let mut s = std::net::TcpStream::connect(addr).expect("connect");
+    s.write_all(b"GET /stats HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").expect("write");
+    let mut text = String::new();
+    s.read_to_string(&mut text).expect("read");
+    let body = text.split("\r\n\r\n").nth(1).expect("body");
+    let at = body.find("\"arrived\":").expect("arrived") + "\"arrived\":".len();
+    body[at..].split(|c: char| !c.is_ascii_digit()).next().and_then(|n| n.parse().ok()).expect("a number")
+}
+
 /// `bplab serve` on a free loopback port with `extra` flags; its target URL.
 fn serve(extra: &[&str]) -> (Child, String) {
     let mut args = vec!["serve", "--addr", "127.0.0.1:0"];
@@ -324,6 +337,14 @@ fn sigint_keeps_the_completed_rows_in_the_csv() {
     let load = spawn(&["load", "--target", &url, "--rate", "20,30,40", "--seconds", "5", "--csv", &csv_arg, "-q"]);
     let first = load.line("the first row", Duration::from_secs(60), |l| l.trim_start().starts_with("20 "));
     assert_eq!(std::fs::read_to_string(&csv).expect("csv"), "an older file\n", "untouched until the end");
+    // Signal once the 30 rps window is sending (the server has seen more
+    // arrivals than the first window sent), not between two windows.
+    let sent: u64 = first.split_whitespace().nth(1).expect("sent").parse().expect("a count");
+    let until = Instant::now() + Duration::from_secs(60);
+    while arrived(&url) <= sent + 5 {
+        assert!(Instant::now() < until, "the second window never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
     load.signal("INT");
     let (code, stderr, rest) = load.finish(Duration::from_secs(60));
     assert_eq!(code, Some(130), "stderr: {stderr}");
@@ -334,7 +355,6 @@ fn sigint_keeps_the_completed_rows_in_the_csv() {
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 3, "{text}");
     assert!(lines[0].ends_with(",queued,partial"), "{text}");
-    let sent = first.split_whitespace().nth(1).expect("sent");
     assert!(lines[1].starts_with(&format!("20,{sent},")) && lines[1].ends_with(",0"), "{text}");
     assert!(lines[2].starts_with("30,") && lines[2].ends_with(",1"), "{text}");
     let leftovers: Vec<_> = std::fs::read_dir(&dir).expect("dir").map(|e| e.expect("entry").file_name()).collect();
@@ -350,9 +370,13 @@ fn a_second_signal_exits_at_once_and_leaves_the_old_file() {
     let (dir, csv, csv_arg) = older_csv("sigterm");
     let args = ["load", "--target", &url, "--rate", "5", "--seconds", "10", "--client-timeout-ms", "60000"];
     let load = spawn(&[&args[..], &["--csv", &csv_arg, "-q"]].concat());
-    // Every request takes 3 s or more, so after 1.5 s some are in flight
-    // (seed 1 sends its first at 0.1 s).
-    std::thread::sleep(Duration::from_millis(1500));
+    // Once the server has seen a request, the handlers are installed and
+    // that request is in flight for 3 s.
+    let until = Instant::now() + Duration::from_secs(60);
+    while arrived(&url) == 0 {
+        assert!(Instant::now() < until, "load never sent");
+        std::thread::sleep(Duration::from_millis(20));
+    }
     load.signal("TERM");
     std::thread::sleep(Duration::from_millis(300));
     load.signal("INT");

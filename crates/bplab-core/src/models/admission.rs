@@ -37,7 +37,7 @@ impl Limit {
 }
 
 /// Settings of one admission run.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct AdmissionSettings {
     /// Fixed service time, ms.
     pub service_ms: u32,
@@ -48,7 +48,7 @@ pub struct AdmissionSettings {
 }
 
 /// What one admission run produced.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct AdmissionOutcome {
     /// The limit applied.
     pub limit: Limit,

@@ -13,7 +13,7 @@ use crate::arrivals::flat_multiplied;
 use crate::numerics::LatencyHistogram;
 
 /// Settings shared by every row of the collapse sweep.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct CollapseSettings {
     /// Fixed service time, ms (>= 1).
     pub service_ms: u32,
@@ -30,7 +30,7 @@ pub struct CollapseSettings {
 }
 
 /// One collapse row: a mode at an offered rate.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct CollapseRow {
     /// Whether timed-out attempts were retried.
     pub retry: bool,

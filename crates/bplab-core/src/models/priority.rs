@@ -35,7 +35,7 @@ impl ClassPolicy {
 }
 
 /// Settings of one priority run.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct PrioritySettings {
     /// Fixed service time, ms.
     pub service_ms: u32,
@@ -50,7 +50,7 @@ pub struct PrioritySettings {
 }
 
 /// Per-class outcome over the scored arrivals.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct ClassOutcome {
     /// Scored arrivals of the class.
     pub arrivals: u64,
@@ -61,7 +61,7 @@ pub struct ClassOutcome {
 }
 
 /// What one priority run produced.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct PriorityOutcome {
     /// Policy.
     pub policy: ClassPolicy,

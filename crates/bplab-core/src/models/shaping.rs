@@ -98,7 +98,7 @@ impl Gate {
 }
 
 /// Settings of the gate + server pass.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct ShapingSettings {
     /// Fixed service time, ms.
     pub service_ms: u32,
@@ -111,7 +111,7 @@ pub struct ShapingSettings {
 }
 
 /// One row of the burst sweep.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct ShapingRow {
     /// Gate kind.
     pub gate: GateKind,

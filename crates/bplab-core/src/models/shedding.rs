@@ -36,7 +36,7 @@ impl ShedPolicy {
 }
 
 /// Settings of one shedding run.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct ShedSettings {
     /// Fixed service time, ms.
     pub service_ms: u32,
@@ -49,7 +49,7 @@ pub struct ShedSettings {
 }
 
 /// What one policy run produced.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct ShedOutcome {
     /// Policy.
     pub policy: ShedPolicy,

@@ -10,7 +10,7 @@ use super::run::{Outcome, Run};
 use crate::numerics::LatencyHistogram;
 
 /// The lesson's columns for one run.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Summary {
     /// Offered rate, requests per second (the schedule's mean over the window).
     pub offered_rps: f64,

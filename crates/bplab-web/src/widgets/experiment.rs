@@ -1,7 +1,10 @@
 //! One experiment widget, built from the registry: a control per parameter
 //! the experiment uses, readouts, the experiment's charts, CSV and PNG
 //! downloads, reset, an embed link and the explanation panel. State: the
-//! last good `Params` and `Report`; a refused value leaves both untouched.
+//! last good `Params` and the last `Report` shown; a refused value leaves
+//! both untouched. The input handler only checks the value (cheap), updates
+//! the controls and asks the worker (`crate::worker`); answers of an older
+//! edit are dropped by generation, and each answer is drawn when it lands.
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
@@ -13,10 +16,11 @@ use web_sys::{Document, Element, HtmlCanvasElement};
 
 use super::{Extras, kinds, shell};
 use crate::control::Control;
-use crate::dom::{add, el, on, show_msg, text_el};
+use crate::dom::{self, add, el, on, show_msg, text_el};
 use crate::proof::{self, Proof};
 use crate::question::{Env, Lookup, QuestionView};
 use crate::url_state::{self, Query, Source};
+use crate::worker::{self, Answer, Phase};
 use crate::{chart, download, explain, ranges};
 
 /// A mounted experiment widget.
@@ -24,8 +28,11 @@ pub struct ExperimentWidget {
     exp: &'static Experiment,
     doc: Document,
     params: Params,
-    report: Report,
+    /// The last answer drawn (`None` until the first lands).
+    report: Option<Report>,
     controls: Vec<(&'static str, Control)>,
+    /// The readouts' `<dl>`; its `<output>`s are made when the first answer lands.
+    readouts: Element,
     outputs: Vec<Element>,
     canvases: Vec<HtmlCanvasElement>,
     explain: Element,
@@ -36,8 +43,14 @@ pub struct ExperimentWidget {
     shown: RefCell<(Vec<String>, Option<Vec<Explanation>>)>,
     /// This widget, for the later frame that completes a preview.
     me: Weak<RefCell<ExperimentWidget>>,
-    /// Bumped on every accepted edit: a pending full run for an older edit is dropped.
+    /// Bumped on every accepted edit: answers for an older edit are dropped.
     generation: u64,
+    /// Compute time of the current generation's answers so far (ms, where they ran).
+    compute_ms: f64,
+    /// The newest answer not drawn yet (drawn in the next frame).
+    pending: Option<Answer>,
+    /// `report` is the full run (not the chosen point's preview): its CSVs and hashes are the record.
+    full: bool,
 }
 
 thread_local! {
@@ -54,8 +67,8 @@ pub fn csv_files(name: &str) -> Option<Vec<(String, String)>> {
     MOUNTED.with(|m| {
         let m = m.borrow();
         let w = m.iter().rev().find(|w| w.try_borrow().is_ok_and(|w| w.exp.name == name))?;
-        let w = w.try_borrow().ok()?;
-        Some(w.report.tables().iter().map(|t| (t.spec.file.to_owned(), t.csv())).collect())
+        let w = w.try_borrow().ok().filter(|w| w.full)?;
+        Some(w.report.as_ref()?.tables().iter().map(|t| (t.spec.file.to_owned(), t.csv())).collect())
     })
 }
 
@@ -71,7 +84,7 @@ fn shown(p: &Params, key: &str) -> (String, Option<f64>) {
 }
 
 /// The `(param, value)` pairs that reproduce `p` (the URL, the command).
-fn pairs(p: &Params) -> Vec<(String, String)> {
+fn pairs(_exp: &Experiment, p: &Params) -> Vec<(String, String)> {
     p.changed().into_iter().map(|(n, v)| (n.to_owned(), v)).collect()
 }
 
@@ -85,10 +98,10 @@ impl ExperimentWidget {
         for (k, c) in &self.controls {
             let (text, num) = shown(&self.params, k);
             if Some(*k) != skip {
-                c.text.set_value(&text);
+                c.set_value(&text); // both inputs ("off" puts the slider beyond its range)
             }
-            if let Some(n) = num {
-                c.set_slider(n);
+            if let Some(n) = num.filter(|_| text.parse::<f64>().is_err()) {
+                c.set_slider(n); // `B`: the slider shows the number it stands for
             }
             c.show_error(None);
         }
@@ -105,19 +118,8 @@ impl ExperimentWidget {
         match checked {
             Ok(sc) => {
                 self.params = sc.params().clone();
-                self.generation = self.generation.wrapping_add(1);
-                // The chosen point first when the full run may not fit in this
-                // frame; the full run follows in a later task.
-                let preview = self.params.preview().and_then(|p| Scenario::new(p, Caps::PAGE).ok());
-                match preview {
-                    Some(pv) => {
-                        self.report = pv.run();
-                        self.schedule_full();
-                    }
-                    None => self.report = sc.run(),
-                }
                 self.sync(Some(key));
-                self.render();
+                self.request();
                 url_state::changed();
             }
             Err(e) => {
@@ -128,55 +130,120 @@ impl ExperimentWidget {
         }
     }
 
-    /// Runs the full experiment for the current parameters in a later task,
-    /// unless another edit came first; marks the widget busy meanwhile.
-    fn schedule_full(&self) {
-        let (Some(me), Some(window)) = (self.me.upgrade(), web_sys::window()) else { return };
-        let generation = self.generation;
-        let _ = self.status.closest("section").map(|s| s.map(|s| s.set_attribute("aria-busy", "true")));
-        let cb = Closure::once_into_js(move || {
-            if let Ok(mut w) = me.try_borrow_mut()
-                && w.generation == generation
-                && let Ok(sc) = Scenario::new(w.params.clone(), Caps::PAGE)
+    /// Asks for the current parameters' run; the widget is busy until the full run lands.
+    fn request(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        self.compute_ms = 0.0;
+        self.pending = None;
+        let section = self.status.closest("section").ok().flatten();
+        if let Some(s) = &section {
+            let _ = s.set_attribute("aria-busy", "true");
+            let _ = s.set_attribute("data-gen", &self.generation.to_string());
+        }
+        let (me, generation) = (self.me.clone(), self.generation);
+        worker::compute(
+            self.exp.name,
+            self.exp,
+            &self.params,
+            Rc::new(move |a: Answer| {
+                if let Some(me) = me.upgrade()
+                    && let Ok(mut w) = me.try_borrow_mut()
+                    && w.generation == generation
+                {
+                    w.land(a);
+                }
+            }),
+        );
+    }
+
+    /// Keeps an answer of the current generation for the next frame (a
+    /// later answer before then replaces it: one draw per frame).
+    fn land(&mut self, a: Answer) {
+        self.compute_ms += a.compute_ms;
+        let first = self.pending.is_none();
+        self.pending = Some(a);
+        if !first {
+            return;
+        }
+        let (me, generation) = (self.me.clone(), self.generation);
+        dom::next_frame(move || {
+            if let Some(me) = me.upgrade()
+                && let Ok(mut w) = me.try_borrow_mut()
+                && w.generation == generation // a newer edit's answer is its own frame's to draw
+                && let Some(a) = w.pending.take()
             {
-                w.report = sc.run();
-                w.render();
-                let _ = w.status.closest("section").map(|s| s.map(|s| s.remove_attribute("aria-busy")));
+                w.draw(a);
             }
         });
-        let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), 0);
+    }
+
+    /// Draws an answer; the full run ends the busy state.
+    fn draw(&mut self, a: Answer) {
+        match a.report {
+            Ok(r) => {
+                self.report = Some(r);
+                self.full = a.phase == Phase::Full;
+                let t0 = worker::now();
+                self.render();
+                worker::measure(&format!("bplab:render:{}", self.exp.name), t0);
+            }
+            Err(e) => show_msg(&self.status, Some(&e)),
+        }
+        let Some(s) = self.status.closest("section").ok().flatten() else { return };
+        let phase = if a.phase == Phase::Full { "full" } else { "preview" };
+        let _ = s.set_attribute("data-compute", if a.in_worker { "worker" } else { "main" });
+        let _ = s.set_attribute("data-compute-ms", &format!("{:.3}", self.compute_ms));
+        let _ = s.set_attribute("data-shown", &format!("{}:{phase}", self.generation));
+        // Drawn in a frame callback: painted at the end of this frame (scripts/measure-page.mjs).
+        let _ = s.set_attribute("data-drawn-at", &format!("{:.3}", worker::now()));
+        if a.phase == Phase::Full {
+            let _ = s.remove_attribute("aria-busy");
+        }
     }
 
     fn reset(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
         self.params = self.exp.defaults();
-        self.report = Scenario::defaults(self.exp.id).run();
         self.sync(None);
-        self.render();
+        self.request();
         url_state::changed();
     }
 
     /// Charts first: plotters may measure legend text through the page
     /// layout, which is cheap only while the DOM is not yet dirtied.
-    fn render(&self) {
-        for (c, plot) in self.canvases.iter().zip(self.report.plots(&bplab_core::plot::Focus::default())) {
+    fn render(&mut self) {
+        let Some(report) = self.report.take() else { return };
+        let t0 = worker::now();
+        for (c, plot) in self.canvases.iter().zip(report.plots(&bplab_core::plot::Focus::default())) {
             chart::draw(c, plot);
         }
-        let Ok(mut shown) = self.shown.try_borrow_mut() else { return };
-        let values: Vec<String> = kinds::readouts(&self.report).into_iter().map(|(_, v)| v).collect();
+        worker::measure("bplab:charts", t0);
+        let items = kinds::readouts(&report);
+        if self.outputs.len() != items.len() {
+            self.readouts.set_text_content(None);
+            self.outputs = shell::fill_readouts(&self.doc, &self.readouts, self.exp.name, &items).unwrap_or_default();
+            if let Ok(mut shown) = self.shown.try_borrow_mut() {
+                shown.0 = items.iter().map(|(_, v)| v.clone()).collect();
+            }
+        }
+        let Ok(mut shown) = self.shown.try_borrow_mut() else {
+            self.report = Some(report);
+            return;
+        };
+        let values: Vec<String> = items.into_iter().map(|(_, v)| v).collect();
         for (i, (o, v)) in self.outputs.iter().zip(&values).enumerate() {
             if shown.0.get(i) != Some(v) {
                 o.set_text_content(Some(v));
             }
         }
         shown.0 = values;
-        let explanations = self.report.explanations();
+        let explanations = report.explanations();
         if shown.1.as_ref() != Some(&explanations) {
             let _ = explain::render_all(&self.doc, &self.explain, &explanations);
             shown.1 = Some(explanations);
         }
         drop(shown);
-        let cmd = proof::command(&["run", self.exp.name], &pairs(&self.params));
+        self.report = Some(report);
+        let cmd = proof::command(&["run", self.exp.name], &pairs(self.exp, &self.params));
         self.proof.show_commands(&self.doc, &[cmd]);
         self.show_hashes();
         if let Some(q) = &self.question {
@@ -186,9 +253,12 @@ impl ExperimentWidget {
 
     /// The CSVs' hashes, when they are on show.
     fn show_hashes(&self) {
-        if self.proof.hashes_open() {
+        if self.proof.hashes_open()
+            && self.full
+            && let Some(report) = &self.report
+        {
             let files: Vec<(String, String)> =
-                self.report.tables().iter().map(|t| (t.spec.file.to_owned(), t.csv())).collect();
+                report.tables().iter().map(|t| (t.spec.file.to_owned(), t.csv())).collect();
             self.proof.show_hashes(&self.doc, &files);
         }
     }
@@ -225,8 +295,9 @@ impl Env for ExpEnv<'_> {
 type Refused = (&'static str, String, String);
 
 /// Reads `exp`'s params from the query: the checked params (or the defaults
-/// with a message), and per-field refusals `(key, text, message)`.
-fn from_query(exp: &'static Experiment, q: &Query) -> (Params, Report, Vec<Refused>, Option<String>) {
+/// with a message), and per-field refusals `(key, text, message)`. Nothing
+/// is run here: the widget asks the worker once it is built.
+fn from_query(exp: &'static Experiment, q: &Query) -> (Params, Vec<Refused>, Option<String>) {
     let mut p = exp.defaults();
     let mut refused = Vec::new();
     // Each value on its own, so a refused one names its own field, in
@@ -243,11 +314,8 @@ fn from_query(exp: &'static Experiment, q: &Query) -> (Params, Report, Vec<Refus
         }
     }
     match Scenario::new(p, Caps::PAGE) {
-        Ok(sc) => (sc.params().clone(), sc.run(), refused, None),
-        Err(e) => {
-            let msg = format!("{e}. Showing the article defaults.");
-            (exp.defaults(), Scenario::defaults(exp.id).run(), refused, Some(msg))
-        }
+        Ok(sc) => (sc.params().clone(), refused, None),
+        Err(e) => (exp.defaults(), refused, Some(format!("{e}. Showing the article defaults."))),
     }
 }
 
@@ -259,7 +327,7 @@ pub fn mount(
     q: &Query,
     extras: Extras,
 ) -> Result<(), JsValue> {
-    let (params, report, refused, status_msg) = from_query(exp, q);
+    let (params, refused, status_msg) = from_query(exp, q);
     let sh = shell::section(doc, parent, exp.name, exp.title, exp.post, exp.lesson)?;
     let name = exp.name;
     let question = crate::question::mount(doc, &sh.section, name, extras.question)?;
@@ -269,7 +337,7 @@ pub fn mount(
 
     let (side, figs) = shell::columns(doc, &sh.section)?;
     let box_ = add(&side, el(doc, "div", &[("class", "controls")])?)?;
-    let outputs = shell::readouts(doc, &side, name, &kinds::readouts(&report))?;
+    let readouts = shell::readouts_box(doc, &side)?;
     let mut canvases = Vec::new();
     for (i, c) in exp.charts.iter().enumerate() {
         canvases.push(shell::figure(doc, &figs, &format!("{name}-chart-{i}"), c.title, c.file)?);
@@ -282,9 +350,10 @@ pub fn mount(
         exp,
         doc: doc.clone(),
         params,
-        report,
+        report: None,
         controls: Vec::new(),
-        outputs,
+        readouts,
+        outputs: Vec::new(),
         canvases,
         explain: explain_panel,
         status,
@@ -293,6 +362,9 @@ pub fn mount(
         shown: RefCell::default(),
         me: Weak::new(),
         generation: 0,
+        compute_ms: 0.0,
+        pending: None,
+        full: false,
     }));
     w.borrow_mut().me = Rc::downgrade(&w);
     let mut controls = Vec::new();
@@ -330,7 +402,9 @@ pub fn mount(
         let w2 = w.clone();
         on(&b, "click", move |_| {
             if let Ok(w) = w2.try_borrow()
-                && let Some(tab) = w.report.tables().iter().find(|x| x.spec.file == t.file)
+                && w.full
+                && let Some(tab) =
+                    w.report.as_ref().and_then(|r| r.tables().into_iter().find(|x| x.spec.file == t.file))
             {
                 let _ = download::csv(t.file, &tab.csv());
             }
@@ -355,7 +429,7 @@ pub fn mount(
     let w2 = w.clone();
     url_state::register(Source {
         widget: name,
-        pairs: Box::new(move || w2.try_borrow().map(|w| pairs(&w.params)).unwrap_or_default()),
+        pairs: Box::new(move || w2.try_borrow().map(|w| pairs(w.exp, &w.params)).unwrap_or_default()),
         embed_link: Some(link),
     });
     if let Some(d) = w.borrow().proof.details.clone() {
@@ -366,7 +440,7 @@ pub fn mount(
             }
         })?;
     }
-    w.borrow().render();
+    w.borrow_mut().request();
     MOUNTED.with(|m| m.borrow_mut().push(w));
     Ok(())
 }

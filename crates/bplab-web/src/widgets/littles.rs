@@ -4,7 +4,7 @@
 //! limit-vs-budget chart. The core's calculators compute and validate.
 
 use std::cell::RefCell;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 
 use bplab_core::ConfigError;
 use bplab_core::calc::{
@@ -95,6 +95,12 @@ struct Littles {
     question: Option<QuestionView>,
     /// The explanations shown now (skip unchanged DOM rebuilds).
     shown: [Option<Explanation>; 2],
+    /// This widget, for the frame that redraws it.
+    me: Weak<RefCell<Littles>>,
+    /// A redraw is scheduled for the next frame.
+    render_pending: bool,
+    /// Bumped on every scheduled redraw (the section's `data-gen`).
+    generation: u64,
 }
 
 fn field_index(solve: usize) -> usize {
@@ -141,7 +147,7 @@ impl Littles {
                 for c in &self.controls {
                     c.show_error(None);
                 }
-                self.render();
+                self.schedule_render();
                 url_state::changed();
             }
             Err(e) => {
@@ -158,8 +164,40 @@ impl Littles {
             c.set_disabled(i == field_index(self.solve));
             c.show_error(None);
         }
-        self.render();
+        self.schedule_render();
         url_state::changed();
+    }
+
+    /// Redraws in the next frame (once, however many edits come before it):
+    /// the input handler only checks the value and updates the controls.
+    /// The section is `aria-busy` until then.
+    fn schedule_render(&mut self) {
+        if self.render_pending {
+            return;
+        }
+        let Some(me) = self.me.upgrade() else {
+            self.render();
+            return;
+        };
+        self.render_pending = true;
+        self.generation = self.generation.wrapping_add(1);
+        let generation = self.generation;
+        let section = self.canvas.closest("section").ok().flatten();
+        if let Some(s) = &section {
+            let _ = s.set_attribute("aria-busy", "true");
+            let _ = s.set_attribute("data-gen", &generation.to_string());
+        }
+        crate::dom::next_frame(move || {
+            if let Ok(mut w) = me.try_borrow_mut() {
+                w.render_pending = false;
+                w.render();
+            }
+            if let Some(s) = section {
+                let _ = s.set_attribute("data-shown", &format!("{generation}:full"));
+                let _ = s.set_attribute("data-drawn-at", &format!("{:.3}", crate::worker::now()));
+                let _ = s.remove_attribute("aria-busy");
+            }
+        });
     }
 
     fn reset(&mut self) {
@@ -211,7 +249,7 @@ impl Littles {
     fn commands(&self) -> Vec<String> {
         let flags = |idx: &[usize]| -> Vec<(String, String)> {
             idx.iter()
-                .filter_map(|&i| Some((FIELDS.get(i)?.spec.name.to_owned(), fmt_num(*self.values.get(i)?))))
+                .filter_map(|&i| Some((FIELDS.get(i)?.spec.name.to_owned(), proof::number(*self.values.get(i)?))))
                 .collect()
         };
         let given: Vec<usize> =
@@ -229,7 +267,7 @@ impl Littles {
         }
         for (i, (f, v)) in FIELDS.iter().zip(self.values).enumerate() {
             if i != field_index(self.solve) && v != f.default {
-                out.push((f.spec.name.to_owned(), fmt_num(v)));
+                out.push((f.spec.name.to_owned(), proof::number(v)));
             }
         }
         out
@@ -313,7 +351,11 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query, extras: Extras) -> Res
         proof,
         question,
         shown: [None, None],
+        me: Weak::new(),
+        render_pending: false,
+        generation: 0,
     }));
+    w.borrow_mut().me = Rc::downgrade(&w);
     let mut controls = Vec::new();
     for (i, f) in FIELDS.iter().enumerate() {
         let spec = crate::ranges::control_spec(&f.spec);

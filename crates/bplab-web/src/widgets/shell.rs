@@ -32,7 +32,9 @@ pub fn section(
             &[("id", &format!("w-{name}")), ("class", "widget"), ("aria-labelledby", &head_id), ("data-widget", name)],
         )?,
     )?;
-    add(&section, text_el(doc, "h2", &[("id", &head_id)], title)?)?;
+    // Embedded alone, the widget's heading is the document's level-one heading.
+    let level = if crate::url_state::embedding().is_some() { "h1" } else { "h2" };
+    add(&section, text_el(doc, level, &[("id", &head_id)], title)?)?;
     if !post.is_empty() {
         add(&section, text_el(doc, "p", &[("class", "post")], post)?)?;
     }
@@ -56,13 +58,28 @@ pub fn readouts(
     name: &str,
     items: &[(&str, String)],
 ) -> Result<Vec<Element>, JsValue> {
-    let dl = add(parent, el(doc, "dl", &[("class", "readouts")])?)?;
+    let dl = readouts_box(doc, parent)?;
+    fill_readouts(doc, &dl, name, items)
+}
+
+/// An empty `<dl>` for readouts (filled when the widget's first answer lands).
+pub fn readouts_box(doc: &Document, parent: &Element) -> Result<Element, JsValue> {
+    add(parent, el(doc, "dl", &[("class", "readouts")])?)
+}
+
+/// Fills `dl` with one `<dt>` + `<output>` per readout; returns the `<output>`s in order.
+pub fn fill_readouts(
+    doc: &Document,
+    dl: &Element,
+    name: &str,
+    items: &[(&str, String)],
+) -> Result<Vec<Element>, JsValue> {
     let mut outs = Vec::with_capacity(items.len());
     for (i, (label, value)) in items.iter().enumerate() {
         let id = format!("{name}-out-{i}");
         let label_id = format!("{id}-label");
-        add(&dl, text_el(doc, "dt", &[("id", &label_id)], label)?)?;
-        let dd = add(&dl, el(doc, "dd", &[])?)?;
+        add(dl, text_el(doc, "dt", &[("id", &label_id)], label)?)?;
+        let dd = add(dl, el(doc, "dd", &[])?)?;
         let o = add(&dd, text_el(doc, "output", &[("id", &id), ("aria-labelledby", &label_id)], value)?)?;
         outs.push(o);
     }

@@ -361,25 +361,28 @@ pub(super) fn explanation(r: &AdaptiveReport) -> Explanation {
 }
 
 pub(super) fn readouts(r: &AdaptiveReport) -> Vec<Readout> {
-    let find = |c: Controller| r.lanes.iter().find(|l| l.controller == c);
-    let p99 = |c: Controller| {
-        find(c).map_or("not raced".to_owned(), |l| {
-            let show = |v: Option<u64>| v.map_or_else(|| "–".to_owned(), |x| x.to_string());
-            format!("{} → {} ms", show(l.p99_ms.0), show(l.p99_ms.1))
-        })
+    // One p99 readout per controller raced, in the race's order (no "not raced" rows).
+    let label = |c: Controller| match c {
+        Controller::Fixed => "Fixed: p99 before → after the deploy",
+        Controller::Codel => "CoDel: p99 before → after the deploy",
+        Controller::Aimd => "AIMD: p99 before → after the deploy",
+        Controller::Vegas => "Vegas: p99 before → after the deploy",
+        Controller::Gradient2 => "Gradient2: p99 before → after the deploy",
+        Controller::Gradient => "Gradient: p99 before → after the deploy",
     };
-    vec![
-        Readout::new("Fixed limit (lesson formula, before the deploy)", format!("{} in the system", r.fixed_limit)),
-        Readout::new("Fixed: p99 before → after the deploy", p99(Controller::Fixed)),
-        Readout::new("CoDel: p99 before → after the deploy", p99(Controller::Codel)),
-        Readout::new("Gradient2: p99 before → after the deploy", p99(Controller::Gradient2)),
-        Readout::new(
-            "Highest ok/s after the deploy within the budget",
-            r.lanes
-                .iter()
-                .filter(|l| l.p99_ms.1.is_some_and(|p| p <= u64::from(r.budget_ms)))
-                .max_by(|a, b| a.ok_per_sec.1.total_cmp(&b.ok_per_sec.1))
-                .map_or("none".to_owned(), |l| format!("{} ({} ok/s)", l.controller, fmt_num(l.ok_per_sec.1))),
-        ),
-    ]
+    let show = |v: Option<u64>| v.map_or_else(|| "–".to_owned(), |x| x.to_string());
+    let mut out =
+        vec![Readout::new("Fixed limit (lesson formula, before the deploy)", format!("{} in the system", r.fixed_limit))];
+    for l in &r.lanes {
+        out.push(Readout::new(label(l.controller), format!("{} → {} ms", show(l.p99_ms.0), show(l.p99_ms.1))));
+    }
+    out.push(Readout::new(
+        "Highest ok/s after the deploy within the budget",
+        r.lanes
+            .iter()
+            .filter(|l| l.p99_ms.1.is_some_and(|p| p <= u64::from(r.budget_ms)))
+            .max_by(|a, b| a.ok_per_sec.1.total_cmp(&b.ok_per_sec.1))
+            .map_or("none".to_owned(), |l| format!("{} ({} ok/s)", l.controller, fmt_num(l.ok_per_sec.1))),
+    ));
+    out
 }

@@ -75,7 +75,7 @@ pub const STUCK_WORKERS: u32 = 1000;
 pub const STORM_BACKOFF_MS: f64 = 100.0;
 
 /// One controller's race.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Lane {
     /// Which controller.
     pub controller: Controller,
@@ -91,7 +91,7 @@ pub struct Lane {
 }
 
 /// The adaptive experiment's result.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct AdaptiveReport {
     /// The scenario preset last chosen (its values are the fields below).
     pub preset: Preset,

@@ -11,8 +11,8 @@ use crate::params::{
 use crate::stochastic::ServiceTime;
 
 /// A door the adaptive experiment races.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(into = "&'static str")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(into = "&'static str", try_from = "String")]
 pub enum Controller {
     /// The lesson's fixed limit, derived from the pre-deploy service time.
     Fixed,
@@ -75,8 +75,8 @@ impl ParamValue for Vec<Controller> {
 }
 
 /// What the deploy at `slowdown-at-ms` does to requests starting from then.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(into = "&'static str")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(into = "&'static str", try_from = "String")]
 pub enum Deploy {
     /// Every service time is multiplied by `slowdown-factor`.
     Slower,
@@ -122,8 +122,8 @@ impl ParamValue for Deploy {
 /// values. Choosing one sets them ([`Preset::apply`]); a value given
 /// explicitly overrides the preset's, whatever the order
 /// ([`crate::Params::apply`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(into = "&'static str")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(into = "&'static str", try_from = "String")]
 pub enum Preset {
     /// No preset: the parameters as given.
     None,
@@ -324,3 +324,16 @@ crate::experiment_params! {
     }
     after_set: after_set;
 }
+
+// Reports carry these by name; they read back by name (the page's worker posts reports).
+macro_rules! by_name {
+    ($($t:ty),*) => {$(
+        impl TryFrom<String> for $t {
+            type Error = String;
+            fn try_from(s: String) -> Result<Self, String> {
+                <$t as Named>::from_name(&s).ok_or_else(|| format!("unknown name '{s}'"))
+            }
+        }
+    )*};
+}
+by_name!(Controller, Deploy, Preset);

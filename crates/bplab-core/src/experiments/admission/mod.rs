@@ -58,7 +58,7 @@ static CHARTS: [ChartSpec; 2] = [
 ];
 
 /// Both admission tables.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct AdmissionReport {
     /// Shared settings.
     pub settings: AdmissionSettings,

@@ -48,7 +48,7 @@ static CHARTS: [ChartSpec; 2] = [
 ];
 
 /// The collapse sweep: every `no-retry` row, then every `retry` row.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct CollapseReport {
     /// Settings shared by every row.
     pub settings: CollapseSettings,

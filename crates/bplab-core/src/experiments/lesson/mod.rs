@@ -80,7 +80,7 @@ static CHARTS: [ChartSpec; 2] = [
 ];
 
 /// One offered rate: every replica's row and the deterministic model's.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct RateResult {
     /// Offered rate, rps.
     pub rate_rps: f64,
@@ -97,7 +97,7 @@ pub struct RateResult {
 }
 
 /// The latency histogram at the chosen rate.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Histogram {
     /// The rate, rps.
     pub rate_rps: f64,
@@ -112,7 +112,7 @@ pub struct Histogram {
 }
 
 /// The whole lesson experiment.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct LessonReport {
     /// Workers.
     pub workers: u32,

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 /// A mean with its 95 % confidence interval.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Interval {
     /// Sample mean.
     pub mean: f64,

@@ -58,7 +58,7 @@ static CHARTS: [ChartSpec; 2] = [
 ];
 
 /// Both priority tables.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct PriorityReport {
     /// Settings (the door bound is B).
     pub settings: PrioritySettings,

@@ -58,7 +58,7 @@ static CHARTS: [ChartSpec; 2] = [
 ];
 
 /// Offered and released rates per window.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Timeline {
     /// Window width, ms.
     pub window_ms: u32,
@@ -73,7 +73,7 @@ pub struct Timeline {
 }
 
 /// Both shaping tables.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct ShapingReport {
     /// Shared settings.
     pub settings: ShapingSettings,
@@ -94,7 +94,7 @@ pub struct ShapingReport {
 /// curve: arrivals in a segment faster than capacity can only be served on
 /// time during the segment plus one deadline, at capacity; slower segments
 /// count in full.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct Ceiling {
     /// Segments (tiles) faster than capacity.
     pub spikes: u64,

@@ -58,7 +58,7 @@ static CHARTS: [ChartSpec; 2] = [
 ];
 
 /// Both shedding tables.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct SheddingReport {
     /// Settings (the door bound is B).
     pub settings: ShedSettings,

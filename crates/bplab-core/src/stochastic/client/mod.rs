@@ -29,10 +29,10 @@ pub use throttle::{Counts, Throttle};
 
 use rand_chacha::ChaCha8Rng;
 
+use super::engine::MAX_TIME_MS;
 use super::error::{StochasticError, check};
 use super::rng::{CLIENT_STREAM, THROTTLE_STREAM, stream_rng, unit};
 use super::server::Abandon;
-use super::engine::MAX_TIME_MS;
 
 /// Most retries per caller.
 pub const MAX_RETRIES: u32 = 100;

@@ -1,0 +1,364 @@
+//! The core in a dedicated Web Worker: runs and sweeps are computed off the
+//! main thread, which only renders and answers input.
+//!
+//! The worker is a *classic* script (a module blob worker does not start
+//! from file://): the wasm-bindgen glue made classic by
+//! `scripts/worker-glue.mjs`, followed by `web/worker.js`. The page carries
+//! its text in `<script type="text/plain" id="bplab-worker-src">` and starts
+//! it from a Blob URL, so the same code path serves `index.html` and the
+//! single-file `bplab.html` (CSP `worker-src blob:`). The worker gets the
+//! page's compiled `WebAssembly.Module` (`wasm_bindgen::module()`) in its
+//! first message: one binary, compiled once, never fetched twice.
+//!
+//! A request carries the experiment and its parameters as `(name, text)`
+//! pairs, applied with `Params::set` exactly as typed; the worker answers
+//! the chosen point first when the experiment names a cheap preview, then
+//! the full run, each as the report's serde form, which the main thread
+//! deserializes and draws. A newer request for the same widget makes older
+//! ones stale: the worker skips them and the widget ignores their answers
+//! (by generation). Where workers are unavailable, or the worker fails, the
+//! same requests run on the main thread, each phase in its own task.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use bplab_core::{Caps, ConfigError, Experiment, Params, Report, Scenario};
+use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::*;
+
+use crate::dom;
+
+/// Which answer of a request this is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// The chosen point only (the experiment's cheap preview).
+    Preview,
+    /// The full run: the last answer of the request.
+    Full,
+}
+
+/// One answer to a request.
+pub struct Answer {
+    /// Preview or full.
+    pub phase: Phase,
+    /// The report, or why it could not be computed.
+    pub report: Result<Report, String>,
+    /// Time spent computing it (ms, `performance.now()` where it ran).
+    pub compute_ms: f64,
+    /// Computed in the worker (`false`: on the main thread).
+    pub in_worker: bool,
+}
+
+/// Called with each answer of a request (preview first, then full).
+pub type OnAnswer = Rc<dyn Fn(Answer)>;
+
+/// The `(name, text)` pairs that reproduce `p` from `exp`'s defaults (what
+/// the link carries): the request the worker applies.
+pub fn param_pairs(_exp: &Experiment, p: &Params) -> Vec<(String, String)> {
+    p.changed().into_iter().map(|(n, v)| (n.to_owned(), v)).collect()
+}
+
+/// The checked scenario of `exp` with `pairs` applied to its defaults.
+pub fn scenario(exp: &'static Experiment, pairs: &[(String, String)]) -> Result<Scenario, ConfigError> {
+    if let Some((name, _)) = pairs.iter().find(|(n, _)| exp.param(n).is_none()) {
+        return Err(ConfigError::Unknown {
+            what: "parameter",
+            name: name.clone(),
+            accepted: exp.params.iter().map(|s| s.name).collect::<Vec<_>>().join(", "),
+        });
+    }
+    let mut p = exp.defaults();
+    p.apply(pairs)?;
+    Scenario::new(p, Caps::PAGE)
+}
+
+/// The report of one phase: `None` for a preview the experiment does not have.
+fn run_phase(exp: &'static Experiment, pairs: &[(String, String)], phase: Phase) -> Option<Result<Report, String>> {
+    let sc = match scenario(exp, pairs) {
+        Ok(sc) => sc,
+        Err(e) => return Some(Err(e.to_string())),
+    };
+    match phase {
+        Phase::Full => Some(Ok(sc.run())),
+        Phase::Preview => {
+            let p = sc.params().preview()?;
+            Some(Scenario::new(p, Caps::PAGE).map(|s| s.run()).map_err(|e| e.to_string()))
+        }
+    }
+}
+
+fn to_js<T: serde::Serialize>(v: &T) -> Result<JsValue, JsError> {
+    // Default serializer: u64 beyond 2^53 become BigInt, so every number comes back exact.
+    v.serialize(&serde_wasm_bindgen::Serializer::new()).map_err(|e| JsError::new(&e.to_string()))
+}
+
+/// Worker side: one phase of a page request. `pairs` is an array of
+/// `[name, text]`; returns the report's serde form, or `null` when the
+/// experiment has no preview. Called by `web/worker.js`; not part of the API.
+#[wasm_bindgen(js_name = __bplab_compute)]
+pub fn worker_compute(experiment: JsValue, pairs: JsValue, preview: bool) -> Result<JsValue, JsError> {
+    let name = experiment.as_string().ok_or_else(|| JsError::new("compute: expected an experiment name"))?;
+    let exp = Experiment::named(&name).map_err(|e| JsError::new(&e.to_string()))?;
+    let pairs: Vec<(String, String)> =
+        serde_wasm_bindgen::from_value(pairs).map_err(|e| JsError::new(&format!("compute: {e}")))?;
+    let phase = if preview { Phase::Preview } else { Phase::Full };
+    match run_phase(exp, &pairs, phase) {
+        None => Ok(JsValue::NULL),
+        Some(Ok(r)) => to_js(&r),
+        Some(Err(e)) => Err(JsError::new(&e)),
+    }
+}
+
+struct Job {
+    key: &'static str,
+    exp: &'static Experiment,
+    pairs: Vec<(String, String)>,
+    done: OnAnswer,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// Requests go to the worker.
+    Worker,
+    /// No worker (unavailable or failed): requests run on the main thread.
+    Local,
+}
+
+struct Pool {
+    mode: Mode,
+    worker: Option<web_sys::Worker>,
+    next_id: u32,
+    jobs: HashMap<u32, Job>,
+    /// The newest request per key: older ones are stale.
+    latest: HashMap<&'static str, u32>,
+    /// Kept alive for the worker's lifetime.
+    _handlers: Vec<Closure<dyn FnMut(web_sys::MessageEvent)>>,
+}
+
+thread_local! {
+    static POOL: RefCell<Option<Pool>> = const { RefCell::new(None) };
+}
+
+fn with_pool<R>(f: impl FnOnce(&mut Pool) -> R) -> R {
+    POOL.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let pool = slot.get_or_insert_with(start_pool);
+        f(pool)
+    })
+}
+
+/// The worker's source text from the page, if the build put it there.
+fn worker_source() -> Option<String> {
+    let doc = dom::document()?;
+    let el = doc.get_element_by_id("bplab-worker-src")?;
+    let text = el.text_content()?;
+    (!text.trim().is_empty()).then_some(text)
+}
+
+fn start_pool() -> Pool {
+    let mut pool = Pool {
+        mode: Mode::Local,
+        worker: None,
+        next_id: 0,
+        jobs: HashMap::new(),
+        latest: HashMap::new(),
+        _handlers: Vec::new(),
+    };
+    let no_worker = web_sys::window()
+        .map(|w| js_sys::Reflect::get(&w, &JsValue::from_str("Worker")).map_or(true, |v| !v.is_function()))
+        .unwrap_or(true);
+    let Some(src) = worker_source().filter(|_| !no_worker) else { return pool };
+    match spawn(&src) {
+        Ok((worker, handlers)) => {
+            pool.mode = Mode::Worker;
+            pool.worker = Some(worker);
+            pool._handlers = handlers;
+        }
+        Err(e) => warn(&format!("bplab: no worker ({}); computing on the main thread", describe(&e))),
+    }
+    pool
+}
+
+fn describe(v: &JsValue) -> String {
+    v.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())).or_else(|| v.as_string()).unwrap_or_default()
+}
+
+fn warn(msg: &str) {
+    web_sys::console::warn_1(&JsValue::from_str(msg));
+}
+
+type Handlers = Vec<Closure<dyn FnMut(web_sys::MessageEvent)>>;
+
+fn spawn(src: &str) -> Result<(web_sys::Worker, Handlers), JsValue> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(src));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type("text/javascript");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let worker = web_sys::Worker::new(&url);
+    let _ = web_sys::Url::revoke_object_url(&url);
+    let worker = worker?;
+    let on_msg = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|e: web_sys::MessageEvent| on_message(&e.data()));
+    worker.set_onmessage(Some(on_msg.as_ref().unchecked_ref()));
+    // A script error in the worker (it could not start, or threw outside a request).
+    let on_err = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|e: web_sys::MessageEvent| {
+        e.prevent_default();
+        let msg = js_sys::Reflect::get(&e, &JsValue::from_str("message")).ok().and_then(|m| m.as_string());
+        go_local(&msg.unwrap_or_else(|| "the worker failed".to_owned()));
+    });
+    worker.set_onerror(Some(on_err.as_ref().unchecked_ref()));
+    let init = js_sys::Object::new();
+    js_sys::Reflect::set(&init, &JsValue::from_str("init"), &wasm_bindgen::module())?;
+    worker.post_message(&init)?;
+    Ok((worker, vec![on_msg, on_err]))
+}
+
+/// The worker cannot be used: every pending request runs on the main thread.
+fn go_local(why: &str) {
+    let jobs = POOL.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let Some(pool) = slot.as_mut() else { return Vec::new() };
+        if pool.mode == Mode::Local {
+            return Vec::new();
+        }
+        warn(&format!("bplab: the worker stopped ({why}); computing on the main thread"));
+        pool.mode = Mode::Local;
+        if let Some(w) = pool.worker.take() {
+            w.terminate();
+        }
+        let mut ids: Vec<u32> = pool.jobs.keys().copied().collect();
+        ids.sort_unstable();
+        ids
+    });
+    for id in jobs {
+        schedule_local(id, Phase::Preview);
+    }
+}
+
+fn get(v: &JsValue, key: &str) -> JsValue {
+    js_sys::Reflect::get(v, &JsValue::from_str(key)).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// A message from the worker: `{ready}`, or `{id, phase, ok | err | dropped, ms}`.
+fn on_message(data: &JsValue) {
+    let ready = get(data, "ready");
+    if ready.as_bool() == Some(false) {
+        go_local(&get(data, "error").as_string().unwrap_or_default());
+        return;
+    }
+    if ready.is_truthy() {
+        return;
+    }
+    let Some(id) = get(data, "id").as_f64().map(|x| x as u32) else { return };
+    let phase = if get(data, "phase").as_string().as_deref() == Some("preview") { Phase::Preview } else { Phase::Full };
+    let ms = get(data, "ms").as_f64().unwrap_or(0.0);
+    let dropped = get(data, "dropped").is_truthy();
+    let done = with_pool(|p| {
+        let job = p.jobs.get(&id)?;
+        let done = job.done.clone();
+        if dropped || phase == Phase::Full {
+            p.jobs.remove(&id);
+        }
+        Some(done)
+    });
+    let Some(done) = done.filter(|_| !dropped) else { return };
+    let err = get(data, "err");
+    let report = if err.is_undefined() {
+        let t0 = now();
+        let r =
+            serde_wasm_bindgen::from_value::<Report>(get(data, "ok")).map_err(|e| format!("the worker's answer: {e}"));
+        measure("bplab:receive", t0);
+        r
+    } else {
+        Err(err.as_string().unwrap_or_default())
+    };
+    done(Answer { phase, report, compute_ms: ms, in_worker: true });
+}
+
+/// Records `name` from `t0` to now in the page's performance timeline
+/// (scripts/measure-page.mjs reads where the main thread's time goes).
+pub fn measure(name: &str, t0: f64) {
+    let Some(p) = web_sys::window().and_then(|w| w.performance()) else { return };
+    let Ok(f) = js_sys::Reflect::get(&p, &JsValue::from_str("measure")) else { return };
+    let opts = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&opts, &JsValue::from_str("start"), &JsValue::from_f64(t0));
+    if let Some(f) = f.dyn_ref::<js_sys::Function>() {
+        let _ = f.call2(&p, &JsValue::from_str(name), &opts);
+    }
+}
+
+/// `performance.now()`, or 0 without a window.
+pub fn now() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
+/// Runs `phase` of job `id` on the main thread in a later task, unless it is stale by then.
+fn schedule_local(id: u32, phase: Phase) {
+    let Some(window) = web_sys::window() else { return };
+    let cb = Closure::once_into_js(move || {
+        let job = with_pool(|p| {
+            let job = p.jobs.get(&id)?;
+            if p.latest.get(job.key) != Some(&id) {
+                p.jobs.remove(&id);
+                return None;
+            }
+            Some((job.exp, job.pairs.clone(), job.done.clone()))
+        });
+        let Some((exp, pairs, done)) = job else { return };
+        let t0 = now();
+        match (phase, run_phase(exp, &pairs, phase)) {
+            (Phase::Preview, None) => schedule_local(id, Phase::Full),
+            (Phase::Preview, Some(report)) => {
+                done(Answer { phase, report, compute_ms: now() - t0, in_worker: false });
+                schedule_local(id, Phase::Full);
+            }
+            (Phase::Full, report) => {
+                with_pool(|p| p.jobs.remove(&id));
+                let report = report.unwrap_or_else(|| Err("no run".to_owned()));
+                done(Answer { phase, report, compute_ms: now() - t0, in_worker: false });
+            }
+        }
+    });
+    let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), 0);
+}
+
+/// Asks for `exp` run with `p` on behalf of widget `key`; `done` gets the
+/// preview (when the experiment has one) and then the full run. A newer
+/// request with the same key makes this one stale.
+pub fn compute(key: &'static str, exp: &'static Experiment, p: &Params, done: OnAnswer) {
+    let pairs = param_pairs(exp, p);
+    let posted = with_pool(|pool| {
+        pool.next_id = pool.next_id.wrapping_add(1);
+        let id = pool.next_id;
+        pool.latest.insert(key, id);
+        let msg = match (pool.mode, &pool.worker) {
+            (Mode::Worker, Some(w)) => Some((w.clone(), request(id, key, exp.name, &pairs))),
+            _ => None,
+        };
+        pool.jobs.insert(id, Job { key, exp, pairs, done });
+        (id, msg)
+    });
+    match posted {
+        (_, Some((worker, Ok(msg)))) => {
+            if let Err(e) = worker.post_message(&msg) {
+                go_local(&describe(&e));
+            }
+        }
+        (_, Some((_, Err(e)))) => go_local(&describe(&e)),
+        (id, None) => schedule_local(id, Phase::Preview),
+    }
+}
+
+fn request(id: u32, key: &str, experiment: &str, pairs: &[(String, String)]) -> Result<JsValue, JsValue> {
+    let msg = js_sys::Object::new();
+    let set = |k: &str, v: &JsValue| js_sys::Reflect::set(&msg, &JsValue::from_str(k), v).map(|_| ());
+    set("id", &JsValue::from(id))?;
+    set("key", &JsValue::from_str(key))?;
+    set("call", &JsValue::from_str("compute"))?;
+    let args = js_sys::Array::new();
+    args.push(&JsValue::from_str(experiment));
+    args.push(&to_js(&pairs.to_vec()).map_err(JsValue::from)?);
+    set("args", &args)?;
+    Ok(msg.into())
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+// Makes the lab's Web Worker from Trunk's output (run after `trunk build`,
+// before scripts/single-file.mjs; scripts/build-web.sh does both).
+//
+// The worker must be a *classic* script: a module worker started from a
+// Blob URL does not run from file:// (bplab.html). So the wasm-bindgen glue
+// (an ES module, `--target web`) is rewritten as a classic script:
+//   - `export function f` / `export class C` lose `export`, and the glue is
+//     wrapped in `const bplab = (() => { …; return { initSync, f, … }; })();`
+//     (its last `export { initSync, __wbg_init as default }` goes);
+//   - its `import { f } from './snippets/…'` lines (the page's
+//     `#[wasm_bindgen(inline_js)]` DOM helpers, never called in a worker)
+//     become stubs that throw if they ever are;
+//   - `import.meta.url` becomes `self.location.href`;
+// then web/worker.js (the message loop) follows. The worker instantiates the
+// module the page compiled (posted to it), so the wasm is never fetched or
+// shipped twice.
+//
+// Writes into DIST:
+//   - bplab-worker-<hash>.js: the worker (for bplab-api.js on host pages);
+//   - index.html: the same text in <script type="text/plain"
+//     id="bplab-worker-src">, which the page starts from a Blob URL (the same
+//     path in index.html and in bplab.html, which single-file.mjs makes from it);
+//   - bplab-files.json: { glue, wasm, worker }, the hashed names, so that
+//     bplab-api.js never has to read them out of index.html.
+//
+// Usage: node scripts/worker-glue.mjs [dist-dir]
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync, writeFileSync, unlinkSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const dist = resolve(process.argv[2] || 'dist');
+const LOOP = fileURLToPath(new URL('../web/worker.js', import.meta.url));
+
+function die(msg) {
+  console.error(`worker-glue: ${msg}`);
+  process.exit(1);
+}
+
+const files = readdirSync(dist);
+const one = (re, what) => {
+  const found = files.filter((f) => re.test(f));
+  if (found.length !== 1) die(`expected one ${what} in ${dist}, found ${found.length}: ${found.join(', ')}`);
+  return found[0];
+};
+const glue = one(/^bplab-web(-[0-9a-f]+)?\.js$/, 'wasm-bindgen glue (bplab-web-<hash>.js)');
+const wasm = one(/^bplab-web(-[0-9a-f]+)?_bg\.wasm$/, 'wasm file (bplab-web-<hash>_bg.wasm)');
+for (const f of files.filter((f) => /^bplab-worker-[0-9a-f]+\.js$/.test(f))) unlinkSync(join(dist, f));
+
+let js = readFileSync(join(dist, glue), 'utf8');
+js = js.replace(/^\s*import\s*\{([^}]*)\}\s*from\s*['"](\.\/snippets\/[^'"]+)['"]\s*;?/gm, (_, names) =>
+  names.split(',').map((n) => n.trim()).filter(Boolean).map((n) => {
+    const local = n.split(/\s+as\s+/).pop();
+    return `const ${local} = () => { throw new Error('bplab worker: ${local} is a page helper, not available in the worker'); };`;
+  }).join('\n'));
+const exported = [];
+js = js.replace(/^export\s+(function\*?|class|const|let)\s+([\w$]+)/gm, (_, kind, name) => {
+  exported.push(name);
+  return `${kind} ${name}`;
+});
+js = js.replace(/^export\s*\{[^}]*\}\s*;?\s*$/gm, '');
+js = js.replace(/\bimport\.meta\.url\b/g, 'self.location.href');
+if (/^\s*(import|export)\b/m.test(js) || /\bimport\s*\(/.test(js)) die(`${glue}: an import or export this script cannot rewrite`);
+if (!/function\s+initSync\s*\(/.test(js)) die(`${glue}: no initSync (wasm-bindgen changed its output?)`);
+if (!exported.includes('__bplab_compute')) die(`${glue}: no __bplab_compute export (not bplab-web's glue?)`);
+const loop = readFileSync(LOOP, 'utf8');
+const worker = `// bplab worker: ${glue} as a classic script, then web/worker.js.\n` +
+  `const bplab = (() => {\n${js}\nreturn { initSync, ${exported.join(', ')} };\n})();\n${loop}`;
+if (/<\/script|<!--/i.test(worker)) die('the worker text contains </script or <!--, which would end its data block early');
+
+const hash = createHash('sha256').update(worker).digest('hex').slice(0, 16);
+const name = `bplab-worker-${hash}.js`;
+writeFileSync(join(dist, name), worker);
+writeFileSync(join(dist, 'bplab-files.json'), `${JSON.stringify({ glue, wasm, worker: name }, null, 2)}\n`);
+
+const indexPath = join(dist, 'index.html');
+let html = readFileSync(indexPath, 'utf8');
+html = html.replace(/\n?<script type="text\/plain" id="bplab-worker-src">[\s\S]*?<\/script>/, '');
+if (!/<\/body>/i.test(html)) die('index.html has no </body>');
+html = html.replace(/<\/body>/i, () => `<script type="text/plain" id="bplab-worker-src">${worker}</script>\n</body>`);
+writeFileSync(indexPath, html);
+console.log(`worker-glue: wrote ${name} (${(worker.length / 1024).toFixed(1)} KB) and bplab-files.json; index.html carries the worker`);
