@@ -98,7 +98,7 @@ impl Request {
 /// What a run's tries came to. Every try is counted once in `first_tries`
 /// or `retries`, and ends in exactly one of the six outcomes:
 /// `first_tries + retries = throttled + refused + shed + ok + late + dropped`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Tally {
     /// First tries (one per caller).
     pub first_tries: u64,

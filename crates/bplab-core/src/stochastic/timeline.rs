@@ -9,7 +9,7 @@ use crate::numerics::percentile_of_values;
 
 /// One window `[i × width, (i + 1) × width)` of a run. Counts are by the
 /// time of the event named on the field.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct Window {
     /// First tries the callers made (sent or rejected locally), by send time.
     pub first_tries: u64,

@@ -70,7 +70,7 @@ impl<'a> Trace<'a> {
 }
 
 /// One timeline window of one controller.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
 pub struct Bucket {
     /// The limit at the end of the window (CoDel: the line length it allowed, i.e. none: -1).
     pub limit: i32,
@@ -87,7 +87,7 @@ pub struct Bucket {
 }
 
 /// What one controller did on the trace.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct SimOut {
     /// The timeline.
     pub buckets: Vec<Bucket>,
