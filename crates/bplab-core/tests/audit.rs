@@ -274,8 +274,16 @@ fn a23_steady_overload_has_no_deploy() {
 
 #[test]
 fn a24_stuck_downstream_drops() {
+    // On the one engine an unqueued call answered exactly at the timeout is on
+    // time (the old race's `end - arrival > timeout` marked a few late by
+    // rounding), so at the preset's own 40 rps nothing is wasted and the text
+    // says so, checked against the run. Past 1000 concurrent calls CoDel's
+    // lane queues and serves for nobody: the text must say that instead.
     let t = text("adaptive", &[("preset", "stuck-downstream")]);
+    assert!(!t.contains("nothing is dropped") && t.contains("nothing is served for nobody"), "{t}");
+    let t = text("adaptive", &[("preset", "stuck-downstream"), ("rate-schedule", "600")]);
     assert!(!t.contains("nothing is dropped") && t.contains("served for nobody in all"), "{t}");
+    let t = text("adaptive", &[("preset", "stuck-downstream")]);
     assert!(!t.contains("× 21 × 2 = 462 ms") && t.contains("concurrent calls waiting"), "{t}");
     assert!(!t.contains("grows toward its maximum"), "{t}");
 }

@@ -38,6 +38,7 @@ use crate::dom::{add, el, text_el};
 use crate::url_state::Query;
 
 pub use widgets::csv_files;
+pub use worker::View;
 
 /// The query string of the page's current state (what the address bar gets).
 pub fn query_now() -> String {

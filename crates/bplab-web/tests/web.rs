@@ -382,19 +382,23 @@ fn proof_hashes_and_quotes() {
     assert_eq!(command(&["run", "lesson"], &flags), "bplab run lesson --rate 40,48 --service 'exp:21 x'");
 }
 
-/// The worker posts each report in its serde form and the page draws what
-/// it deserializes: for every experiment that is the same report, and the
-/// same CSV bytes.
+/// The worker posts a view of each run (CSV texts, explanations, readouts,
+/// plots) and the page draws what it deserializes: for every experiment the
+/// same view, so the same CSV bytes and the same text.
 #[wasm_bindgen_test]
-fn a_report_survives_the_trip_from_the_worker() {
+fn a_run_view_survives_the_trip_from_the_worker() {
     use serde::Serialize;
     for e in EXPERIMENTS {
         let report = bplab_core::Scenario::defaults(e.id).run();
-        let js = report.serialize(&serde_wasm_bindgen::Serializer::new()).unwrap();
-        let back: Report = serde_wasm_bindgen::from_value(js).unwrap();
-        assert!(back == report, "{}: the report changed on the way", e.name);
-        let csv = |r: &Report| r.tables().iter().map(|t| t.csv()).collect::<Vec<_>>();
-        assert_eq!(csv(&back), csv(&report), "{}", e.name);
+        let view = bplab_web::View::of(&report);
+        let js = view.serialize(&serde_wasm_bindgen::Serializer::new()).unwrap();
+        let back: bplab_web::View = serde_wasm_bindgen::from_value(js).unwrap();
+        let csv: Vec<(String, String)> = report.tables().iter().map(|t| (t.spec.file.to_owned(), t.csv())).collect();
+        assert_eq!(back.tables, csv, "{}: the CSVs changed on the way", e.name);
+        assert_eq!(back.readouts, view.readouts, "{}", e.name);
+        assert_eq!(back.plots, view.plots, "{}", e.name);
+        let text = |x: &[bplab_core::calc::Explanation]| x.iter().map(|x| x.to_text()).collect::<Vec<_>>();
+        assert_eq!(text(&back.explanations), text(&report.explanations()), "{}: the explanations changed", e.name);
     }
 }
 

@@ -40,7 +40,7 @@ macro_rules! registry {
 
         /// What one experiment produced: its typed report (built once per run
         /// and passed by reference, so variant sizes do not matter).
-        #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+        #[derive(Clone, Debug, PartialEq, serde::Serialize)]
         #[allow(missing_docs, clippy::large_enum_variant)]
         pub enum Report { $($variant($report)),+ }
 
