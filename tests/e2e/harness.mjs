@@ -142,3 +142,8 @@ export function lab({ serve = true } = {}) {
     },
   };
 }
+
+/** The core's registry as the page's JS API gives it: `[{ name, title, params, tables, charts }]`. */
+export async function registry(page) {
+  return page.evaluate(async () => (await import('./bplab-api.js')).experiments());
+}

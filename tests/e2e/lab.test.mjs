@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, SHOTS, lab, settle } from './harness.mjs';
+import { ROOT, SHOTS, lab, registry, settle } from './harness.mjs';
 
 const L = lab();
 const { open, done } = L;
@@ -19,10 +19,13 @@ const slider = (scope, label) => scope.getByRole('slider', { name: label, exact:
 const box = (scope, label) => scope.getByRole('textbox', { name: label, exact: true });
 const result = (scope, name) => scope.getByRole('status', { name });
 
-test('the page loads eight widgets offline-clean and screenshots them', async () => {
+test('the page loads one widget per experiment, plus Little\'s law, offline-clean and screenshots them', async () => {
   const page = await open();
-  await assert.doesNotReject(page.waitForFunction(() => document.querySelectorAll('section.widget').length === 8));
-  assert.equal(await page.locator('canvas').count(), 16);
+  const reg = await registry(page);
+  const widgets = reg.length + 1; // + the Little's-law and limit widget
+  await assert.doesNotReject(page.waitForFunction((n) => document.querySelectorAll('section.widget').length === n, widgets));
+  // One canvas per registry chart, plus the limit curve.
+  assert.equal(await page.locator('canvas').count(), 1 + reg.reduce((a, e) => a + e.charts.length, 0));
   await page.screenshot({ path: join(SHOTS, 'page-top.png') });
   await page.screenshot({ path: join(SHOTS, 'page-full.png'), fullPage: true });
   for (const s of await page.locator('section.widget').all()) {

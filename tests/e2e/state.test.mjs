@@ -10,7 +10,7 @@
 //   - The meta description is generated from the registry.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lab, settle } from './harness.mjs';
+import { lab, registry, settle } from './harness.mjs';
 
 const L = lab();
 
@@ -47,7 +47,7 @@ const state = (page, w) => page.evaluate((w) => {
 test('every widget at random typed values: the link carries them exactly and loads the same results', async () => {
   const page = await L.open();
   const widgets = await page.$$eval('section.widget', (s) => s.map((e) => e.dataset.widget));
-  assert.equal(widgets.length, 8);
+  assert.equal(widgets.length, (await registry(page)).length + 1);
   for (const [n, w] of widgets.entries()) {
     const r = rng(20261201 + n);
     const sliders = await page.$$eval(`section.widget[data-widget="${w}"] input[type=range]`, (ss) =>
@@ -157,7 +157,7 @@ test('without Web Workers the page computes on the main thread and shows the sam
   const withWorker = await L.open('?lesson.seed=3&admission.service-ms=7');
   const all = (p) => p.$$eval('section.widget', (s) => s.map((e) => [e.dataset.widget, e.dataset.compute ?? '', [...e.querySelectorAll('output')].map((o) => o.textContent)]));
   const a = await all(withWorker);
-  assert.deepEqual(a.filter(([, c]) => c !== '').map(([, c]) => c), Array(7).fill('worker'), 'experiments computed in the worker');
+  assert.deepEqual(a.filter(([, c]) => c !== '').map(([, c]) => c), Array((await registry(withWorker)).length).fill('worker'), 'experiments computed in the worker');
   await L.done(withWorker);
 
   const page = await (async () => {
@@ -170,7 +170,7 @@ test('without Web Workers the page computes on the main thread and shows the sam
     return p;
   })();
   const b = await all(page);
-  assert.deepEqual(b.filter(([, c]) => c !== '').map(([, c]) => c), Array(7).fill('main'), 'computed on the main thread');
+  assert.deepEqual(b.filter(([, c]) => c !== '').map(([, c]) => c), Array((await registry(page)).length).fill('main'), 'computed on the main thread');
   assert.deepEqual(b.map(([w, , o]) => [w, o]), a.map(([w, , o]) => [w, o]), 'the same numbers');
   await L.done(page);
 });

@@ -10,7 +10,7 @@
 //!   `Params::set` so values are checked and refused exactly as by `bplab run`;
 //!   `tables` maps each CSV file name to its text;
 //! - `explain(experiment, params)` → the experiment's explanations;
-//! - `experiments()` → the registry: names, titles, parameter names, tables.
+//! - `experiments()` → the registry: names, titles, parameter names, tables, charts.
 //!
 //! Every argument's JS type is checked here before anything else, so no JS
 //! value reaches the core unchecked (a number where a name belongs, a Symbol,
@@ -294,9 +294,11 @@ struct ExperimentOut {
     title: &'static str,
     params: Vec<&'static str>,
     tables: Vec<&'static str>,
+    charts: Vec<&'static str>,
 }
 
-/// The registry: every experiment's name, title, parameter names and CSV files.
+/// The registry: every experiment's name, title, parameter names, CSV files
+/// and chart (PNG) files.
 #[wasm_bindgen(js_name = experiments)]
 pub fn api_experiments() -> Result<JsValue, JsError> {
     let list: Vec<ExperimentOut> = EXPERIMENTS
@@ -306,6 +308,7 @@ pub fn api_experiments() -> Result<JsValue, JsError> {
             title: e.title,
             params: e.params.iter().map(|s| s.name).collect(),
             tables: e.tables.iter().map(|t| t.file).collect(),
+            charts: e.charts.iter().map(|c| c.file).collect(),
         })
         .collect();
     out(&list)
