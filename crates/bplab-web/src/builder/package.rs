@@ -155,6 +155,9 @@ mod tests {
 
     use super::{crc32, zip};
 
+    // Without it wasm-pack's browser run skips the lib's tests as node-only.
+    wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
     #[wasm_bindgen_test]
     fn crc32_gives_the_standard_check_value() {
         assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
