@@ -7,8 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DIST, ROOT, launch, openPage, ready } from './harness.mjs';
-import { serveDirs } from './serve-dirs.mjs';
+import { DIST, ROOT, launch, openPage, ready, serveDirs } from './harness.mjs';
 
 let srv;
 let browser;

@@ -23,16 +23,29 @@ const TYPES = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.json': 'application/json',
+  '.xml': 'application/xml',
 };
 
-/** Serves DIST on a free 127.0.0.1 port; returns { url, close }. */
-export async function serveDist() {
+/**
+ * A static server on a free 127.0.0.1 port over several folders on one origin
+ * (for pages beside dist/: a host page for mount(), the test LMS, an unzipped
+ * SCORM package): `dirs` maps a URL prefix to a folder, longest prefix first;
+ * `files` adds single files by URL path. Returns { url, close }.
+ */
+export async function serveDirs(dirs, files = {}) {
+  const prefixes = Object.keys(dirs).sort((a, b) => b.length - a.length);
   const server = createServer(async (req, res) => {
     try {
       const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-      let file = normalize(join(DIST, path));
-      if (!file.startsWith(DIST)) throw new Error('outside dist');
-      if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
+      let file = files[path];
+      if (!file) {
+        const prefix = prefixes.find((p) => path.startsWith(p));
+        if (!prefix) throw new Error('no folder');
+        const base = dirs[prefix];
+        file = normalize(join(base, path.slice(prefix.length)));
+        if (!file.startsWith(base)) throw new Error('outside');
+        if ((await stat(file)).isDirectory()) file = join(file, 'index.html');
+      }
       const body = await readFile(file);
       res.writeHead(200, { 'content-type': TYPES[extname(file)] || 'application/octet-stream' });
       res.end(body);
@@ -44,6 +57,11 @@ export async function serveDist() {
   await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
   const { port } = server.address();
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise((ok) => server.close(ok)) };
+}
+
+/** Serves DIST on a free 127.0.0.1 port; returns { url, close }. */
+export function serveDist() {
+  return serveDirs({ '/': DIST });
 }
 
 /** The page under test: BASE_URL, or dist/ served here. */

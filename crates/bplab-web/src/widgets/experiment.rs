@@ -14,7 +14,7 @@ use bplab_core::{Caps, Experiment, ParamKind, Params, Scenario};
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlCanvasElement};
 
-use super::{Extras, kinds, shell};
+use super::{Extras, shell};
 use crate::control::Control;
 use crate::dom::{self, add, el, on, show_msg, text_el};
 use crate::proof::{self, Proof};
@@ -217,16 +217,10 @@ impl ExperimentWidget {
             chart::draw(c, plot);
         }
         worker::measure("bplab:charts", t0);
-        let items = kinds::readouts(&report);
+        let items = report.readouts.clone();
         if self.outputs.len() != items.len() {
             self.readouts.set_text_content(None);
-            self.outputs = shell::fill_readouts(
-                &self.doc,
-                &self.readouts,
-                self.exp.name,
-                &items.iter().map(|(n, v)| (n.as_str(), v.clone())).collect::<Vec<_>>(),
-            )
-            .unwrap_or_default();
+            self.outputs = shell::fill_readouts(&self.doc, &self.readouts, self.exp.name, &items).unwrap_or_default();
             if let Ok(mut shown) = self.shown.try_borrow_mut() {
                 shown.0 = items.iter().map(|(_, v)| v.clone()).collect();
             }

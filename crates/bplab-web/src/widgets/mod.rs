@@ -2,7 +2,6 @@
 //! the core's registry (`EXPERIMENTS`), in article order.
 
 mod experiment;
-mod kinds;
 mod littles;
 mod shell;
 

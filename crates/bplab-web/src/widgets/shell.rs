@@ -68,17 +68,17 @@ pub fn readouts_box(doc: &Document, parent: &Element) -> Result<Element, JsValue
 }
 
 /// Fills `dl` with one `<dt>` + `<output>` per readout; returns the `<output>`s in order.
-pub fn fill_readouts(
+pub fn fill_readouts<L: AsRef<str>>(
     doc: &Document,
     dl: &Element,
     name: &str,
-    items: &[(&str, String)],
+    items: &[(L, String)],
 ) -> Result<Vec<Element>, JsValue> {
     let mut outs = Vec::with_capacity(items.len());
     for (i, (label, value)) in items.iter().enumerate() {
         let id = format!("{name}-out-{i}");
         let label_id = format!("{id}-label");
-        add(dl, text_el(doc, "dt", &[("id", &label_id)], label)?)?;
+        add(dl, text_el(doc, "dt", &[("id", &label_id)], label.as_ref())?)?;
         let dd = add(dl, el(doc, "dd", &[])?)?;
         let o = add(&dd, text_el(doc, "output", &[("id", &id), ("aria-labelledby", &label_id)], value)?)?;
         outs.push(o);
