@@ -57,7 +57,7 @@ fn clean_at_every_width(what: &str, plot: &Plot) -> Vec<Layout> {
     WIDTHS
         .iter()
         .map(|&w| {
-            let (_, layout) = svg_sized(plot, (w, height_for(w)), &Theme::LIGHT).unwrap();
+            let (_, layout) = svg_sized(plot, (w, height_for(w, plot)), &Theme::LIGHT).unwrap();
             let problems = layout.problems(MIN_FONT_PX);
             assert!(problems.is_empty(), "{what} at {w} px: {problems:#?}");
             // Every marker label is drawn whole (not clipped, not dropped).
@@ -128,7 +128,7 @@ fn coinciding_lines_are_named_in_a_note() {
     let r = odd(ExperimentId::Adaptive, &[("slowdown-factor", "1")]);
     let plots = r.plots(&Focus::default());
     let ok = plots.iter().find(|p| p.title.starts_with("Delivered")).unwrap();
-    let (_, layout) = svg_sized(ok, (640, height_for(640)), &Theme::LIGHT).unwrap();
+    let (_, layout) = svg_sized(ok, (640, height_for(640, ok)), &Theme::LIGHT).unwrap();
     assert!(!layout.notes.is_empty(), "identical lines are named");
     assert!(layout.notes.iter().any(|n| n.contains("one line")), "{:?}", layout.notes);
     assert!(layout.texts.iter().any(|t| t.kind == TextKind::Legend && t.text.contains("one line")));
@@ -183,7 +183,7 @@ fn degenerate_runs_draw() {
         let report = tiny(e.id);
         for plot in report.plots(&Focus::line("offered_rps", 1.0, "offered 1")) {
             for w in WIDTHS {
-                let out = svg_sized(&plot, (w, height_for(w)), &Theme::DARK);
+                let out = svg_sized(&plot, (w, height_for(w, &plot)), &Theme::DARK);
                 assert!(out.is_ok(), "{}: {:?}", plot.title, out.err());
             }
         }
@@ -231,7 +231,7 @@ fn huge_and_zero_values_draw() {
     let r = Report::Shedding(s);
     for plot in r.plots(&Focus::line("offered_rps", 1e300, "far")) {
         for w in WIDTHS {
-            assert!(svg_sized(&plot, (w, height_for(w)), &Theme::LIGHT).is_ok());
+            assert!(svg_sized(&plot, (w, height_for(w, &plot)), &Theme::LIGHT).is_ok());
         }
     }
     // A plot of nothing but non-finite values and a zero-sized canvas.
@@ -280,7 +280,7 @@ fn dump() {
         for (plot, spec) in report.plots(&Focus::default()).iter().zip(e.charts) {
             for (w, theme, tag) in [(288, Theme::LIGHT, "288"), (640, Theme::DARK, "640-dark")] {
                 let path = format!("{dir}/{}-{tag}.png", spec.file.trim_end_matches(".png"));
-                let area = BitMapBackend::new(&path, (w, height_for(w))).into_drawing_area();
+                let area = BitMapBackend::new(&path, (w, height_for(w, plot))).into_drawing_area();
                 let _ = render(&area, plot, &theme);
             }
         }
