@@ -196,6 +196,13 @@ impl FuzzGen {
 
 /// Applies `case` and runs it under `caps`; `Err` names the broken invariant.
 pub fn check(case: &FuzzCase, caps: Caps) -> Result<Verdict, String> {
+    check_claims(case, caps).map(|(v, _)| v)
+}
+
+/// [`check`], and every claim the explanations state re-evaluated against
+/// the run's evidence ([`crate::claim::check_report`]): `(kind, variant)` of
+/// each claim checked.
+pub fn check_claims(case: &FuzzCase, caps: Caps) -> Result<(Verdict, Vec<(&'static str, &'static str)>), String> {
     let exp = Experiment::get(case.experiment);
     let mut p: Params = exp.defaults();
     for (name, text) in &case.edits {
@@ -206,12 +213,12 @@ pub fn check(case: &FuzzCase, caps: Caps) -> Result<Verdict, String> {
             if e.to_string().is_empty() {
                 return Err("an empty refusal message".into());
             }
-            return Ok(Verdict::InputRefused(e));
+            return Ok((Verdict::InputRefused(e), Vec::new()));
         }
     }
     let sc = match Scenario::new(case.experiment, p, caps) {
         Ok(sc) => sc,
-        Err(e) => return Ok(Verdict::RunRefused(e)),
+        Err(e) => return Ok((Verdict::RunRefused(e), Vec::new())),
     };
     let report = sc.run();
     let mut simulated = 0u64;
@@ -250,7 +257,8 @@ pub fn check(case: &FuzzCase, caps: Caps) -> Result<Verdict, String> {
             return Err(format!("{}: {}: a row with the wrong column count", exp.name, t.spec.file));
         }
     }
-    Ok(Verdict::Ran(simulated))
+    let claims = crate::claim::check_report(exp.name, &report)?;
+    Ok((Verdict::Ran(simulated), claims.iter().map(|c| (c.kind, c.variant)).collect()))
 }
 
 /// Caps for fuzzing: the page's per-run cap, a smaller per-experiment total

@@ -20,6 +20,7 @@
 
 pub mod arrivals;
 pub mod calc;
+pub mod claim;
 pub mod control;
 mod error;
 mod experiments;

@@ -363,8 +363,12 @@ async fn stop_signal() {
 pub fn run_serve(args: ServeArgs) -> Result<(), LiveError> {
     let cfg = args.to_config()?;
     let line = cfg.stats_config().config_line();
+    let warnings = server::start_warnings(&cfg, server::open_file_limit());
     block_on(async move {
         let bound = server::bind(cfg).await?;
+        for w in &warnings {
+            eprintln!("bplab-live: {w}");
+        }
         println!("bplab-live listening on http://{}/  ({line})", bound.local_addr());
         let _ = std::io::stdout().flush();
         bound.run(stop_signal()).await?;

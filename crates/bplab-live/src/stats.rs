@@ -54,6 +54,11 @@ pub struct StatsConfig {
     /// `--slowdown-factor` (1 when there is no deploy).
     #[serde(default = "one")]
     pub slowdown_factor: f64,
+    /// How many `POST /config` changes were applied since start: a reader
+    /// that sees the same epoch twice knows `workers`, `spin_ms` and
+    /// `wait_ms` did not change in between (0 in older servers' JSON).
+    #[serde(default)]
+    pub config_epoch: u64,
 }
 
 fn one() -> f64 {
@@ -158,11 +163,18 @@ pub struct StatsSnapshot {
     /// window starts).
     pub queued_peak: u64,
     /// Connections the server closed since start to make room for new ones
-    /// when `max_connections` were open: each was the oldest one still
-    /// waiting for a request head (idle or slowloris). Not a request count:
-    /// it is outside the identity below. Absent in older servers' JSON (0).
+    /// when `max_connections` were open: each had no complete request on
+    /// its socket (no request bytes, a partial head, or idle between
+    /// keep-alive requests) and was answered 503 with `Retry-After`. Not a
+    /// request count: it is outside the identity below. Absent in older
+    /// servers' JSON (0).
     #[serde(default)]
     pub connections_shed: u64,
+    /// Requests answered 503 with `Retry-After` because they came on a
+    /// connection accepted over `max_connections` (they never reach the
+    /// door, so they are outside the identity below). 0 in older servers' JSON.
+    #[serde(default)]
+    pub over_cap: u64,
     /// Milliseconds since the server started.
     pub uptime_ms: u64,
     /// The door's state (default in older servers' JSON).
@@ -194,6 +206,7 @@ mod tests {
             budget_ms: None,
             slowdown_at_ms: None,
             slowdown_factor: 1.0,
+            config_epoch: 0,
         }
     }
 
@@ -214,6 +227,7 @@ mod tests {
             queued: 0,
             queued_peak: 2,
             connections_shed: 4,
+            over_cap: 0,
             uptime_ms: 9,
             door: DoorStats::default(),
         };

@@ -112,6 +112,7 @@ mod tests {
             budget_ms: None,
             slowdown_at_ms: Some(10_000),
             slowdown_factor: 2.0,
+            config_epoch: 0,
         }
     }
 

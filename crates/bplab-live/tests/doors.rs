@@ -5,76 +5,38 @@
 //! tight wall-clock asserts, for a loaded 2-core machine; one test at a time
 //! holds the lock so they do not share the cores.
 
-use std::collections::BTreeMap;
+mod support;
+
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
-use bplab_live::server::parse_door;
-use bplab_live::{ServeConfig, ServeSettings, StatsSnapshot, bind};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::TcpStream;
-use tokio::sync::{Mutex, oneshot};
+use bplab_live::ServeSettings;
+use support::{HEAVY, Running, raw, start, stats, with_door};
 use tokio::task::JoinSet;
-
-static HEAVY: Mutex<()> = Mutex::const_new(());
-
-/// A running test server; stops when dropped.
-struct Running {
-    addr: SocketAddr,
-    _stop: oneshot::Sender<()>,
-}
 
 /// Start a server: 1 worker, no spin, `wait_ms`, the door `limit` with
 /// `settings`, and an optional deploy.
-async fn start(
+async fn start_door(
     limit: &str,
     settings: &[(&str, &str)],
     wait_ms: u64,
     budget_ms: Option<u64>,
     slowdown: Option<(u64, f64)>,
 ) -> Running {
-    let given: BTreeMap<String, String> = settings.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
-    let door = parse_door(limit, &given).expect("valid door");
-    let cfg = ServeConfig::new(ServeSettings {
+    let s = ServeSettings {
         workers: 1,
         spin_ms: 0,
         wait_ms,
-        limit: door.queue_limit(),
-        addr: SocketAddr::from(([127, 0, 0, 1], 0)),
         budget_ms,
         slowdown_at_ms: slowdown.map(|s| s.0),
         slowdown_factor: slowdown.map_or(2.0, |s| s.1),
-        ..ServeSettings::DEFAULT
-    })
-    .expect("valid config")
-    .with_door(door, given);
-    let bound = bind(cfg).await.expect("bind");
-    let addr = bound.local_addr();
-    let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(bound.run(async move {
-        let _ = stopped.await;
-    }));
-    Running { addr, _stop: stop }
-}
-
-/// Send raw bytes, read until the server closes (or 10 s), return the text.
-async fn raw(addr: SocketAddr, bytes: &[u8]) -> std::io::Result<String> {
-    let mut s = TcpStream::connect(addr).await?;
-    s.write_all(bytes).await?;
-    let mut buf = Vec::new();
-    tokio::time::timeout(Duration::from_secs(10), s.read_to_end(&mut buf))
-        .await
-        .map_err(|_| std::io::Error::other("no close within 10 s"))??;
-    Ok(String::from_utf8_lossy(&buf).into_owned())
+        ..support::settings()
+    };
+    start(with_door(s, limit, settings)).await
 }
 
 async fn work(addr: SocketAddr) -> std::io::Result<String> {
     raw(addr, b"GET / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").await
-}
-
-async fn stats(addr: SocketAddr) -> StatsSnapshot {
-    let text = raw(addr, b"GET /stats HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").await.expect("stats");
-    serde_json::from_str(text.split("\r\n\r\n").nth(1).expect("body")).expect("stats json")
 }
 
 async fn post_config(addr: SocketAddr, body: &str) -> String {
@@ -121,7 +83,7 @@ async fn adaptive_limits_shrink_after_the_deploy() {
     for (door, settings, budget) in
         [("gradient2", &[("min-limit", "1")][..], None), ("aimd", &[("min-limit", "1")][..], Some(300))]
     {
-        let s = start(door, settings, 10, budget, Some((2500, 4.0))).await;
+        let s = start_door(door, settings, 10, budget, Some((2500, 4.0))).await;
         let before = limit_after(s.addr, 16, 2.0).await;
         let snap = stats(s.addr).await;
         assert!(snap.uptime_ms < 2500 || !snap.door.slowed, "{door}: measured before the deploy");
@@ -150,18 +112,19 @@ async fn sequential_ms(addr: SocketAddr, n: usize) -> f64 {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn config_changes_take_effect_and_bad_bodies_get_400() {
     let _g = HEAVY.lock().await;
-    let s = start("10", &[], 10, None, None).await;
+    let s = start_door("10", &[], 10, None, None).await;
     let before = sequential_ms(s.addr, 5).await;
     let ok = post_config(s.addr, r#"{"wait_ms": 80, "workers": 2}"#).await;
     assert!(ok.starts_with("HTTP/1.1 200"), "{ok}");
     let after = sequential_ms(s.addr, 5).await;
     assert!(after >= 80.0 && after > before + 40.0, "service {before:.1} ms, then {after:.1} ms");
     let snap = stats(s.addr).await;
-    assert_eq!((snap.config.wait_ms, snap.config.workers), (80, 2));
+    assert_eq!((snap.config.wait_ms, snap.config.workers, snap.config.config_epoch), (80, 2, 1));
     for (body, says) in [
         (r#"{"wait_ms": 70000}"#, "wait_ms: '70000' is not accepted; expected a whole number from 0 to 60000 (ms)"),
         (r#"{"workers": 0}"#, "workers: '0' is not accepted; expected a whole number from 1 to 1024 (slots)"),
         (r#"{"spin_ms": 1, "limit": 3}"#, "field 'limit' is not accepted; expected any of spin_ms, wait_ms, workers"),
+        (r#"{"wait_ms": 5, "wait_ms": 6}"#, "field 'wait_ms' is given twice"),
         (r#"{"spin_ms": "#, "body: not JSON"),
         ("[]", "body: '[]' is not accepted"),
     ] {
@@ -191,7 +154,7 @@ async fn every_door_refuses_with_503_and_retry_after() {
         ("codel", &[("target-ms", "1"), ("interval-ms", "500")]),
     ];
     for (door, settings) in doors {
-        let s = start(door, settings, 40, None, None).await;
+        let s = start_door(door, settings, 40, None, None).await;
         let heads = hammer(s.addr, 6, Instant::now() + Duration::from_secs(3)).await;
         let refused: Vec<&String> = heads.iter().filter(|h| h.starts_with("http/1.1 503")).collect();
         assert!(!refused.is_empty(), "{door}: no refusal in {} answers", heads.len());

@@ -9,18 +9,18 @@
 //! The tests take a lock so they do not share the file descriptors and
 //! cores with each other.
 
+mod support;
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
-use bplab_live::{MAX_HEAD_BYTES, ServeConfig, ServeSettings, StatsSnapshot, bind};
+use bplab_live::{MAX_HEAD_BYTES, ServeSettings};
+use support::{HEAVY, Running, raw, start_settings, stats};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use tokio::sync::{Mutex, oneshot};
 use tokio::task::JoinSet;
-
-static HEAVY: Mutex<()> = Mutex::const_new(());
 
 /// Header timeout of the attacked servers: long, so that a request which
 /// had to wait for it could not pass the bound below.
@@ -28,62 +28,29 @@ const HEADER_TIMEOUT_MS: u64 = 10_000;
 /// A normal request must answer within this while under attack.
 const NORMAL_BOUND: Duration = Duration::from_secs(3);
 
-struct Running {
-    addr: SocketAddr,
-    _stop: oneshot::Sender<()>,
-}
-
+/// A server with `workers`, no spin, `wait_ms`, `limit` and a cap of
+/// `max_connections`, headers timing out after [`HEADER_TIMEOUT_MS`].
 async fn start(workers: usize, wait_ms: u64, limit: Option<usize>, max_connections: usize) -> Running {
-    let cfg = ServeConfig::new(ServeSettings {
+    start_settings(ServeSettings {
         workers,
         spin_ms: 0,
         wait_ms,
         limit,
-        addr: SocketAddr::from(([127, 0, 0, 1], 0)),
         max_connections,
         header_read_timeout_ms: HEADER_TIMEOUT_MS,
-        ..ServeSettings::DEFAULT
+        ..support::settings()
     })
-    .expect("valid config");
-    let bound = bind(cfg).await.expect("bind");
-    let addr = bound.local_addr();
-    let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(bound.run(async move {
-        let _ = stopped.await;
-    }));
-    Running { addr, _stop: stop }
+    .await
 }
 
-/// The soft open-file limit (Linux `/proc/self/limits`; 1024 elsewhere).
-fn open_file_limit() -> usize {
-    std::fs::read_to_string("/proc/self/limits")
-        .ok()
-        .and_then(|text| {
-            let line = text.lines().find(|l| l.starts_with("Max open files"))?;
-            line.split_whitespace().nth(3)?.parse().ok()
-        })
-        .unwrap_or(1024)
-}
-
-/// How many attacking sockets fit beside a server capped at `cap`, up to `want`.
+/// How many attacking sockets fit beside a server capped at `cap` (whose
+/// two pools hold up to `2 × cap`), up to `want`, after raising the soft
+/// open-file limit as far as the hard limit allows.
 fn scaled(want: usize, cap: usize) -> usize {
-    let n = want.min(open_file_limit().saturating_sub(cap + 200));
-    eprintln!("open-file limit {}: {n} attacking sockets (wanted {want})", open_file_limit());
+    let have = support::open_files((want + 2 * cap + 200) as u64) as usize;
+    let n = want.min(have.saturating_sub(2 * cap + 200));
+    eprintln!("open-file limit {have}: {n} attacking sockets (wanted {want})");
     n
-}
-
-/// Send raw bytes, read until the server closes (or 20 s), return the text.
-async fn raw(addr: SocketAddr, bytes: &[u8]) -> std::io::Result<String> {
-    let io = async {
-        let mut s = TcpStream::connect(addr).await?;
-        s.write_all(bytes).await?;
-        let mut buf = Vec::new();
-        s.read_to_end(&mut buf).await?;
-        Ok(String::from_utf8_lossy(&buf).into_owned())
-    };
-    tokio::time::timeout(Duration::from_secs(20), io)
-        .await
-        .map_err(|_| std::io::Error::other("no close within 20 s"))?
 }
 
 const GET: &[u8] = b"GET / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n";
@@ -93,12 +60,6 @@ async fn timed_get(addr: SocketAddr) -> (String, Duration) {
     let t0 = Instant::now();
     let text = raw(addr, GET).await.expect("normal request");
     (text.lines().next().unwrap_or("").to_string(), t0.elapsed())
-}
-
-async fn stats(addr: SocketAddr) -> StatsSnapshot {
-    let text = raw(addr, b"GET /stats HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").await.expect("stats");
-    let body = text.split("\r\n\r\n").nth(1).expect("body");
-    serde_json::from_str(body).expect("stats json")
 }
 
 /// Open `n` connections at once that never send a byte.
@@ -121,7 +82,7 @@ async fn slowloris_of_idle_sockets_does_not_delay_a_normal_request() {
     let _heavy = HEAVY.lock().await;
     let cap = 256;
     let n = scaled(2000, cap);
-    assert!(n > cap, "open-file limit {} too low for this test", open_file_limit());
+    assert!(n > cap, "open-file limit too low for this test");
     let srv = start(1, 1, None, cap).await;
     let mut idle = idle_sockets(srv.addr, n);
     let mut held = Vec::with_capacity(n);
@@ -149,7 +110,7 @@ async fn burst_of_connects_does_not_delay_a_normal_request() {
     let _heavy = HEAVY.lock().await;
     let cap = 1024;
     let n = scaled(5000, cap);
-    assert!(n > cap, "open-file limit {} too low for this test", open_file_limit());
+    assert!(n > cap, "open-file limit too low for this test");
     let srv = start(1, 1, None, cap).await;
     let mut burst = idle_sockets(srv.addr, n);
     tokio::time::sleep(Duration::from_millis(20)).await;

@@ -2,25 +2,17 @@
 //! windows. The two load tests take a lock so they do not share the two
 //! cores with each other.
 
+mod support;
+
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 use bplab_live::load::{LoadConfig, LoadSettings, Target, schedule, sweep};
-use bplab_live::{
-    LiveError, LoadArgs, ServeArgs, ServeConfig, ServeSettings, StatsSnapshot, bind, measure, run_load, run_serve,
-};
+use bplab_live::{LiveError, LoadArgs, ServeArgs, ServeConfig, ServeSettings, measure, run_load, run_serve};
 use clap::Parser;
+use support::{HEAVY, Running, raw, start_on_thread, start_settings, stats};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
-use tokio::sync::{Mutex, oneshot};
-
-static HEAVY: Mutex<()> = Mutex::const_new(());
-
-/// A running test server; stops when dropped.
-struct Running {
-    addr: SocketAddr,
-    _stop: oneshot::Sender<()>,
-}
 
 async fn start(
     workers: usize,
@@ -30,25 +22,16 @@ async fn start(
     max_connections: usize,
     header_timeout_ms: u64,
 ) -> Running {
-    let loopback = SocketAddr::from(([127, 0, 0, 1], 0));
-    let cfg = ServeConfig::new(ServeSettings {
+    start_settings(ServeSettings {
         workers,
         spin_ms,
         wait_ms,
         limit,
-        addr: loopback,
         max_connections,
         header_read_timeout_ms: header_timeout_ms,
-        ..ServeSettings::DEFAULT
+        ..support::settings()
     })
-    .expect("valid config");
-    let bound = bind(cfg).await.expect("bind");
-    let addr = bound.local_addr();
-    let (stop, stopped) = oneshot::channel::<()>();
-    tokio::spawn(bound.run(async move {
-        let _ = stopped.await;
-    }));
-    Running { addr, _stop: stop }
+    .await
 }
 
 fn target(addr: SocketAddr) -> Target {
@@ -63,23 +46,6 @@ fn load_cfg(addr: SocketAddr, rate: f64, seconds: f64, timeout_ms: u64) -> LoadC
         ..LoadSettings::lesson(target(addr))
     })
     .expect("load config")
-}
-
-/// Send raw bytes, read until the server closes (or 5 s), return the text.
-async fn raw(addr: SocketAddr, bytes: &[u8]) -> std::io::Result<String> {
-    let mut s = TcpStream::connect(addr).await?;
-    s.write_all(bytes).await?;
-    let mut buf = Vec::new();
-    tokio::time::timeout(Duration::from_secs(5), s.read_to_end(&mut buf))
-        .await
-        .map_err(|_| std::io::Error::other("no close within 5 s"))??;
-    Ok(String::from_utf8_lossy(&buf).into_owned())
-}
-
-async fn stats(addr: SocketAddr) -> StatsSnapshot {
-    let text = raw(addr, b"GET /stats HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").await.expect("stats");
-    let body = text.split("\r\n\r\n").nth(1).expect("body");
-    serde_json::from_str(body).expect("stats json")
 }
 
 // (a) With limit 10, 3x overload: the tail is pinned by the queue bound and
@@ -296,29 +262,10 @@ fn bad_configs_are_usage_errors() {
 // with the core model, and the CSV file.
 #[test]
 fn run_load_end_to_end_with_compare_and_csv() {
-    let (addr_tx, addr_rx) = std::sync::mpsc::channel();
-    let (stop_tx, stop_rx) = oneshot::channel::<()>();
-    let server = std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().expect("rt");
-        rt.block_on(async move {
-            let cfg = ServeConfig::new(ServeSettings {
-                limit: Some(10),
-                addr: SocketAddr::from(([127, 0, 0, 1], 0)),
-                max_connections: 64,
-                ..ServeSettings::DEFAULT
-            })
-            .expect("cfg");
-            let bound = bind(cfg).await.expect("bind");
-            addr_tx.send(bound.local_addr()).expect("send addr");
-            bound
-                .run(async move {
-                    let _ = stop_rx.await;
-                })
-                .await
-                .expect("run");
-        });
-    });
-    let addr = addr_rx.recv().expect("addr");
+    let server = start_on_thread(
+        ServeConfig::new(ServeSettings { limit: Some(10), max_connections: 64, ..support::settings() }).expect("cfg"),
+    );
+    let addr = server.addr;
     let csv = std::env::temp_dir().join(format!("bplab-live-test-{}.csv", std::process::id()));
     let target = format!("http://{addr}/");
     let csv_arg = csv.to_string_lossy().into_owned();
@@ -337,8 +284,7 @@ fn run_load_end_to_end_with_compare_and_csv() {
     let offered_per_sec = fields[1].parse::<f64>().expect("sent") / 0.5;
     let model_ok: f64 = fields[12].parse().expect("model column");
     assert!((0.75 * offered_per_sec..=1.25 * offered_per_sec).contains(&model_ok), "{text}");
-    let _ = stop_tx.send(());
-    server.join().expect("server thread");
+    drop(server);
 }
 
 // (f) The same seed yields the same schedule.

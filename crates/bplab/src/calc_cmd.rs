@@ -37,9 +37,9 @@ pub fn limit(m: &ArgMatches) -> Result<(), Failure> {
 fn print_limit(input: LimitInput) -> Result<(), Failure> {
     let workers = input.workers;
     let r = calc::limit(input)?;
-    println!("queue limit (behind the workers, seed 003): {}", r.queue_limit);
-    println!("deadline-safe queue limit (rounded down; the record's number): {}", r.record_limit);
-    println!("in-system bound (capacity × budget, Post 2): {}", r.in_system_limit);
+    for (label, value) in r.lines() {
+        println!("{label}: {value}");
+    }
     println!("  the two differ by the {workers} request(s) in service");
     println!();
     print_explanation(&r.explanation);
@@ -74,9 +74,9 @@ pub fn littles(m: &ArgMatches) -> Result<(), Failure> {
         in_flight: input(m, calc::IN_FLIGHT)?,
     };
     let r = calc::littles(input)?;
-    println!("arrivals   λ = {} /s", fmt_num(r.arrivals_rps));
-    println!("latency    W = {} ms", fmt_num(r.latency_ms));
-    println!("in flight  L = {}", fmt_num(r.in_flight));
+    println!("arrivals   λ = {} /s", calc::show(r.arrivals_rps));
+    println!("latency    W = {} ms", calc::show(r.latency_ms));
+    println!("in flight  L = {}", calc::show(r.in_flight));
     println!();
     print_explanation(&r.explanation);
     Ok(())

@@ -79,7 +79,7 @@ fn calculators_print_the_lesson_numbers() {
     let o = bplab(&["limit", "--workers", "1", "--budget-ms", "230", "--service-ms", "21"]);
     let s = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success());
-    assert!(s.contains("queue limit (behind the workers, seed 003): 10"), "{s}");
+    assert!(s.contains("queue limit (the course lesson's formula, rounded half-up): 10"), "{s}");
     assert!(s.contains("in-system bound (capacity × budget, Post 2): 11"), "{s}");
     assert!(
         s.contains("1 × (230 − 21) / 21") && s.contains("It assumes:") && s.contains("What would reverse it."),
@@ -159,7 +159,7 @@ fn serve_load_and_measure_are_wired_end_to_end() {
         let s = String::from_utf8_lossy(&o.stdout);
         assert!(o.status.success(), "{s}{}", String::from_utf8_lossy(&o.stderr));
         assert!(
-            s.contains("workers 1 spin 1ms wait 9ms limit 5") && s.contains("queue limit (behind the workers"),
+            s.contains("workers 1 spin 1ms wait 9ms limit 5") && s.contains("queue limit (the course lesson's formula"),
             "{s}"
         );
         let o = bplab(&[

@@ -2,10 +2,11 @@
 
 use serde::Serialize;
 
+use crate::claim::{Claim, Equation};
 use crate::numerics::format_fixed;
 
 /// One step of a derivation.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Step {
     /// What the step computes.
     pub label: String,
@@ -15,10 +16,23 @@ pub struct Step {
     pub substituted: String,
     /// The value it gives, as shown.
     pub value: String,
+    /// The arithmetic shown, as data (`substituted = value` recomputes from it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub eq: Option<Equation>,
+}
+
+impl Step {
+    /// A step whose substituted side and value are rendered from `eq`;
+    /// `note` follows the value (e.g. "rounded half-up").
+    pub fn eq(label: &str, formula: &str, eq: Equation, note: &str) -> Step {
+        let (substituted, value) = eq.render();
+        let value = if note.is_empty() { value } else { format!("{value} {note}") };
+        Step { label: label.into(), formula: formula.into(), substituted, value, eq: Some(eq) }
+    }
 }
 
 /// A result and where it came from.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Explanation {
     /// What was computed.
     pub title: String,
@@ -32,6 +46,9 @@ pub struct Explanation {
     pub ignores: Vec<String>,
     /// What would change the answer.
     pub would_change: Vec<String>,
+    /// The facts the text states, each with what makes it true.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub claims: Vec<Claim>,
 }
 
 impl Explanation {

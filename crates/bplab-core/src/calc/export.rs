@@ -91,9 +91,7 @@ struct Numbers {
 
 impl Numbers {
     fn new(i: &LimitInput, r: &LimitResult) -> Numbers {
-        let w = f64::from(i.workers);
-        let worst = (r.queue_limit as f64 / w + 1.0) * i.service_ms;
-        let queue = if worst <= i.budget_ms { r.queue_limit } else { r.queue_limit_safe };
+        let queue = r.record_limit;
         let per_s = r.capacity_rps.floor();
         let rate = if per_s >= 1.0 {
             format!("{}r/s", per_s as u64)
@@ -223,10 +221,11 @@ mod tests {
         let i = LimitInput { workers: 4, budget_ms: 230.0, service_ms: 12.0 };
         let n = Numbers::new(&i, &super::super::limit(i).unwrap());
         assert_eq!((n.queue, n.in_system, n.rate.as_str(), n.queue_wait_ms), (72, 76, "333r/s", 218));
-        // 2 × 210 / 20 = 21 exactly: (21 / 2 + 1) × 20 = 230 ms fits, so half-up ships.
+        // 2 × 210 / 20 = 21 exactly, but the 21st queued starts after ceil(21 / 2) = 11
+        // service times: (11 + 1) × 20 = 240 ms > 230, so 20 ships ((10 + 1) × 20 = 220 ms).
         let i = LimitInput { workers: 2, budget_ms: 230.0, service_ms: 20.0 };
         let n = Numbers::new(&i, &super::super::limit(i).unwrap());
-        assert_eq!((n.queue, n.in_system), (21, 23));
+        assert_eq!((n.queue, n.in_system), (20, 22));
         // Below one per second nginx gets a per-minute rate.
         let i = LimitInput { workers: 1, budget_ms: 9000.0, service_ms: 2000.0 };
         let n = Numbers::new(&i, &super::super::limit(i).unwrap());
@@ -244,7 +243,7 @@ mod tests {
             {
                 assert!(s.contains(&format!("\n{p}{head}")), "{t:?} lacks {head}:\n{s}");
             }
-            assert!(s.contains("10 ms gives 22, 40 ms gives 5"), "{s}");
+            assert!(s.contains("10 ms gives 22, 40 ms gives 4"), "{s}");
             // The record block is all comments: nothing before the first non-comment line is config.
             let first_code = s.lines().find(|l| !l.trim().is_empty() && !l.starts_with(p.trim())).unwrap();
             assert!(!first_code.contains("Setting"), "{first_code}");

@@ -1,11 +1,16 @@
 //! The admission limit from workers, latency budget and service time, in
 //! both conventions: the in-system bound (capacity × budget, Post 2) and the
-//! queue behind the workers (`workers × (budget − service) / service`,
-//! seed 003). They differ by the requests in service.
+//! queue behind the workers (`workers × (budget − service) / service`, the
+//! course lesson). They differ by the requests in service. The number
+//! shipped is the deadline-safe one: the largest queue whose exact worst
+//! time `(ceil(q / w) + 1) × S` fits the budget.
 
 use serde::{Deserialize, Serialize};
 
 use super::{Explanation, Record, Step, budget_value, deadline_safe_bound, fmt_num, worst_sojourn_ms};
+use crate::claim::equation::{add, ceil, div, mul, n, round, show, sub, u};
+use crate::claim::exact::Ratio;
+use crate::claim::{Claim, Cmp, Equation, Fact};
 use crate::error::ConfigError;
 
 /// Inputs of the limit calculator.
@@ -15,7 +20,7 @@ pub struct LimitInput {
     pub workers: u32,
     /// Latency budget for time in the system, ms, above `service_ms`, up to 1e7.
     pub budget_ms: f64,
-    /// Measured service time of one request, ms, in (0, 1e6].
+    /// Measured service time of one request, ms, in [0.001, 1e6].
     pub service_ms: f64,
 }
 
@@ -30,13 +35,13 @@ pub struct LimitResult {
     pub in_system_limit: u64,
     /// Queue behind the workers before rounding.
     pub queue_exact: f64,
-    /// The queue limit, rounded half-up (seed 003's convention).
+    /// The queue limit, rounded half-up on exact arithmetic (the course lesson's convention).
     pub queue_limit: u64,
-    /// The queue limit rounded down: the worst time in the system,
-    /// `(queue / workers + 1) × service`, stays within the budget.
+    /// The largest queue whose worst time in the system,
+    /// `(ceil(queue / workers) + 1) × service`, stays within the budget.
     pub queue_limit_safe: u64,
-    /// The number the record ships: half-up when its worst time in the
-    /// system fits the budget, else the deadline-safe one.
+    /// The number the record ships: the deadline-safe one (equal to the
+    /// half-up figure when that fits).
     pub record_limit: u64,
     /// How.
     pub explanation: Explanation,
@@ -65,6 +70,27 @@ fn recognisable(x: f64) -> f64 {
     (x / step).round() * step
 }
 
+/// Worst time in the system of the last of `q` queued requests behind
+/// `workers` busy workers with a fixed service time: it starts after
+/// `ceil(q / workers)` service times, `(ceil(q / workers) + 1) × service`.
+pub fn worst_time_ms(q: u64, workers: u32, service_ms: f64) -> f64 {
+    (q.div_ceil(u64::from(workers.max(1))) + 1) as f64 * service_ms
+}
+
+/// The deadline-safe queue limit: the largest `q` whose exact worst time
+/// `(ceil(q / w) + 1) × S` is within the budget, `w × (floor(B / S) − 1)`,
+/// with `floor` on exact arithmetic.
+pub fn deadline_safe_queue(workers: u32, budget_ms: f64, service_ms: f64) -> u64 {
+    let k =
+        Ratio::scaled(1, budget_ms, service_ms).map_or_else(|| (budget_ms / service_ms).floor() as u64, Ratio::floor);
+    k.saturating_sub(1).saturating_mul(u64::from(workers))
+}
+
+fn equation_worst(q: u64, workers: u32, service_ms: f64) -> Equation {
+    let e = mul(add(ceil(div(n(q as f64), n(f64::from(workers)))), n(1.0)), n(service_ms));
+    Equation::with_result(e, worst_time_ms(q, workers, service_ms), "ms")
+}
+
 /// Computes both limit conventions with their explanation.
 pub fn limit(i: LimitInput) -> Result<LimitResult, ConfigError> {
     use super::params::{BUDGET, CALC_PARAMS, SERVICE, WORKERS};
@@ -75,75 +101,109 @@ pub fn limit(i: LimitInput) -> Result<LimitResult, ConfigError> {
         return Err(ConfigError::BudgetNotAboveService { budget_ms: i.budget_ms, service_ms: i.service_ms });
     }
     let (w, b, s) = (f64::from(i.workers), i.budget_ms, i.service_ms);
+    let workers = u64::from(i.workers);
     let capacity = super::capacity_rps(s, i.workers);
     let in_system = capacity * (b / 1000.0);
     let queue = queue_exact(w, b, s);
-    let (in_system_limit, queue_limit) = (in_system.round() as u64, queue.round() as u64);
-    let (ws, bs, ss) = (fmt_num(w), fmt_num(b), fmt_num(s));
+    // Rounding decisions on exact rationals: w × B / S and w × (B − S) / S
+    // (6.5 is 6.5, not the 6.4999… floating point makes of it), so the parts
+    // add up: in-system = queued + workers.
+    let exact_q = Ratio::scaled_diff(workers, b, s, s);
+    let queue_limit = exact_q.map_or(queue.round() as u64, Ratio::half_up);
+    let in_system_limit = queue_limit + workers;
+    let safe = deadline_safe_queue(i.workers, b, s);
+    let shipped = safe;
+    let ws = fmt_num(w);
+    let (bs, ss) = (show(b), show(s));
+    let half = if exact_q.is_some_and(Ratio::is_half) { ", exactly half: rounded up" } else { "" };
     let steps = vec![
-        Step {
-            label: "drain rate (capacity)".into(),
-            formula: "workers × 1000 / service".into(),
-            substituted: format!("{ws} × 1000 / {ss}"),
-            value: format!("{} /s", fmt_num(capacity)),
-        },
-        Step {
-            label: "in flight allowed (Little's law, in-system bound)".into(),
-            formula: "capacity × budget".into(),
-            substituted: format!("{} /s × {} s", fmt_num(capacity), fmt_num(b / 1000.0)),
-            value: format!("{} → {in_system_limit}", fmt_num(in_system)),
-        },
-        Step {
-            label: "queue limit behind the workers".into(),
-            formula: "workers × (budget − service) / service".into(),
-            substituted: format!("{ws} × ({bs} − {ss}) / {ss}"),
-            value: format!("{} → {queue_limit}", fmt_num(queue)),
-        },
+        Step::eq(
+            "drain rate (capacity)",
+            "workers × 1000 / service",
+            Equation::new(div(mul(n(w), n(1000.0)), n(s)), "/s"),
+            "",
+        ),
+        Step::eq(
+            "in flight allowed (Little's law, in-system bound)",
+            "capacity × budget",
+            Equation::new(mul(u(capacity, "/s"), u(b / 1000.0, "s")), ""),
+            &format!("→ {in_system_limit} (rounded half-up{half})"),
+        ),
+        Step::eq(
+            "queue limit behind the workers (the course lesson's formula)",
+            "workers × (budget − service) / service",
+            Equation::new(div(mul(n(w), sub(n(b), n(s))), n(s)), ""),
+            &format!("→ {queue_limit} (rounded half-up{half})"),
+        ),
+        Step::eq(
+            &format!("worst time in the system at the lesson's half-up {queue_limit}"),
+            "(ceil(queue / workers) + 1) × service",
+            equation_worst(queue_limit, i.workers, s),
+            &format!("(budget {bs} ms)"),
+        ),
+        Step::eq(
+            &format!("worst time in the system at the deadline-safe {safe}"),
+            "(ceil(queue / workers) + 1) × service",
+            equation_worst(safe, i.workers, s),
+            &format!("(budget {bs} ms)"),
+        ),
     ];
-    // The lesson's reversal form: the service time halved and roughly
-    // doubled, as numbers a reader recognises (21 ms → 10 and 40 ms).
-    let alt = |target: f64| {
+    // What would reverse it, by the rule of the number shipped: the service
+    // time halved and roughly doubled, as numbers a reader recognises.
+    let mut claims = Vec::new();
+    let alt = |target: f64, claims: &mut Vec<Claim>| {
         let s2 = recognisable(target);
-        (b > s2 && s2 > 0.0).then(|| format!("{} ms gives {}", fmt_num(s2), queue_exact(w, b, s2).round()))
+        let ok = b > s2 && s2 >= CALC_PARAMS[SERVICE].min && show(s2) != ss;
+        ok.then(|| {
+            let q2 = deadline_safe_queue(i.workers, b, s2);
+            let text = format!("{} ms gives {q2}", show(s2));
+            let worst_ms = worst_time_ms(q2, i.workers, s2);
+            claims.push(Claim::new(
+                "reversal",
+                "claim",
+                text.clone(),
+                Fact::Limit { workers: i.workers, budget_ms: b, service_ms: s2, shipped: q2, worst_ms },
+            ));
+            text
+        })
     };
-    let moves: Vec<String> = [alt(s / 2.0), alt(s * 2.0)].into_iter().flatten().collect();
+    let moves: Vec<String> = [alt(s / 2.0, &mut claims), alt(s * 2.0, &mut claims)].into_iter().flatten().collect();
     let moves = if moves.is_empty() { String::new() } else { format!(" ({})", moves.join(", ")) };
-    let safe = queue.floor().max(0.0) as u64;
-    let worst = |q: u64| (q as f64 / w + 1.0) * s;
+    let worst = |q: u64| worst_time_ms(q, i.workers, s);
+    let bound_kind = if i.workers > 1 {
+        format!(
+            "fixed-service bound: the last of {shipped} queued starts after ceil({shipped} / {ws}) = {} service times",
+            shipped.div_ceil(workers)
+        )
+    } else {
+        "fixed-service bound".to_owned()
+    };
     let reverse = format!(
         "A measured service time materially different from {ss} ms, because the limit moves inversely with it{moves}. \
          A change in the worker count, which scales it linearly. A caller whose budget is not {bs} ms. \
          A traffic mix in which the expensive requests are the ones worth keeping: this limit refuses by arrival order alone."
     );
-    let half_up_fits = worst(queue_limit) <= b;
-    let shipped = if half_up_fits { queue_limit } else { safe };
+    let shipped_text = format!("{shipped} queued requests");
+    claims.push(Claim::new(
+        "bound",
+        if queue_limit == shipped { "claim" } else { "half-up-past-budget" },
+        shipped_text.clone(),
+        Fact::Limit { workers: i.workers, budget_ms: b, service_ms: s, shipped, worst_ms: worst(shipped) },
+    ));
     let explanation = Explanation {
         title: "Admission limit".into(),
         answer: format!(
-            "queue limit {queue_limit} (in-system bound {in_system_limit} = {queue_limit} queued + {ws} in service); deadline-safe {safe}"
+            "queue limit {queue_limit} by the course lesson's formula (in-system bound {in_system_limit} = {queue_limit} queued + {ws} in service); deadline-safe {safe}"
         ),
-        steps: {
-            let mut steps = steps;
-            steps.push(Step {
-                label: "worst time in the system at each rounding".into(),
-                formula: "(queue / workers + 1) × service".into(),
-                substituted: format!("({queue_limit} / {ws} + 1) × {ss}; ({safe} / {ws} + 1) × {ss}"),
-                value: format!(
-                    "half-up {queue_limit}: {} ms; rounded down {safe}: {} ms (budget {bs} ms)",
-                    fmt_num(worst(queue_limit)),
-                    fmt_num(worst(safe))
-                ),
-            });
-            steps
-        },
+        steps,
         assumes: vec![
             format!(
                 "The service drains at {} per second (λ here is the drain rate, not the offered load) and its service time stays near {ss} ms.",
-                fmt_num(capacity)
+                show(capacity)
             ),
             "The budget is the whole time in the system, queueing included.".into(),
-            "Admitted requests are served in order, each by one worker.".into(),
-            "The formula's answer is rounded half-up, as the lesson rounds 9.95 to 10; the deadline-safe figure rounds down so the worst time in the system stays within the budget.".into(),
+            "Admitted requests are served in order, each by one worker; the worst time is a fixed-service bound: a varying service time can pass it.".into(),
+            "The lesson's answer is rounded half-up, as the lesson rounds 9.95 to 10; the deadline-safe figure is the largest queue whose worst time in the system, (ceil(queue / workers) + 1) × service, stays within the budget.".into(),
         ],
         ignores: vec![
             "Service-time variance: the tail of the service time eats into the budget.".into(),
@@ -157,30 +217,31 @@ pub fn limit(i: LimitInput) -> Result<LimitResult, ConfigError> {
             format!("Workers: the limit scales linearly with the {ws} worker(s)."),
             format!("Budget: every extra {ss} ms of budget admits {ws} more queued request(s)."),
         ],
+        claims,
     };
     let record = Record {
         setting: format!(
-            "Admission limit of {shipped} queued requests with {ws} worker(s), refusing at once with a 503 and a Retry-After hint."
+            "Admission limit of {shipped_text} with {ws} worker(s), refusing at once with a 503 and a Retry-After hint."
         ),
         criterion: format!(
             "An admitted request spends at most {bs} ms in the system (a target set under the p99 criterion, to leave room for the tail); under overload, delivered answers hold near the drain rate of {} per second.",
-            fmt_num(capacity)
+            show(capacity)
         ),
         measurement: format!(
             "Service time {ss} ms per request with {ws} worker(s), as given to this calculator; not measured by it."
         ),
-        number: if half_up_fits {
+        number: if queue_limit == shipped {
             format!(
-                "{shipped}, from workers × (budget − service) / service = {ws} × ({bs} − {ss}) / {ss} = {}, rounded half-up; worst time in the system ({shipped} / {ws} + 1) × {ss} = {} ms.",
-                fmt_num(queue),
-                fmt_num(worst(shipped))
+                "{shipped}, from workers × (budget − service) / service = {ws} × ({bs} − {ss}) / {ss} = {}, rounded half-up; worst time in the system (ceil({shipped} / {ws}) + 1) × {ss} = {} ms ({bound_kind}).",
+                show(queue),
+                show(worst(shipped))
             )
         } else {
             format!(
-                "{shipped}, from workers × (budget − service) / service = {ws} × ({bs} − {ss}) / {ss} = {}, rounded down: half-up {queue_limit} would allow ({queue_limit} / {ws} + 1) × {ss} = {} ms, past the budget; {shipped} allows {} ms.",
-                fmt_num(queue),
-                fmt_num(worst(queue_limit)),
-                fmt_num(worst(shipped))
+                "{shipped}, the largest queue whose worst time in the system fits the budget: (ceil({shipped} / {ws}) + 1) × {ss} = {} ms ({bound_kind}). The course lesson's formula gives {ws} × ({bs} − {ss}) / {ss} = {}, rounded half-up {queue_limit}, which would allow (ceil({queue_limit} / {ws}) + 1) × {ss} = {} ms, past the budget.",
+                show(worst(shipped)),
+                show(queue),
+                show(worst(queue_limit))
             )
         },
         reverse,
@@ -198,28 +259,62 @@ pub fn limit(i: LimitInput) -> Result<LimitResult, ConfigError> {
     })
 }
 
+impl LimitResult {
+    /// The headline lines `bplab limit` prints (and the page's readouts):
+    /// label and value.
+    pub fn lines(&self) -> Vec<(String, String)> {
+        vec![
+            ("queue limit (the course lesson's formula, rounded half-up)".into(), self.queue_limit.to_string()),
+            (
+                "deadline-safe queue limit (worst time within the budget; the record's number)".into(),
+                self.record_limit.to_string(),
+            ),
+            ("in-system bound (capacity × budget, Post 2)".into(), self.in_system_limit.to_string()),
+        ]
+    }
+}
+
 /// The models' in-system budget B = `round(capacity × (D / 1000))` with its
 /// derivation (Post 2: 100 × 0.2 = 20).
 pub fn budget(service_ms: u32, deadline_ms: u32) -> (u32, Explanation) {
-    let capacity = 1000.0 / f64::from(service_ms.max(1));
+    let sv = service_ms.max(1);
     let b = budget_value(service_ms, deadline_ms);
     let safe = deadline_safe_bound(service_ms, deadline_ms);
+    let exact = Ratio::scaled(1, f64::from(deadline_ms), f64::from(sv)).map(Ratio::half_up);
+    let float_note = match exact {
+        Some(e) if e != u64::from(b) => format!(
+            " (in floating point, as the models compute it; exactly, {deadline_ms} / {sv} = {} would round half-up to {e})",
+            show(f64::from(deadline_ms) / f64::from(sv))
+        ),
+        _ => String::new(),
+    };
+    let worst = worst_sojourn_ms(b, service_ms);
+    let over = worst > u64::from(deadline_ms);
+    let mut claims = vec![Claim::new(
+        "bound",
+        if over { "B-past-deadline" } else { "claim" },
+        if over {
+            format!("B = {b} allows {worst} ms in the system, past the {deadline_ms} ms deadline")
+        } else {
+            format!("B = {b} allows at most {worst} ms in the system, within the {deadline_ms} ms deadline")
+        },
+        Fact::Compare { lhs: worst as f64, cmp: if over { Cmp::Gt } else { Cmp::Le }, rhs: f64::from(deadline_ms) },
+    )];
     let e = Explanation {
         title: "In-system bound B".into(),
         answer: format!("B = {b} requests"),
         steps: vec![
-            Step {
-                label: "capacity".into(),
-                formula: "1000 / service".into(),
-                substituted: format!("1000 / {service_ms}"),
-                value: format!("{} rps", fmt_num(capacity)),
-            },
-            Step {
-                label: "B (Little's law: capacity × deadline)".into(),
-                formula: "round(capacity × deadline / 1000)".into(),
-                substituted: format!("round({} × {})", fmt_num(capacity), fmt_num(f64::from(deadline_ms) / 1000.0)),
-                value: b.to_string(),
-            },
+            Step::eq("capacity", "1000 / service", Equation::new(div(n(1000.0), n(f64::from(sv))), "rps"), ""),
+            Step::eq(
+                "B (Little's law: capacity × deadline)",
+                "round(1000 / service × deadline / 1000)",
+                Equation::with_result(
+                    round(mul(div(n(1000.0), n(f64::from(sv))), n(f64::from(deadline_ms) / 1000.0))),
+                    f64::from(b),
+                    "",
+                ),
+                &float_note,
+            ),
         ],
         assumes: vec![
             "One server with a fixed service time.".into(),
@@ -227,11 +322,14 @@ pub fn budget(service_ms: u32, deadline_ms: u32) -> (u32, Explanation) {
         ],
         ignores: vec!["Service-time variance, network time, retries.".into()],
         would_change: vec![format!(
-            "A slower service lowers capacity and B; a longer deadline raises B. With B = {b}, the last admitted request spends at most {b} × {service_ms} = {} ms in the system, at most {} ms of it waiting; the deadline-safe bound floor({deadline_ms} / {service_ms}) = {safe} keeps that within {deadline_ms} ms.",
-            worst_sojourn_ms(b, service_ms),
+            "A slower service lowers capacity and B; a longer deadline raises B. {}; at most {} ms of it waiting. The deadline-safe bound floor({deadline_ms} / {service_ms}) = {safe} keeps the time in the system within {deadline_ms} ms.",
+            claims[0].text,
             worst_sojourn_ms(b.saturating_sub(1), service_ms),
         )],
+        claims: Vec::new(),
     };
+    let mut e = e;
+    e.claims.append(&mut claims);
     (b, e)
 }
 
@@ -252,7 +350,7 @@ mod tests {
         let r = limit(LimitInput { workers: 1, budget_ms: 230.0, service_ms: 21.0 }).unwrap();
         assert_eq!(fmt_num(r.queue_exact), "9.95");
         assert_eq!(r.in_system_limit, 11);
-        assert!(r.record.reverse.contains("10 ms gives 22, 40 ms gives 5"), "{}", r.record.reverse);
+        assert!(r.record.reverse.contains("10 ms gives 22, 40 ms gives 4"), "{}", r.record.reverse);
         assert_eq!(r.queue_limit_safe, 9);
         assert!(r.record.number.starts_with("9,"), "{}", r.record.number);
         assert_eq!(recognisable(10.5), 10.0);

@@ -2,7 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Explanation, Step, fmt_num};
+use super::{Explanation, Step};
+use crate::claim::Equation;
+use crate::claim::equation::{div, mul, n, show, u};
 use crate::error::ConfigError;
 
 /// Which quantity was solved for.
@@ -55,36 +57,30 @@ pub fn littles(input: LittlesInput) -> Result<LittlesResult, ConfigError> {
     let given = [lam, w, l].iter().filter(|v| v.is_some()).count();
     let (lam, w, l, solved, step) = match (lam, w, l) {
         (Some(lam), Some(w), None) if given == 2 => {
-            let l = lam * (w / 1000.0);
-            let sub = format!("{} /s × {} s", fmt_num(lam), fmt_num(w / 1000.0));
-            (lam, w, l, Solved::InFlight, ("requests in flight", "L = λ × W", sub, fmt_num(l)))
+            let eq = Equation::new(mul(u(lam, "/s"), u(w / 1000.0, "s")), "");
+            let l = eq.result;
+            (lam, w, l, Solved::InFlight, Step::eq("requests in flight", "L = λ × W", eq, ""))
         }
         (Some(lam), None, Some(l)) if given == 2 => {
-            let w = l / lam * 1000.0;
-            let sub = format!("{} / {} /s", fmt_num(l), fmt_num(lam));
-            (lam, w, l, Solved::Latency, ("time in the system", "W = L / λ", sub, format!("{} ms", fmt_num(w))))
+            let eq = Equation::new(mul(div(n(l), u(lam, "/s")), n(1000.0)), "ms");
+            let w = eq.result;
+            (lam, w, l, Solved::Latency, Step::eq("time in the system", "W = L / λ", eq, ""))
         }
         (None, Some(w), Some(l)) if given == 2 => {
-            let lam = l / (w / 1000.0);
-            let sub = format!("{} / {} s", fmt_num(l), fmt_num(w / 1000.0));
-            (
-                lam,
-                w,
-                l,
-                Solved::Arrivals,
-                ("arrival rate this concurrency sustains", "λ = L / W", sub, format!("{} /s", fmt_num(lam))),
-            )
+            let eq = Equation::new(div(n(l), u(w / 1000.0, "s")), "/s");
+            let lam = eq.result;
+            (lam, w, l, Solved::Arrivals, Step::eq("arrival rate this concurrency sustains", "λ = L / W", eq, ""))
         }
         _ => return Err(ConfigError::NeedTwoOf { given }),
     };
     let explanation = Explanation {
         title: "Little's law".into(),
         answer: match solved {
-            Solved::InFlight => format!("{} requests in flight", fmt_num(l)),
-            Solved::Latency => format!("{} ms in the system", fmt_num(w)),
-            Solved::Arrivals => format!("{} arrivals per second", fmt_num(lam)),
+            Solved::InFlight => format!("{} requests in flight", show(l)),
+            Solved::Latency => format!("{} ms in the system", show(w)),
+            Solved::Arrivals => format!("{} arrivals per second", show(lam)),
         },
-        steps: vec![Step { label: step.0.into(), formula: step.1.into(), substituted: step.2, value: step.3 }],
+        steps: vec![step],
         assumes: vec![
             "The system is in steady state: as many leave per second as arrive.".into(),
             "W is the whole time in the system, queueing included, not service alone.".into(),
@@ -104,6 +100,7 @@ pub fn littles(input: LittlesInput) -> Result<LittlesResult, ConfigError> {
             },
             "Arrivals above the drain rate: then there is no steady state and the queue grows without bound.".into(),
         ],
+        claims: Vec::new(),
     };
     Ok(LittlesResult { arrivals_rps: lam, latency_ms: w, in_flight: l, solved, explanation })
 }
@@ -115,7 +112,7 @@ mod tests {
     #[test]
     fn lesson_numbers() {
         let r = littles(LittlesInput { arrivals_rps: Some(48.0), latency_ms: Some(230.0), in_flight: None }).unwrap();
-        assert_eq!(fmt_num(r.in_flight), "11.04");
+        assert_eq!(show(r.in_flight), "11.04");
         assert_eq!(r.solved, Solved::InFlight);
         let r = littles(LittlesInput { arrivals_rps: None, latency_ms: Some(200.0), in_flight: Some(20.0) }).unwrap();
         assert_eq!(r.arrivals_rps, 100.0);

@@ -5,7 +5,19 @@
 use crate::error::ConfigError;
 use crate::params::SliderSpan;
 
-use super::fmt_num;
+use crate::claim::equation::show;
+
+/// A refused number in a short form (1e-300, not 0.000…0001).
+fn shown(v: f64) -> String {
+    let s = format!("{v}");
+    if s.len() > 12 && v.is_finite() { format!("{v:e}") } else { s }
+}
+
+/// At most 60 characters of a typed value, with "…" when cut.
+pub fn quote(text: &str) -> String {
+    let t = text.trim();
+    if t.chars().count() <= 60 { t.to_owned() } else { format!("{}…", t.chars().take(60).collect::<String>()) }
+}
 
 /// One calculator input.
 #[derive(Clone, Copy, Debug)]
@@ -16,8 +28,9 @@ pub struct CalcParam {
     pub label: &'static str,
     /// Unit shown beside the value (empty: none).
     pub unit: &'static str,
-    /// Lowest accepted value, exclusive (every input is above it).
-    pub above: f64,
+    /// Lowest accepted value, inclusive: below it the calculators would print
+    /// numbers with no meaning (a 1e-300 ms service time is not a service).
+    pub min: f64,
     /// Highest accepted value, inclusive.
     pub max: f64,
     /// Only whole numbers.
@@ -26,7 +39,7 @@ pub struct CalcParam {
     pub slider: SliderSpan,
     /// One line on what it is.
     pub help: &'static str,
-    /// The lesson's value (seed 003).
+    /// The course lesson's value.
     pub default: f64,
 }
 
@@ -36,7 +49,7 @@ pub const CALC_PARAMS: [CalcParam; 6] = [
         name: "arrivals-rps",
         label: "Arrivals",
         unit: "per second",
-        above: 0.0,
+        min: 0.001,
         max: 1e9,
         whole: false,
         slider: SliderSpan { min: 1.0, max: 1000.0, step: 1.0 },
@@ -47,7 +60,7 @@ pub const CALC_PARAMS: [CalcParam; 6] = [
         name: "latency-ms",
         label: "Latency",
         unit: "ms",
-        above: 0.0,
+        min: 0.001,
         max: 1e9,
         whole: false,
         slider: SliderSpan { min: 1.0, max: 2000.0, step: 1.0 },
@@ -58,7 +71,7 @@ pub const CALC_PARAMS: [CalcParam; 6] = [
         name: "in-flight",
         label: "In flight",
         unit: "requests",
-        above: 0.0,
+        min: 0.001,
         max: 1e12,
         whole: false,
         slider: SliderSpan { min: 1.0, max: 1000.0, step: 1.0 },
@@ -69,7 +82,7 @@ pub const CALC_PARAMS: [CalcParam; 6] = [
         name: "workers",
         label: "Workers",
         unit: "",
-        above: 0.0,
+        min: 1.0,
         max: 100_000.0,
         whole: true,
         slider: SliderSpan { min: 1.0, max: 64.0, step: 1.0 },
@@ -80,7 +93,7 @@ pub const CALC_PARAMS: [CalcParam; 6] = [
         name: "budget-ms",
         label: "Latency budget",
         unit: "ms",
-        above: 0.0,
+        min: 0.001,
         max: 1e7,
         whole: false,
         slider: SliderSpan { min: 1.0, max: 1000.0, step: 1.0 },
@@ -91,7 +104,7 @@ pub const CALC_PARAMS: [CalcParam; 6] = [
         name: "service-ms",
         label: "Service time",
         unit: "ms",
-        above: 0.0,
+        min: 0.001,
         max: 1e6,
         whole: false,
         slider: SliderSpan { min: 1.0, max: 200.0, step: 0.5 },
@@ -114,14 +127,11 @@ pub const BUDGET: usize = 4;
 pub const SERVICE: usize = 5;
 
 impl CalcParam {
-    /// What is accepted, e.g. "a number above 0 to 10000000 (ms)".
+    /// What is accepted, e.g. "a number from 0.001 to 10000000 (ms)".
     pub fn accepted(&self) -> String {
         let unit = if self.unit.is_empty() { String::new() } else { format!(" ({})", self.unit) };
-        if self.whole {
-            format!("a whole number from {} to {}{unit}", fmt_num(self.above + 1.0), fmt_num(self.max))
-        } else {
-            format!("a number above {} to {}{unit}", fmt_num(self.above), fmt_num(self.max))
-        }
+        let kind = if self.whole { "a whole number" } else { "a number" };
+        format!("{kind} from {} to {}{unit}", show(self.min), show(self.max))
     }
 
     fn refuse(&self, value: String) -> ConfigError {
@@ -131,11 +141,11 @@ impl CalcParam {
     /// Checks a number against the range.
     pub fn check(&self, v: f64) -> Result<f64, ConfigError> {
         let whole_ok = !self.whole || v.fract() == 0.0;
-        if v.is_finite() && v > self.above && v <= self.max && whole_ok { Ok(v) } else { Err(self.refuse(fmt_num(v))) }
+        if v.is_finite() && v >= self.min && v <= self.max && whole_ok { Ok(v) } else { Err(self.refuse(shown(v))) }
     }
 
     /// Parses typed text and checks it; the message echoes the text.
     pub fn parse(&self, text: &str) -> Result<f64, ConfigError> {
-        text.trim().parse::<f64>().ok().and_then(|v| self.check(v).ok()).ok_or_else(|| self.refuse(text.to_owned()))
+        text.trim().parse::<f64>().ok().and_then(|v| self.check(v).ok()).ok_or_else(|| self.refuse(quote(text)))
     }
 }

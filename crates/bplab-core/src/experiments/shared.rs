@@ -53,7 +53,7 @@ pub(crate) fn base_defaults() -> Params {
 
 /// One derivation step.
 pub(crate) fn step(label: &str, formula: &str, substituted: String, value: String) -> Step {
-    Step { label: label.into(), formula: formula.into(), substituted, value }
+    Step { label: label.into(), formula: formula.into(), substituted, value, eq: None }
 }
 
 /// Owned copies of fixed sentences.

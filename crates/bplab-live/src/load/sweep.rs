@@ -250,6 +250,7 @@ mod tests {
                 budget_ms: None,
                 slowdown_at_ms: None,
                 slowdown_factor: 1.0,
+                config_epoch: 0,
             },
             arrived,
             done,
@@ -258,6 +259,7 @@ mod tests {
             queued,
             queued_peak: queued + 3,
             connections_shed: 0,
+            over_cap: 0,
             uptime_ms: 0,
             door: Default::default(),
         }

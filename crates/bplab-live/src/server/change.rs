@@ -4,8 +4,11 @@
 //! `serve` flag, and a refusal reads in the house style, naming the field:
 //! `spin_ms: '20000' is not accepted; expected a whole number from 0 to
 //! 10000 (ms)`. Anything else (not JSON, not an object, an unknown field) is
-//! refused too; nothing changes unless the whole body is accepted.
+//! refused too, and so is a field given twice (JSON leaves that open; the
+//! last one silently winning would hide a typo); nothing changes unless the
+//! whole body is accepted.
 
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::Value;
 
 use crate::flags::WholeFlag;
@@ -28,15 +31,44 @@ fn field(name: &str, spec: &WholeFlag, v: &Value) -> Result<u64, String> {
         .ok_or_else(|| format!("{name}: '{v}' is not accepted; expected {}", spec.accepted()))
 }
 
+/// A JSON object's members in order, duplicates kept.
+struct Members(Vec<(String, Value)>);
+
+impl<'de> Deserialize<'de> for Members {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Each;
+        impl<'de> Visitor<'de> for Each {
+            type Value = Members;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Members, A::Error> {
+                let mut out = Vec::new();
+                while let Some(member) = map.next_entry::<String, Value>()? {
+                    out.push(member);
+                }
+                Ok(Members(out))
+            }
+        }
+        d.deserialize_map(Each)
+    }
+}
+
 /// Parse and check a `POST /config` body; the error is the 400's message.
 pub(crate) fn parse_change(body: &[u8]) -> Result<ConfigChange, String> {
     let v: Value = serde_json::from_slice(body)
         .map_err(|e| format!("body: not JSON ({e}); expected an object with any of {CONFIG_FIELDS}"))?;
-    let Value::Object(map) = v else {
+    if !v.is_object() {
         return Err(format!("body: '{v}' is not accepted; expected an object with any of {CONFIG_FIELDS}"));
-    };
+    }
+    let Members(members) = serde_json::from_slice(body).map_err(|e| format!("body: not JSON ({e})"))?;
+    for (i, (name, _)) in members.iter().enumerate() {
+        if members[..i].iter().any(|(seen, _)| seen == name) {
+            return Err(format!("field '{name}' is given twice; expected each of {CONFIG_FIELDS} at most once"));
+        }
+    }
     let mut ch = ConfigChange::default();
-    for (name, v) in &map {
+    for (name, v) in &members {
         match name.as_str() {
             "spin_ms" => ch.spin_ms = Some(field(name, &SPIN_MS, v)?),
             "wait_ms" => ch.wait_ms = Some(field(name, &WAIT_MS, v)?),
@@ -76,5 +108,9 @@ mod tests {
         assert!(parse_change(b"{spin_ms: 1").unwrap_err().starts_with("body: not JSON"));
         assert!(parse_change(b"[1]").unwrap_err().starts_with("body: '[1]' is not accepted"));
         assert!(parse_change(b"").is_err());
+        assert_eq!(
+            parse_change(br#"{"wait_ms": 18, "wait_ms": 36}"#).unwrap_err(),
+            "field 'wait_ms' is given twice; expected each of spin_ms, wait_ms, workers at most once"
+        );
     }
 }

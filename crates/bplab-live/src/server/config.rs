@@ -270,8 +270,35 @@ impl ServeConfig {
             budget_ms: self.s.budget_ms,
             slowdown_at_ms: self.s.slowdown_at_ms,
             slowdown_factor: if self.s.slowdown_at_ms.is_some() { self.s.slowdown_factor } else { 1.0 },
+            config_epoch: 0,
         }
     }
+}
+
+/// The start-up warnings for `cfg`: a non-loopback `--addr` (what it
+/// exposes), and an open-file limit below what `--max-connections` may use
+/// (`nofile`: the soft limit, if known).
+pub fn start_warnings(cfg: &ServeConfig, nofile: Option<u64>) -> Vec<String> {
+    let mut out = Vec::new();
+    let addr = cfg.addr();
+    if !crate::load::is_loopback(addr.ip()) {
+        out.push(format!(
+            "warning: listening on {addr}, not loopback: every host that can reach it may read GET /stats (the \
+             configuration and counters), restart the peak with POST /stats/reset-peak and spend the worker slots \
+             on any other path; POST /config is refused unless the peer is loopback, which a reverse proxy on this \
+             host would defeat"
+        ));
+    }
+    let need = crate::server::fd_bound(cfg.max_connections());
+    if let Some(limit) = nofile.filter(|&l| l < need) {
+        out.push(format!(
+            "warning: the open-file limit is {limit}, but --max-connections {} may use up to {need} descriptors \
+             (served + over-cap/closing connections + 65); accepts beyond the limit fail and are retried \
+             (raise it with ulimit -n)",
+            cfg.max_connections()
+        ));
+    }
+    out
 }
 
 fn slowdown_at_error(text: &str) -> LiveError {
@@ -344,6 +371,28 @@ mod tests {
         );
         let e = ServeConfig::new(ServeSettings { slowdown_factor: 0.0, ..settings(1, None) }).unwrap_err();
         assert_eq!(e.to_string(), "--slowdown-factor: '0' is not accepted; expected a number above 0 to 100");
+    }
+
+    #[test]
+    fn warnings_name_what_is_exposed_and_the_fd_bound() {
+        let local = ServeConfig::new(settings(1, None)).expect("valid");
+        assert!(start_warnings(&local, Some(1_000_000)).is_empty());
+        let all = ServeConfig::new(ServeSettings { addr: "0.0.0.0:8081".parse().expect("addr"), ..settings(1, None) })
+            .expect("valid");
+        let w = start_warnings(&all, None);
+        assert_eq!(w.len(), 1);
+        assert!(w[0].starts_with("warning: listening on 0.0.0.0:8081, not loopback"), "{}", w[0]);
+        assert!(w[0].contains("GET /stats") && w[0].contains("POST /config"), "{}", w[0]);
+        let w = start_warnings(&local, Some(1024));
+        assert_eq!(
+            w,
+            vec![
+                "warning: the open-file limit is 1024, but --max-connections 1024 may use up to 2113 descriptors \
+             (served + over-cap/closing connections + 65); accepts beyond the limit fail and are retried \
+             (raise it with ulimit -n)"
+                    .to_string()
+            ]
+        );
     }
 
     #[test]

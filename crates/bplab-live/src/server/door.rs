@@ -54,6 +54,8 @@ struct State {
     debt: usize,
     spin_ms: u64,
     wait_ms: u64,
+    /// `POST /config` changes applied.
+    epoch: u64,
 }
 
 /// Why a request was turned away (answered 503 + `Retry-After`).
@@ -74,6 +76,8 @@ pub(crate) struct Door {
     /// Connections closed to make room for new ones (not part of the
     /// identity above).
     shed: AtomicU64,
+    /// Requests answered 503 on connections over the cap.
+    over_cap: AtomicU64,
     started: Instant,
 }
 
@@ -164,12 +168,14 @@ impl Door {
             debt: 0,
             spin_ms: cfg.spin_ms(),
             wait_ms: cfg.wait_ms(),
+            epoch: 0,
         };
         Door {
             slots: Arc::new(Semaphore::new(cfg.workers())),
             cfg,
             state: Mutex::new(state),
             shed: AtomicU64::new(0),
+            over_cap: AtomicU64::new(0),
             started: Instant::now(),
         }
     }
@@ -269,6 +275,7 @@ impl Door {
     /// retire free slots at once and busy ones as they are released.
     pub(crate) fn change(&self, ch: ConfigChange) {
         let mut g = self.lock();
+        g.epoch += 1;
         g.spin_ms = ch.spin_ms.unwrap_or(g.spin_ms);
         g.wait_ms = ch.wait_ms.unwrap_or(g.wait_ms);
         let Some(new) = ch.workers else { return };
@@ -297,13 +304,19 @@ impl Door {
         self.shed.fetch_add(1, Ordering::Relaxed);
     }
 
+    /// Count a request answered 503 on a connection over the cap.
+    pub(crate) fn count_over_cap(&self) {
+        self.over_cap.fetch_add(1, Ordering::Relaxed);
+    }
+
     /// Current counters and settings, all read under one lock (one
     /// consistent instant).
     pub(crate) fn snapshot(&self) -> StatsSnapshot {
         let g = self.lock();
         let c = g.c;
         let mut config = self.cfg.stats_config();
-        (config.workers, config.spin_ms, config.wait_ms) = (g.workers, g.spin_ms, g.wait_ms);
+        (config.workers, config.spin_ms, config.wait_ms, config.config_epoch) =
+            (g.workers, g.spin_ms, g.wait_ms, g.epoch);
         let mut door = g.ctl.stats(g.workers);
         let uptime = self.started.elapsed();
         door.slowed = self.factor_at(uptime) != 1.0;
@@ -316,6 +329,7 @@ impl Door {
             queued: c.queued,
             queued_peak: c.queued_peak,
             connections_shed: self.shed.load(Ordering::Relaxed),
+            over_cap: self.over_cap.load(Ordering::Relaxed),
             uptime_ms: u64::try_from(uptime.as_millis()).unwrap_or(u64::MAX),
             door,
         }
@@ -385,6 +399,6 @@ mod tests {
         d.change(ConfigChange { workers: Some(3), spin_ms: Some(7), wait_ms: None });
         assert_eq!(d.slots.available_permits(), 3);
         let s = d.snapshot();
-        assert_eq!((s.config.workers, s.config.spin_ms), (3, 7));
+        assert_eq!((s.config.workers, s.config.spin_ms, s.config.config_epoch), (3, 7, 2));
     }
 }

@@ -1,13 +1,18 @@
-//! One request: read it fully, then either report `/stats` (`POST
-//! /stats/reset-peak` also restarts the waiting line's high-water mark),
-//! apply `POST /config` (from a loopback peer only: 403 otherwise; 400 with
-//! the reason for a body it does not accept; 405 for another method), or do
-//! the work (any other path).
+//! One request: check its head, read it fully, then either report `/stats`
+//! (`POST /stats/reset-peak` also restarts the waiting line's high-water
+//! mark), apply `POST /config` (from a loopback peer only: 403 otherwise; 400
+//! with the reason for a body it does not accept; 405 for another method),
+//! or do the work (any other path).
 //!
-//! The request body is always read to the end (up to [`MAX_BODY_BYTES`])
-//! before anything is answered, so a refusal never closes a socket with
-//! unread bytes in it — which the kernel would turn into a reset, taking the
-//! refusal away with it.
+//! Refused before the body is read: an HTTP/1.1 request without exactly one
+//! `Host` (400, RFC 9112 §3.2), `CONNECT` (405: this is not a proxy), a URI
+//! over [`MAX_URI_BYTES`] (414; a request line too long for the 16 KB head
+//! buffer gets hyper's 431 before it reaches the handler).
+//!
+//! The request body is always read to the end (up to [`MAX_BODY_BYTES`];
+//! more gets 413 naming the limit) before anything is answered, so a refusal
+//! never closes a socket with unread bytes in it — which the kernel would
+//! turn into a reset, taking the refusal away with it.
 //!
 //! The work runs in its own task, detached from the connection: if the
 //! client gives up and closes, the request still waits its turn and still
@@ -22,8 +27,8 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
-use hyper::header::{ALLOW, CONNECTION, CONTENT_TYPE, RETRY_AFTER};
-use hyper::{Method, Request, Response, StatusCode};
+use hyper::header::{ALLOW, CONNECTION, CONTENT_TYPE, HOST, RETRY_AFTER};
+use hyper::{Method, Request, Response, StatusCode, Version};
 use tokio::sync::watch;
 
 use crate::server::change::parse_change;
@@ -31,6 +36,9 @@ use crate::server::door::{Door, Refusal};
 
 /// Largest request body the server reads; larger ones get 413.
 pub const MAX_BODY_BYTES: usize = 64 * 1024;
+/// Longest request URI the handler accepts, bytes; longer ones get 414.
+/// (A request line that does not fit the 16 KB head buffer gets 431.)
+pub const MAX_URI_BYTES: usize = 8 * 1024;
 
 /// What happened to a piece of work.
 enum Outcome {
@@ -47,19 +55,13 @@ pub(crate) async fn handle(
     req: Request<Incoming>,
 ) -> Result<Response<Full<Bytes>>, Infallible> {
     let (parts, body) = req.into_parts();
+    if let Some(refused) = check_head(&parts) {
+        return Ok(refused);
+    }
     let body_timeout = Duration::from_millis(door.config().header_read_timeout_ms());
-    let read = tokio::time::timeout(body_timeout, Limited::new(body, MAX_BODY_BYTES).collect());
-    let body = match read.await {
-        Err(_) => return Ok(plain(StatusCode::REQUEST_TIMEOUT, "body read timeout\n", true)),
-        Ok(Err(e)) => {
-            let status = if e.is::<http_body_util::LengthLimitError>() {
-                StatusCode::PAYLOAD_TOO_LARGE
-            } else {
-                StatusCode::BAD_REQUEST
-            };
-            return Ok(plain(status, "bad request body\n", true));
-        }
-        Ok(Ok(collected)) => collected.to_bytes(),
+    let body = match read_body(body, body_timeout).await {
+        Ok(body) => body,
+        Err(refused) => return Ok(refused),
     };
 
     match (parts.method == Method::POST, parts.uri.path()) {
@@ -87,6 +89,82 @@ pub(crate) async fn handle(
     })
 }
 
+/// A head the server refuses before reading the body: HTTP/1.1 without
+/// exactly one `Host`, `CONNECT`, a URI over [`MAX_URI_BYTES`].
+fn check_head(parts: &hyper::http::request::Parts) -> Option<Response<Full<Bytes>>> {
+    let hosts = parts.headers.get_all(HOST).iter().count();
+    if parts.version == Version::HTTP_11 && hosts != 1 {
+        let why = if hosts == 0 { "without a Host header" } else { "with more than one Host header" };
+        return Some(text(StatusCode::BAD_REQUEST, format!("bad request: an HTTP/1.1 request {why}\n"), true));
+    }
+    if parts.method == Method::CONNECT {
+        let mut r =
+            plain(StatusCode::METHOD_NOT_ALLOWED, "CONNECT is not accepted: this server is not a proxy\n", true);
+        r.headers_mut().insert(ALLOW, hyper::header::HeaderValue::from_static("GET, POST"));
+        return Some(r);
+    }
+    let uri_len = parts.uri.to_string().len();
+    if uri_len > MAX_URI_BYTES {
+        let why = format!("URI too long: {uri_len} bytes; at most {MAX_URI_BYTES}\n");
+        return Some(text(StatusCode::URI_TOO_LONG, why, true));
+    }
+    None
+}
+
+/// Read the whole body (at most [`MAX_BODY_BYTES`], within `timeout`), or
+/// the answer that refuses it (413 naming the limit, 408, 400).
+async fn read_body(body: Incoming, timeout: Duration) -> Result<Bytes, Response<Full<Bytes>>> {
+    match tokio::time::timeout(timeout, Limited::new(body, MAX_BODY_BYTES).collect()).await {
+        Err(_) => Err(text(
+            StatusCode::REQUEST_TIMEOUT,
+            format!("request body not complete within {} ms\n", timeout.as_millis()),
+            true,
+        )),
+        Ok(Err(e)) if e.is::<http_body_util::LengthLimitError>() => Err(text(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!("request body over the 64 KB limit ({MAX_BODY_BYTES} bytes)\n"),
+            true,
+        )),
+        Ok(Err(e)) => Err(text(StatusCode::BAD_REQUEST, format!("bad request body: {e}\n"), true)),
+        Ok(Ok(collected)) => Ok(collected.to_bytes()),
+    }
+}
+
+/// Answer a request on a connection accepted over the connection cap: the
+/// same head checks, the body read, then 503 with `Retry-After`.
+pub(crate) async fn refuse_over_cap(
+    req: Request<Incoming>,
+    cap: usize,
+    timeout: Duration,
+) -> Result<Response<Full<Bytes>>, Infallible> {
+    let (parts, body) = req.into_parts();
+    if let Some(refused) = check_head(&parts) {
+        return Ok(refused);
+    }
+    if let Err(refused) = read_body(body, timeout).await {
+        return Ok(refused);
+    }
+    let mut r = text(
+        StatusCode::SERVICE_UNAVAILABLE,
+        format!("busy: {cap} connections open (--max-connections); retry\n"),
+        false,
+    );
+    r.headers_mut().insert(RETRY_AFTER, hyper::header::HeaderValue::from_static("1"));
+    Ok(r)
+}
+
+/// A whole HTTP/1.1 answer as bytes, written by the listener itself on a
+/// connection hyper no longer owns (a shed, a late request): `status` with
+/// `text`, `Connection: close`, and `Retry-After: 1` on a 503.
+pub(crate) fn raw_answer(status: u16, text: &str) -> Bytes {
+    let reason = StatusCode::from_u16(status).ok().and_then(|s| s.canonical_reason()).unwrap_or("");
+    let retry = if status == 503 { "Retry-After: 1\r\n" } else { "" };
+    Bytes::from(format!(
+        "HTTP/1.1 {status} {reason}\r\n{retry}Content-Type: text/plain\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{text}",
+        text.len()
+    ))
+}
+
 /// `POST /config` from `peer`: loopback only; the body as
 /// [`parse_change`] accepts it; answers the new `/stats`.
 fn config(door: &Door, peer: SocketAddr, body: &[u8]) -> Response<Full<Bytes>> {
@@ -98,7 +176,7 @@ fn config(door: &Door, peer: SocketAddr, body: &[u8]) -> Response<Full<Bytes>> {
             door.change(change);
             stats(door)
         }
-        Err(why) => text(StatusCode::BAD_REQUEST, format!("{why}\n")),
+        Err(why) => text(StatusCode::BAD_REQUEST, format!("{why}\n"), false),
     }
 }
 
@@ -147,17 +225,22 @@ fn stats(door: &Door) -> Response<Full<Bytes>> {
     }
 }
 
-/// 503 with `Retry-After: 1`, closing the connection after the answer.
+/// 503 with `Retry-After: 1`. The connection stays open, so requests
+/// pipelined behind a refused one are answered too.
 fn refusal(text: &'static str) -> Response<Full<Bytes>> {
-    let mut r = plain(StatusCode::SERVICE_UNAVAILABLE, text, true);
+    let mut r = plain(StatusCode::SERVICE_UNAVAILABLE, text, false);
     r.headers_mut().insert(RETRY_AFTER, hyper::header::HeaderValue::from_static("1"));
     r
 }
 
-fn text(status: StatusCode, body: String) -> Response<Full<Bytes>> {
+fn text(status: StatusCode, body: String, close: bool) -> Response<Full<Bytes>> {
     let mut r = Response::new(Full::new(Bytes::from(body)));
     *r.status_mut() = status;
-    r.headers_mut().insert(CONTENT_TYPE, hyper::header::HeaderValue::from_static("text/plain"));
+    let h = r.headers_mut();
+    h.insert(CONTENT_TYPE, hyper::header::HeaderValue::from_static("text/plain"));
+    if close {
+        h.insert(CONNECTION, hyper::header::HeaderValue::from_static("close"));
+    }
     r
 }
 
@@ -184,10 +267,16 @@ mod tests {
     }
 
     #[test]
-    fn refusal_has_retry_after_and_close() {
+    fn refusal_has_retry_after_and_stays_open() {
         let r = refusal("x");
         assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
         assert_eq!(r.headers().get(RETRY_AFTER).map(|v| v.as_bytes()), Some(&b"1"[..]));
-        assert_eq!(r.headers().get(CONNECTION).map(|v| v.as_bytes()), Some(&b"close"[..]));
+        assert_eq!(r.headers().get(CONNECTION), None, "kept open for pipelined requests");
+        let raw = raw_answer(503, "busy\n");
+        assert_eq!(
+            &raw[..],
+            &b"HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\
+               Connection: close\r\n\r\nbusy\n"[..]
+        );
     }
 }

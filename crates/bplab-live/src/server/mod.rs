@@ -18,7 +18,10 @@ pub use config::{
     ADDR_ACCEPTED, BUDGET_MS, HEADER_TIMEOUT_MS, LIMIT, MAX_BUDGET_MS, MAX_CONNECTIONS, MAX_CONNECTIONS_FLAG,
     MAX_HEADER_TIMEOUT_MS, MAX_LIMIT, MAX_SLOWDOWN_AT_MS, MAX_SLOWDOWN_FACTOR, MAX_SPIN_MS, MAX_WAIT_MS, MAX_WORKERS,
     SLOWDOWN_AT_ACCEPTED, SLOWDOWN_FACTOR, SPIN_MS, ServeConfig, ServeSettings, WAIT_MS, WORKERS, parse_addr,
-    parse_limit, parse_slowdown_at,
+    parse_limit, parse_slowdown_at, start_warnings,
 };
-pub use handler::MAX_BODY_BYTES;
-pub use listen::{BoundServer, LINGER, LINGER_BYTES, LISTEN_BACKLOG, MAX_HEAD_BYTES, bind, serve};
+pub use handler::{MAX_BODY_BYTES, MAX_URI_BYTES};
+pub use listen::{
+    BoundServer, LINGER, LINGER_BYTES, LISTEN_BACKLOG, MAX_HEAD_BYTES, MAX_HEADER_FIELDS, StatsHandle, bind, fd_bound,
+    open_file_limit, serve,
+};

@@ -261,7 +261,7 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query, extras: Extras) -> Res
         parent,
         NAME,
         "Little's law and the limit",
-        "Post 2 and seed 003",
+        "Post 2 and the course lesson",
         "L = λ × W: give two, get the third. The limit a latency budget allows: workers × (budget − service) / service queued, or capacity × budget in the system.",
     )?;
     let sec = &sh.section;
@@ -283,7 +283,7 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query, extras: Extras) -> Res
         NAME,
         &[
             ("Little's law result", String::new()),
-            ("Queue limit (workers × (budget − service) / service, seed 003)", String::new()),
+            ("Queue limit (workers × (budget − service) / service, the course lesson)", String::new()),
             ("In-system bound (capacity × budget, Post 2)", String::new()),
             ("Capacity (drain rate)", String::new()),
         ],

@@ -2,7 +2,9 @@
 //! race's outcome in numbers from the run.
 
 use super::{AdaptiveReport, Bucket, Lane};
-use crate::calc::{Explanation, fmt_num};
+use crate::calc::{Explanation, Step, fmt_num};
+use crate::claim::equation::{add, ceil, div, mul, n};
+use crate::claim::{Agg, Claim, Cmp, Equation, Fact};
 use crate::experiments::{Readout, step};
 
 /// ms after `at_ms` until every later window with answers has p99 within
@@ -34,7 +36,7 @@ pub(crate) fn character(name: &str) -> &'static str {
             "fixed: measures nothing after the day it was derived; assumes the service time and worker count stay as measured; fails by the ratio when either moves (a 2× slower handler doubles every wait behind it)."
         }
         "codel" => {
-            "codel: measures the minimum queue delay over each 100 ms interval; assumes a standing queue means overload; keeps the queue short but refuses whatever waited longest, not whatever is cheapest, and only acts once the interval's minimum stays above target."
+            "codel: measures the minimum queue delay over each 100 ms interval; assumes a standing queue means overload; aims to keep the queue short by refusing whatever waited longest, not whatever is cheapest, and only acts once the interval's minimum stays above target."
         }
         "aimd" => {
             "aimd: measures only drops and timeouts; assumes loss is the congestion signal; needs drops to learn, so latency can sit near the timeout before it backs off, and it never goes below its minimum limit (20 by default)."
@@ -46,17 +48,48 @@ pub(crate) fn character(name: &str) -> &'static str {
             "gradient2: measures a long-window average RTT against the short-term one; assumes latency rises before throughput falls; creeps up when latency rises slowly (the long average follows it), and its queue term keeps adding near a gradient of 0.8."
         }
         _ => {
-            "gradient: measures the minimum RTT against the current RTT with periodic probes; assumes the minimum is the no-load latency; a latency with no variance (every RTT equal to a timeout) reads as no queue, so the limit grows toward its maximum."
+            "gradient: measures the minimum RTT against the current RTT with periodic probes; assumes the minimum is the no-load latency; a latency with no variance (every RTT equal to a timeout) reads as no queue, so nothing in its signal pushes the limit down."
         }
     }
 }
 
+/// Whether a deploy happens inside the run: a factor other than 1, at a time
+/// before the run's end, and not the steady-overload preset (no deploy).
+fn deploy_in_run(r: &AdaptiveReport) -> bool {
+    r.preset != "steady-overload" && r.slowdown.1 != 1.0 && f64::from(r.slowdown.0) < r.run_ms
+}
+
+/// "after the deploy" or what the split point is instead.
+fn after_words(r: &AdaptiveReport) -> String {
+    if deploy_in_run(r) {
+        "after the deploy".to_owned()
+    } else if f64::from(r.slowdown.0) >= r.run_ms {
+        format!("after {} ms (no deploy in this run: it would fall after the run's end)", r.slowdown.0)
+    } else {
+        format!("after {} ms (no deploy in this run)", r.slowdown.0)
+    }
+}
+
+fn windows_over(r: &AdaptiveReport, l: &Lane) -> (usize, usize) {
+    let at = (u64::from(r.slowdown.0) / u64::from(r.window_ms.max(1))) as usize;
+    let seen: Vec<u64> = l.out.buckets.iter().skip(at).filter_map(|b| b.p99_ms).collect();
+    (seen.iter().filter(|&&p| p > u64::from(r.budget_ms)).count(), seen.len())
+}
+
 fn lane_line(r: &AdaptiveReport, l: &Lane) -> String {
     let p = |v: Option<u64>| v.map_or_else(|| "no answers".to_owned(), |x| format!("{x} ms"));
-    let rec = match l.recovery_ms {
-        Some(0) => "p99 never passed the budget after the deploy".to_owned(),
-        Some(ms) => format!("p99 back under {} ms {} ms after the deploy", r.budget_ms, ms),
-        None => format!("p99 still over {} ms at the end of the run", r.budget_ms),
+    let (over, seen) = windows_over(r, l);
+    let rec = if f64::from(r.slowdown.0) >= r.run_ms {
+        "no windows after the change point".to_owned()
+    } else {
+        match l.recovery_ms {
+            Some(0) => format!("no window's p99 passed {} ms {}", r.budget_ms, after_words(r)),
+            Some(ms) => format!(
+                "window p99 over {} ms in {over} of {seen} windows, the last ending {ms} ms after the change point",
+                r.budget_ms
+            ),
+            None => format!("p99 still over {} ms at the end of the run ({over} of {seen} windows over)", r.budget_ms),
+        }
     };
     format!(
         "{}: p99 {} → {}, ok/s {} → {}, {} refused, {} served for nobody; {rec}",
@@ -72,108 +105,229 @@ fn lane_line(r: &AdaptiveReport, l: &Lane) -> String {
 
 /// "aimd 20 → 170, …" for every limiter lane: the limit at the deploy and at the end.
 fn limit_moves(r: &AdaptiveReport) -> String {
-    let at = (u64::from(r.slowdown.0) / u64::from(r.window_ms.max(1))) as usize;
-    r.lanes
-        .iter()
-        .filter(|l| l.controller != "codel")
-        .filter_map(|l| {
-            let from = l.out.buckets.get(at).or(l.out.buckets.last())?.limit;
-            let to = l.out.buckets.last()?.limit;
-            Some(format!("{} {from} → {to}", l.controller))
-        })
-        .collect::<Vec<_>>()
-        .join(", ")
+    r.lanes.iter().filter_map(|l| lane_move(r, l).map(|(a, b)| format!("{} {a} → {b}", l.controller))).collect::<Vec<_>>().join(", ")
 }
 
-fn preset_line(r: &AdaptiveReport) -> String {
-    let best = r
-        .lanes
-        .iter()
-        .filter(|l| l.p99_ms.1.is_some_and(|p| p <= u64::from(r.budget_ms)))
-        .max_by(|a, b| a.ok_per_sec.1.total_cmp(&b.ok_per_sec.1));
-    let copes = best.map_or_else(
-        || format!("no controller kept p99 within {} ms after the change", r.budget_ms),
-        |l| {
-            format!(
-                "{} copes best: p99 {} ms within budget at {} ok/s",
-                l.controller,
-                l.p99_ms.1.unwrap_or(0),
-                fmt_num(l.ok_per_sec.1)
-            )
-        },
-    );
+fn lane_move(r: &AdaptiveReport, l: &Lane) -> Option<(i32, i32)> {
+    if l.controller == "codel" {
+        return None;
+    }
+    let at = (u64::from(r.slowdown.0) / u64::from(r.window_ms.max(1))) as usize;
+    let from = l.out.buckets.get(at).or(l.out.buckets.last())?.limit;
+    Some((from, l.out.buckets.last()?.limit))
+}
+
+fn preset_line(r: &AdaptiveReport, claims: &mut Vec<Claim>) -> String {
+    let within = |l: &&Lane| l.p99_ms.1.is_some_and(|p| p <= u64::from(r.budget_ms));
+    let best = r.lanes.iter().filter(within).max_by(|a, b| a.ok_per_sec.1.total_cmp(&b.ok_per_sec.1));
+    let after = after_words(r);
+    let copes = if f64::from(r.slowdown.0) >= r.run_ms {
+        claims.push(Claim::new(
+            "deploy",
+            "after-run",
+            format!("the deploy at {} ms falls after the run's end: no data after the change", r.slowdown.0),
+            Fact::Compare { lhs: f64::from(r.slowdown.0), cmp: Cmp::Ge, rhs: r.run_ms },
+        ));
+        claims.last().map(|c| c.text.clone()).unwrap_or_default()
+    } else {
+        match best {
+            None => format!("no controller kept p99 within {} ms {after}", r.budget_ms),
+            Some(l) => {
+                // Ties on the shown numbers are named, not decided by order.
+                // Equal as the summary table shows ok/s (one decimal).
+                let shown = |x: &Lane| crate::numerics::format_fixed(x.ok_per_sec.1, 1);
+                let mut tied: Vec<&Lane> = r.lanes.iter().filter(within).filter(|x| shown(x) == shown(l)).collect();
+                tied.dedup_by(|a, b| a.controller == b.controller);
+                let mut seen_names = Vec::new();
+                tied.retain(|x| {
+                    let new = !seen_names.contains(&x.controller);
+                    seen_names.push(x.controller.clone());
+                    new
+                });
+                let (over, seen) = windows_over(r, l);
+                let windows = if over > 0 {
+                    format!(" over the whole phase, though {over} of its {seen} windows pass {} ms", r.budget_ms)
+                } else {
+                    String::new()
+                };
+                let names: Vec<String> = tied.iter().map(|x| x.controller.clone()).collect();
+                let text = if tied.len() > 1 {
+                    format!(
+                        "a tie {after}: {} all deliver {} ok/s with p99 within the {} ms budget",
+                        names.join(", "),
+                        shown(l),
+                        r.budget_ms
+                    )
+                } else {
+                    format!(
+                        "{} copes best {after}: p99 {} ms within budget{windows} at {} ok/s",
+                        l.controller,
+                        l.p99_ms.1.unwrap_or(0),
+                        fmt_num(l.ok_per_sec.1)
+                    )
+                };
+                claims.push(Claim::new(
+                    "winner",
+                    if tied.len() > 1 { "tie" } else { "claim" },
+                    text.clone(),
+                    Fact::Best {
+                        table: "adaptive-summary.csv",
+                        filter: Vec::new(),
+                        key: "controller",
+                        column: "ok_per_sec_after",
+                        higher: true,
+                        within: Some(("p99_after_ms", f64::from(r.budget_ms))),
+                        names,
+                    },
+                ));
+                text
+            }
+        }
+    };
     match r.preset.as_str() {
         "steady-overload" => format!(
-            "Modest steady overload: 1.1 × capacity offered throughout, no deploy (the rate and factor settings are overridden). Limits at {} ms → at the end: {}. {copes}.",
+            "Modest steady overload: 1.1 × capacity = {} offered throughout, no deploy (the rate and factor settings are overridden). Limits at {} ms → at the end: {}. {copes}.",
+            rps_of(r),
             r.slowdown.0,
             limit_moves(r)
         ),
-        "stuck-downstream" => format!(
-            "Downstream stuck at the timeout: from the deploy every call takes exactly {} ms and the handler waits on I/O ({} concurrent calls allowed), so latency has no variance and nothing is dropped. Limits at the deploy → at the end: {}. A limit that grows here reads neither a queue nor a loss. {copes}.",
-            r.timeout_ms,
-            super::STUCK_WORKERS,
-            limit_moves(r)
-        ),
+        "stuck-downstream" => {
+            let wasted: u64 = r.lanes.iter().map(|l| l.out.wasted).sum();
+            let dropped = if wasted == 0 {
+                "nothing is served for nobody".to_owned()
+            } else {
+                format!(
+                    "yet answers come too late for some callers ({} served for nobody in all)",
+                    wasted
+                )
+            };
+            claims.push(Claim::new(
+                "dropped",
+                if wasted == 0 { "claim" } else { "served-for-nobody" },
+                dropped.clone(),
+                Fact::Column {
+                    table: "adaptive-summary.csv",
+                    filter: Vec::new(),
+                    column: "wasted",
+                    agg: Agg::Sum,
+                    cmp: Cmp::Eq,
+                    value: wasted as f64,
+                    tol: 0.0,
+                },
+            ));
+            format!(
+                "Downstream stuck at the timeout: from the deploy every call takes exactly {} ms and the handler waits on I/O ({} concurrent calls allowed), so latency has no variance; {dropped}. Limits at the deploy → at the end: {}. A limit that grows here reads neither a queue nor a loss. {copes}.",
+                r.timeout_ms,
+                super::STUCK_WORKERS,
+                limit_moves(r)
+            )
+        }
         "retry-storm" => format!(
             "Retry storm: every refused or abandoned caller retries up to {} times after {} ms (Post 1's amplification). {copes}.",
             r.retries,
             fmt_num(super::STORM_BACKOFF_MS)
         ),
-        "deploy-2x" | "none" => format!(
+        "deploy-2x" | "none" if deploy_in_run(r) => format!(
             "Deploy {}× slower at {} ms: the fixed limit of {} was derived from the old service time. {copes}.",
             fmt_num(r.slowdown.1),
             r.slowdown.0,
             r.fixed_limit
         ),
+        "deploy-2x" | "none" => format!("No deploy in this run (factor {}, at {} ms). {copes}.", fmt_num(r.slowdown.1), r.slowdown.0),
         _ => copes,
     }
 }
 
+fn rps_of(r: &AdaptiveReport) -> String {
+    format!("{} rps", fmt_num(1.1 * crate::calc::capacity_rps(r.service_mean_ms.max(1e-9), r.workers)))
+}
+
+fn codel_note(r: &AdaptiveReport, l: &Lane) -> String {
+    if l.controller != "codel" {
+        return String::new();
+    }
+    if l.out.refused == 0 {
+        format!(
+            " In this run it refused nothing: the interval's minimum queue delay never stayed above {} ms (a service time near or above its {} ms interval hides a standing queue from it).",
+            r.codel_target_ms,
+            super::CODEL_INTERVAL_MS
+        )
+    } else {
+        String::new()
+    }
+}
+
+fn gradient_note(r: &AdaptiveReport, l: &Lane) -> String {
+    match lane_move(r, l) {
+        Some((a, b)) if l.controller == "gradient" => format!(" Here its limit went {a} → {b}."),
+        _ => String::new(),
+    }
+}
+
 pub(super) fn explanation(r: &AdaptiveReport) -> Explanation {
-    let w = f64::from(r.workers);
-    let queue = f64::from(r.fixed_limit) - w;
-    let steps = vec![
-        step(
-            "fixed limit from the service time measured before the deploy",
-            "workers × (budget − service) / service + workers in service",
-            format!(
-                "{} × ({} − {}) / {} + {}",
-                r.workers,
-                r.budget_ms,
-                fmt_num(r.service_mean_ms),
-                fmt_num(r.service_mean_ms),
-                r.workers
-            ),
-            format!("{} in the system ({} queued)", r.fixed_limit, fmt_num(queue)),
+    let w = r.workers.max(1);
+    let queue = (i64::from(r.fixed_limit) - i64::from(w)).max(0) as u64;
+    let fixed_service = r.service_words.starts_with("every request takes exactly");
+    let stuck = r.preset == "stuck-downstream";
+    let mut claims = Vec::new();
+    let mut steps = vec![step(
+        "fixed limit from the service time measured before the deploy (the course lesson's formula, rounded half-up)",
+        "workers × (budget − service) / service + workers in service",
+        format!(
+            "{} × ({} − {}) / {} + {}",
+            r.workers,
+            r.budget_ms,
+            fmt_num(r.service_mean_ms),
+            fmt_num(r.service_mean_ms),
+            r.workers
         ),
-        step(
-            "worst wait behind that limit after the deploy",
-            "(queue / workers + 1) × service × factor",
+        format!("{} in the system ({} queued)", r.fixed_limit, queue),
+    )];
+    if stuck {
+        steps.push(step(
+            "worst time in the system behind that limit after the deploy",
+            "calls stuck at the timeout",
+            format!("every call takes {} ms", r.timeout_ms),
+            "no service-time bound applies: the downstream sets the time".to_owned(),
+        ));
+    } else {
+        let eq = Equation::new(
+            mul(mul(add(ceil(div(n(queue as f64), n(f64::from(w)))), n(1.0)), n(r.service_mean_ms)), n(r.slowdown.1)),
+            "ms",
+        );
+        let note = if fixed_service {
+            format!("against a {} ms budget (fixed-service bound)", r.budget_ms)
+        } else {
             format!(
-                "({} / {} + 1) × {} × {}",
-                fmt_num(queue),
-                r.workers,
-                fmt_num(r.service_mean_ms),
-                fmt_num(r.slowdown.1)
-            ),
-            format!(
-                "{} ms against a {} ms budget",
-                fmt_num((queue / w + 1.0) * r.service_mean_ms * r.slowdown.1),
+                "against a {} ms budget: a bound for a fixed service time at the mean; this run's service varies, so answers can take longer",
                 r.budget_ms
-            ),
-        ),
-    ];
+            )
+        };
+        steps.push(Step::eq(
+            "worst time in the system behind that limit after the deploy",
+            "(ceil(queue / workers) + 1) × service × factor",
+            eq,
+            &note,
+        ));
+    }
+    let answer = preset_line(r, &mut claims);
+    let workers = if stuck {
+        format!("{} worker(s) before the deploy, then up to {} concurrent calls waiting on the downstream", r.workers, super::STUCK_WORKERS)
+    } else {
+        format!("{} worker(s)", r.workers)
+    };
     Explanation {
         title: "When the service time moves".into(),
-        answer: preset_line(r),
+        answer,
         steps,
         assumes: vec![
             format!(
-                "Every controller sees the same Poisson arrivals ({} rps first step) and the same base service times: {}.",
-                fmt_num(r.rate_rps),
+                "Every controller sees the same Poisson arrivals ({} offered{}) and the same base service times: {}.",
+                if r.preset == "steady-overload" { rps_of(r) } else { format!("{} rps", fmt_num(r.rate_rps)) },
+                if r.preset == "steady-overload" { "" } else { " first step" },
                 r.service_words
             ),
-            format!("{} worker(s) behind one FIFO line; a caller gives up after {} ms, the server still serves it.", r.workers, r.timeout_ms),
+            format!("{workers} behind one FIFO line; a caller gives up after {} ms, the server still serves it.", r.timeout_ms),
             "Limiters are asked at each arrival (refuse when requests in the system reach the limit) and fed each completion: RTT, in flight at arrival, dropped = answered after the caller left.".into(),
             format!("CoDel (target {} ms, interval {} ms) is asked as a worker takes a request off the line, as fbthrift does.", r.codel_target_ms, super::CODEL_INTERVAL_MS),
             "Limiter settings are the reference library's defaults.".into(),
@@ -182,7 +336,12 @@ pub(super) fn explanation(r: &AdaptiveReport) -> Explanation {
             "Network time and the cost of a refusal to the caller.".into(),
             "Warm-up: every limiter starts from its initial limit at time 0.".into(),
         ],
-        would_change: r.lanes.iter().map(|l| format!("{} — {}", lane_line(r, l), character(&l.controller))).collect(),
+        would_change: r
+            .lanes
+            .iter()
+            .map(|l| format!("{} — {}{}{}", lane_line(r, l), character(&l.controller), codel_note(r, l), gradient_note(r, l)))
+            .collect(),
+        claims,
     }
 }
 

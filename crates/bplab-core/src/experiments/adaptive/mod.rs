@@ -1,4 +1,4 @@
-//! When the service time moves (seed 003's last section): a fixed limit,
+//! When the service time moves (the course lesson's last section): a fixed limit,
 //! request-queue CoDel and four adaptive limiters raced on one trace. Every
 //! controller sees the same arrivals and the same base service times; a
 //! deploy multiplies the service time from `slowdown-at-ms` on.
@@ -35,7 +35,7 @@ pub(super) const DEF: Experiment = Experiment {
     title: "When the service time moves",
     post: "Course lesson, last section: fixed limit vs CoDel vs adaptive limits",
     dir: "adaptive",
-    lesson: "A limit derived from one service time is wrong by the ratio after a deploy; CoDel and adaptive limits re-derive it, each in its own way.",
+    lesson: "A limit derived from one service time is wrong by the ratio after a deploy; CoDel and adaptive limits try to re-derive it, each in its own way, and the race shows whether they do.",
     tables: &TABLES,
     charts: &CHARTS,
     params: &[

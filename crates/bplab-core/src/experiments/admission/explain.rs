@@ -3,6 +3,7 @@
 
 use super::AdmissionReport;
 use crate::calc::{Explanation, budget, capacity_rps, fmt_num, worst_sojourn_ms};
+use crate::claim::{Agg, Claim, Cmp, Fact};
 use crate::experiments::{Readout, rps, argmax, step, strings};
 use crate::models::admission::{AdmissionOutcome, Limit};
 
@@ -83,7 +84,18 @@ fn admission(r: &AdmissionReport) -> Explanation {
     let all = r.sweep.iter().chain(&r.no_control).chain(&r.limited);
     let top_goodput = all.map(|o| o.goodput_rps).fold(0.0f64, f64::max);
     let mut would_change = Vec::new();
+    let mut claims = Vec::new();
+    let best = best_limit(r);
+    let b_late = u64::from(s.deadline_ms) < b_worst;
     match cliff_row(r) {
+        Some(o) if b_late => would_change.push(format!(
+            "B = {} is rounded up past what the deadline allows ({b_worst} ms > {} ms), so the worst time passes the deadline at B already; above it goodput falls further: at limit {} this curve has {} % served late and {} goodput.",
+            r.budget,
+            s.deadline_ms,
+            o.limit.label(),
+            fmt_num(o.served_late_pct),
+            rps(o.goodput_rps)
+        )),
         Some(o) => would_change.push(format!(
             "Above B = {} the worst time in the system passes the deadline and goodput falls off a cliff: at limit {} this curve has {} % served late and {} goodput.",
             r.budget,
@@ -98,22 +110,58 @@ fn admission(r: &AdmissionReport) -> Explanation {
         None => would_change.push(format!("No limit above B = {} was tested, so the cliff above B is not shown here.", r.budget)),
     }
     if let Some(o) = r.sweep.iter().filter(|o| o.limit.bound() < i64::from(r.budget)).max_by_key(|o| o.limit.bound()) {
-        would_change.push(format!(
-            "Below B the door refuses traffic the server could have absorbed: at limit {} goodput is {} with {} % refused.",
-            o.limit.label(),
-            rps(o.goodput_rps),
-            fmt_num(o.reject_pct)
+        // Wasteful refusal only when it costs goodput against the best limit.
+        let wasteful = o.reject_pct > 0.0 && best.is_some_and(|b| b.goodput > o.goodput);
+        let text = if wasteful {
+            format!(
+                "Below B the door refuses traffic the server could have absorbed: at limit {} goodput is {} with {} % refused, below the best limit's {}.",
+                o.limit.label(),
+                rps(o.goodput_rps),
+                fmt_num(o.reject_pct),
+                rps(best.map_or(0.0, |b| b.goodput_rps))
+            )
+        } else {
+            format!(
+                "Below B refusing costs nothing on this curve: at limit {} goodput is {} with {} % refused, as high as any limit reaches.",
+                o.limit.label(),
+                rps(o.goodput_rps),
+                fmt_num(o.reject_pct)
+            )
+        };
+        claims.push(Claim::new(
+            "comparison",
+            if wasteful { "claim" } else { "no-loss-below-B" },
+            text.clone(),
+            Fact::Column {
+                table: "bp-post2-limit-sweep.csv",
+                filter: Vec::new(),
+                column: "goodput_rps",
+                agg: Agg::Max,
+                cmp: if wasteful { Cmp::Gt } else { Cmp::Le },
+                value: o.goodput_rps,
+                tol: if wasteful { 0.0 } else { 0.051 },
+            },
         ));
+        would_change.push(text);
     }
-    let chosen = r.sweep.iter().find(|o| o.limit == Limit::Finite(r.plateau_limit)).or(best_limit(r));
+    let chosen = r.sweep.iter().find(|o| o.limit == Limit::Finite(r.plateau_limit)).or(best);
     if let Some(o) = chosen.filter(|o| o.reject_pct > 0.0) {
-        would_change.push(format!(
-            "Rejection is the protection working, not a fault: at limit {} the door refuses {} % of arrivals while the server is {} % busy and delivers {}. A lasting fix needs more capacity or less demand.",
-            o.limit.label(),
-            fmt_num(o.reject_pct),
-            fmt_num(o.utilization_pct),
-            rps(o.goodput_rps)
-        ));
+        if o.served_late_pct == 0.0 {
+            would_change.push(format!(
+                "Rejection is the protection working, not a fault: at limit {} the door refuses {} % of arrivals while the server is {} % busy and delivers {}. A lasting fix needs more capacity or less demand.",
+                o.limit.label(),
+                fmt_num(o.reject_pct),
+                fmt_num(o.utilization_pct),
+                rps(o.goodput_rps)
+            ));
+        } else {
+            would_change.push(format!(
+                "At limit {} the door refuses {} % of arrivals, yet {} % of what it admits is served late: this limit admits more than the deadline allows, so refusing is not yet protecting.",
+                o.limit.label(),
+                fmt_num(o.reject_pct),
+                fmt_num(o.served_late_pct)
+            ));
+        }
     }
     Explanation {
         title: "Admission limit".into(),
@@ -140,6 +188,7 @@ fn admission(r: &AdmissionReport) -> Explanation {
         ],
         ignores: strings(&["Service-time variance and downstream limits.", "The cost of a rejection to the caller."]),
         would_change,
+        claims,
     }
 }
 

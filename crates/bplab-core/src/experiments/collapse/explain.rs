@@ -2,7 +2,9 @@
 //! report at whatever parameters produced it.
 
 use super::CollapseReport;
-use crate::calc::{Explanation, capacity_rps, fmt_num};
+use crate::calc::{Explanation, Step, capacity_rps, fmt_num};
+use crate::claim::equation::{div, mul, n, show, sub, u};
+use crate::claim::{Agg, Claim, Cmp, Equation, Fact};
 use crate::experiments::{Readout, rps, argmax, step, strings};
 use crate::models::collapse::CollapseRow;
 
@@ -28,67 +30,136 @@ pub(super) fn explanation(r: &CollapseReport) -> Explanation {
     let s = &r.settings;
     let mu = capacity_rps(f64::from(s.service_ms), 1);
     let window_s = f64::from(s.duration_ms) / 1000.0;
-    let mut steps = vec![step("capacity", "1000 / service", format!("1000 / {}", s.service_ms), rps(mu))];
+    let mut steps = vec![Step::eq(
+        "capacity",
+        "1000 / service",
+        Equation::new(div(n(1000.0), n(f64::from(s.service_ms))), "rps"),
+        "",
+    )];
     let top = highest(&r.no_retry);
+    let mut claims = Vec::new();
     let mut would_change = vec![
         "Admission control or a bounded wait (Posts 2 and 4) turns the cliff into a plateau.".to_owned(),
         format!("A slower service lowers capacity ({} now) and moves the cliff left.", rps(mu)),
     ];
+    let mut collapsed = false;
     let answer = match top {
         Some(x) if f64::from(x.offered_rps) > mu => {
             let lambda = f64::from(x.offered_rps);
             let t_star = late_after_s(s.service_ms, s.deadline_ms, lambda, mu).unwrap_or(0.0);
-            steps.push(step(
+            let slack_s = f64::from(s.deadline_ms.saturating_sub(s.service_ms)) / 1000.0;
+            steps.push(Step::eq(
                 "backlog growth",
                 "offered − capacity",
-                format!("{} − {}", x.offered_rps, fmt_num(mu)),
-                format!("{} requests per second", fmt_num(lambda - mu)),
+                Equation::new(sub(n(lambda), n(mu)), "requests per second"),
+                "",
             ));
-            steps.push(step(
-                "time after which every arrival is late",
+            let late = late_share(x);
+            let t_eq = Equation::new(mul(u(slack_s, "s"), div(n(mu), n(lambda - mu))), "s");
+            let t_shown = t_eq.shown_result();
+            steps.push(Step::eq(
+                "time after which every arrival would be late (unbounded queue)",
                 "t* = (deadline − service) / 1000 × capacity / (offered − capacity)",
+                t_eq,
+                &format!("of a {} s window", show(window_s)),
+            ));
+            let no_retry = vec![("mode", "no-retry".to_owned()), ("offered_rps", x.offered_rps.to_string())];
+            if late == 0.0 {
+                // Nothing was late: t* does not apply (after the window, or a bounded queue).
+                let why = if t_star >= window_s {
+                    format!("t* = {t_shown} s falls after the {} s window", show(window_s))
+                } else {
+                    format!(
+                        "the queue of {} keeps every wait under the deadline (rejections instead)",
+                        s.queue_capacity
+                    )
+                };
+                claims.push(Claim::new(
+                    "trend",
+                    if t_star >= window_s { "t-star-after-window" } else { "bounded-queue" },
+                    format!("no answer served in this window was late: {why}"),
+                    // The CSV's wasted % counts rejections too; a served answer's p99 is the check.
+                    Fact::Column {
+                        table: "bp-post1-collapse-sweep.csv",
+                        filter: no_retry.clone(),
+                        column: "p99_ms",
+                        agg: Agg::Max,
+                        cmp: Cmp::Le,
+                        value: f64::from(s.deadline_ms),
+                        tol: 0.0,
+                    },
+                ));
                 format!(
-                    "{} × {} / {}",
-                    fmt_num(f64::from(s.deadline_ms - s.service_ms.min(s.deadline_ms)) / 1000.0),
-                    fmt_num(mu),
-                    fmt_num(lambda - mu)
-                ),
-                format!("{} s of a {} s window", fmt_num(t_star), fmt_num(window_s)),
-            ));
-            steps.push(step(
-                "goodput this implies (before retries)",
-                "offered × min(t*, window) / window",
-                format!("{} × {} / {}", x.offered_rps, fmt_num(t_star.min(window_s)), fmt_num(window_s)),
-                format!("about {} (the model: {})", rps(lambda * t_star.min(window_s) / window_s), rps(x.goodput_rps)),
-            ));
-            would_change.push(format!(
-                "The window: after t* = {} s every arrival is late, so goodput falls as the window grows; a window k times longer gives about 1/k of this figure.",
-                fmt_num(t_star)
-            ));
-            format!(
-                "at {} offered (capacity {}), goodput is {}; {} % of the work served was late, delivered to nobody",
-                rps(lambda),
-                rps(mu),
-                rps(x.goodput_rps),
-                fmt_num(late_share(x))
-            )
+                    "without retries, at {} offered (capacity {}), goodput is {}; {}",
+                    rps(lambda),
+                    rps(mu),
+                    rps(x.goodput_rps),
+                    claims.last().map_or(String::new(), |c| c.text.clone())
+                )
+            } else {
+                collapsed = true;
+                let g_eq = Equation::new(div(mul(n(lambda), u(t_star.min(window_s), "s")), u(window_s, "s")), "rps");
+                let model = format!("(the model: {})", rps(x.goodput_rps));
+                steps.push(Step::eq(
+                    "goodput this implies (before retries)",
+                    "offered × min(t*, window) / window",
+                    g_eq,
+                    &model,
+                ));
+                if t_star < window_s {
+                    would_change.push(format!(
+                        "The window: after t* = {t_shown} s every arrival is late, so goodput falls as the window grows; a window k times longer gives about 1/k of this figure."
+                    ));
+                }
+                let late_text = format!("{} % of the work served was late, delivered to nobody", fmt_num(late));
+                claims.push(Claim::new(
+                    "percentage",
+                    "claim",
+                    late_text.clone(),
+                    Fact::Column {
+                        table: "bp-post1-collapse-sweep.csv",
+                        filter: no_retry.clone(),
+                        column: "wasted_pct",
+                        agg: Agg::Max,
+                        // With rejections in the CSV's share, it is at least the late share.
+                        cmp: if x.rejected == 0 { Cmp::Eq } else { Cmp::Ge },
+                        value: late,
+                        tol: 0.06,
+                    },
+                ));
+                claims.push(Claim::new(
+                    "value",
+                    "claim",
+                    format!("goodput is {}", rps(x.goodput_rps)),
+                    Fact::Column {
+                        table: "bp-post1-collapse-sweep.csv",
+                        filter: no_retry.clone(),
+                        column: "goodput_rps",
+                        agg: Agg::Max,
+                        cmp: Cmp::Eq,
+                        value: x.goodput_rps,
+                        tol: 0.051,
+                    },
+                ));
+                format!(
+                    "without retries, at {} offered (capacity {}), goodput is {}; {late_text}",
+                    rps(lambda),
+                    rps(mu),
+                    rps(x.goodput_rps)
+                )
+            }
         }
         _ => format!("every offered rate is at or below capacity {}: no backlog builds", rps(mu)),
     };
     if let Some(w) = highest(&r.retry).filter(|w| w.offered_rps > 0) {
-        steps.push(step(
-            "retry amplification at the highest offered load",
+        steps.push(Step::eq(
+            "retry amplification at the highest offered load (with retries)",
             "effective / offered",
-            format!("{} / {}", fmt_num(w.effective_rps), w.offered_rps),
-            format!(
-                "{}× (at most {}× with {} retries)",
-                fmt_num(w.effective_rps / f64::from(w.offered_rps)),
-                1 + s.max_retries,
-                s.max_retries
-            ),
+            Equation::new(div(n(w.effective_rps), n(f64::from(w.offered_rps))), "×"),
+            &format!("(at most {}× with {} retries)", 1 + s.max_retries, s.max_retries),
         ));
         steps.push(step(
-            "what the CSV's wasted % counts",
+            "what the CSV's wasted % counts (with retries)",
             "(served late + rejected) / processed; rejections cost no service",
             format!("{} late + {} rejected of {} attempts", w.wasted, w.rejected, w.processed),
             format!(
@@ -115,17 +186,26 @@ pub(super) fn explanation(r: &CollapseReport) -> Explanation {
             s.queue_capacity, rejected
         )
     };
+    let retries = if s.max_retries == 0 {
+        "No retries in this run (max retries 0): the retry mode repeats the no-retry one.".to_owned()
+    } else {
+        format!(
+            "Retries wait a fixed {} ms after the deadline (or the rejection), with no jitter and no retry budget, up to {} per request.",
+            s.retry_backoff_ms, s.max_retries
+        )
+    };
     Explanation {
-        title: "Why goodput collapses".into(),
+        title: if collapsed || top.is_none_or(|x| f64::from(x.offered_rps) <= mu) {
+            "Why goodput collapses".into()
+        } else {
+            "Past capacity, but no collapse in this window".into()
+        },
         answer,
         steps,
         assumes: vec![
             queue,
             "A client waits for the deadline, then gives up, but the server still serves its request.".into(),
-            format!(
-                "Retries wait a fixed {} ms after the deadline (or the rejection), with no jitter and no retry budget.",
-                s.retry_backoff_ms
-            ),
+            retries,
             "Every attempt is processed, including those finishing after the window; rates divide by the window."
                 .into(),
         ],
@@ -134,6 +214,7 @@ pub(super) fn explanation(r: &CollapseReport) -> Explanation {
             "Cancellation: a real server might drop work whose client is gone.",
         ]),
         would_change,
+        claims,
     }
 }
 

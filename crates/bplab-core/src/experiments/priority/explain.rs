@@ -2,6 +2,7 @@
 
 use super::PriorityReport;
 use crate::calc::{Explanation, capacity_rps, fmt_num};
+use crate::claim::{Agg, Claim, Cmp, Fact};
 use crate::experiments::{Readout, rps, argmax, step, strings};
 use crate::models::priority::{ClassPolicy, PriorityOutcome, SLO_TARGET_PCT};
 use crate::numerics::format_fixed;
@@ -53,23 +54,57 @@ pub(super) fn explanation(r: &PriorityReport) -> Explanation {
             "most critical success capacity allows at the highest offered load",
             "min(100 %, capacity × window / scored critical arrivals)",
             format!("{} × {} s / {}", fmt_num(cap), fmt_num(f64::from(s.duration_ms) / 1000.0), o.critical.arrivals),
-            if bound >= 100.0 {
+            if bound >= 100.0 && o.slo_met() {
                 "100 %: capacity is not what limits critical success here".to_owned()
+            } else if bound >= 100.0 {
+                "100 %: capacity alone would allow it, yet the SLO is missed here (timing and the deadline limit it)".to_owned()
             } else {
                 format!("{}: capacity alone rules out the SLO", pct(bound))
             },
         ));
     }
     let spike_critical = r.spike_rps * s.critical_share;
+    let mut claims = Vec::new();
+    let worst_window = r
+        .burst
+        .iter()
+        .filter(|o| o.policy == ClassPolicy::Priority)
+        .flat_map(|o| o.window_success_pct.iter().map(|w| w.0))
+        .fold(f64::INFINITY, f64::min);
+    let held = worst_window >= SLO_TARGET_PCT;
+    let burst_text = if spike_critical >= cap {
+        format!("{} ≥ {}: a spike alone exceeds capacity for critical work", rps(spike_critical), rps(cap))
+    } else if held || !worst_window.is_finite() {
+        format!("{} < {}: eviction protects critical work through the spikes in this run", rps(spike_critical), rps(cap))
+    } else {
+        format!(
+            "{} < {}: capacity would allow it, yet in this run's burst windows critical success falls to {} % (the queue ahead is not only critical work)",
+            rps(spike_critical),
+            rps(cap),
+            format_fixed(worst_window, 1)
+        )
+    };
+    if spike_critical < cap && worst_window.is_finite() {
+        claims.push(Claim::new(
+            "condition",
+            if held { "claim" } else { "spike-not-protected" },
+            burst_text.clone(),
+            Fact::Column {
+                table: "bp-post5-slo-burst.csv",
+                filter: Vec::new(),
+                column: "priority_critical_pct",
+                agg: Agg::Min,
+                cmp: if held { Cmp::Ge } else { Cmp::Lt },
+                value: SLO_TARGET_PCT,
+                tol: 0.0,
+            },
+        ));
+    }
     steps.push(step(
         "burst protection",
         "spike rate × critical share < capacity",
         format!("{} × {}", fmt_num(r.spike_rps), fmt_num(s.critical_share)),
-        if spike_critical < cap {
-            format!("{} < {}: eviction can protect critical work through a spike", rps(spike_critical), rps(cap))
-        } else {
-            format!("{} ≥ {}: a spike alone exceeds capacity for critical work", rps(spike_critical), rps(cap))
-        },
+        burst_text,
     ));
     let slo = format_fixed(SLO_TARGET_PCT, 0);
     let answer = match first_fail {
@@ -79,8 +114,20 @@ pub(super) fn explanation(r: &PriorityReport) -> Explanation {
         ),
         Some(i) => {
             let (pass, fail) = (prio[i - 1], prio[i]);
+            let again: Vec<String> =
+                prio[i..].iter().filter(|o| o.slo_met()).map(|o| format_fixed(o.offered_rps(), 1)).collect();
+            let few = if fail.critical.arrivals < 100 {
+                format!(" (only {} critical arrivals scored there)", fail.critical.arrivals)
+            } else {
+                String::new()
+            };
+            let tail = if again.is_empty() {
+                String::new()
+            } else {
+                format!("; not a ceiling: the SLO is met again at {} rps", again.join(", "))
+            };
             format!(
-                "priority holds critical success ≥ {slo} % up to {} rps offered; at {} rps it delivers {} %",
+                "priority holds critical success ≥ {slo} % up to {} rps offered; at {} rps it delivers {} %{few}{tail}",
                 format_fixed(pass.offered_rps(), 1),
                 format_fixed(fail.offered_rps(), 1),
                 format_fixed(fail.critical_success_pct(), 1)
@@ -111,11 +158,12 @@ pub(super) fn explanation(r: &PriorityReport) -> Explanation {
         ]),
         would_change: vec![
             format!(
-                "Near the ceiling ({}) timing already matters; above it no eviction creates service slots.",
+                "Near the nominal ceiling ({}) timing already matters; above it no eviction creates service slots.",
                 rps(r.ceiling_rps)
             ),
             "A critical class exists only if another class is allowed to fail: background pays for protection.".into(),
         ],
+        claims,
     }
 }
 

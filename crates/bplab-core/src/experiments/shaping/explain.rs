@@ -45,14 +45,24 @@ pub(super) fn explanation(r: &ShapingReport) -> Explanation {
             "token bucket: wait at the server (gate rate above capacity)",
             "backlog grows at gate rate − capacity while a spike lasts",
             format!("{} − {}", fmt_num(rate), fmt_num(cap)),
-            format!("{} per second: unbounded during a spike", rps(rate - cap)),
+            format!(
+                "grows by {} requests per second while a spike lasts (bounded by the spike's length, not by the burst)",
+                fmt_num(rate - cap)
+            ),
         ),
     });
     if let (Some(t), Some(l)) = (row(r, GateKind::TokenBucket), row(r, GateKind::LeakyBucket)) {
         steps.push(step(
             "where the wait lands in the model (p99)",
             "token: server wait; leaky: gate delay",
-            format!("token {} ms at the server, leaky {} ms at the gate", t.server_wait_p99_ms, l.gate_delay_p99_ms),
+            if l.server_wait_p99_ms > 0 || t.gate_delay_p99_ms > 0 {
+                format!(
+                    "token {} ms at the server ({} ms at the gate), leaky {} ms at the gate ({} ms at the server)",
+                    t.server_wait_p99_ms, t.gate_delay_p99_ms, l.gate_delay_p99_ms, l.server_wait_p99_ms
+                )
+            } else {
+                format!("token {} ms at the server, leaky {} ms at the gate", t.server_wait_p99_ms, l.gate_delay_p99_ms)
+            },
             format!("downstream peak {} vs {}", rps(t.downstream_peak_rps), rps(l.downstream_peak_rps)),
         ));
     }
@@ -72,17 +82,23 @@ pub(super) fn explanation(r: &ShapingReport) -> Explanation {
     let best = r.sweep.iter().map(|x| x.goodput_rps).fold(0.0f64, f64::max);
     let mut would_change = Vec::new();
     let leaky_max = ((f64::from(s.deadline_ms.saturating_sub(s.service_ms)) * rate / 1000.0).floor() + 1.0).max(1.0);
-    would_change.push(format!(
-        "A leaky queue deeper than {} lets gate delay plus service pass the {} ms deadline.",
-        fmt_num(leaky_max),
-        s.deadline_ms
-    ));
     if rate <= cap {
         would_change.push(format!(
-            "A token bucket larger than {} (deadline / service) lets the server wait pass the deadline.",
+            "A leaky queue deeper than {} lets gate delay plus service pass the {} ms deadline.",
+            fmt_num(leaky_max),
+            s.deadline_ms
+        ));
+        would_change.push(format!(
+            "A token bucket larger than {} (deadline / service) lets the time in the system (server wait plus service) pass the deadline.",
             (s.deadline_ms / s.service_ms.max(1)).max(1)
         ));
     } else {
+        would_change.push(format!(
+            "With the gate rate above capacity ({} > {}) the leaky bucket's releases queue at the server as well, so no gate depth keeps gate delay plus service within the {} ms deadline by itself.",
+            rps(rate),
+            rps(cap),
+            s.deadline_ms
+        ));
         would_change.push(format!(
             "A gate rate above capacity ({} > {}) lets the token bucket's server backlog grow through every spike, whatever the burst.",
             rps(rate),
@@ -117,13 +133,14 @@ pub(super) fn explanation(r: &ShapingReport) -> Explanation {
         ],
         ignores: vec![
             format!(
-                "Server occupancy: neither gate looks at it. Seed 004 blames that for the gates staying below Post 2's goodput; here the curve itself caps any policy near {} and the best gate reaches {}.",
+                "Server occupancy: neither gate looks at it. Post 3 blames that for the gates staying below Post 2's goodput; here the curve itself caps any policy near {} and the best gate reaches {}.",
                 rps(c.rps),
                 rps(best)
             ),
             "Network, scheduling and traffic variance.".into(),
         ],
         would_change,
+        claims: Vec::new(),
     }
 }
 

@@ -33,11 +33,20 @@ pub(super) fn explanation(r: &SheddingReport) -> Explanation {
             fmt_num(capacity_rps(f64::from(s.service_ms), 1)),
             fmt_num(f64::from(s.deadline_ms) / 1000.0)
         ),
-        format!(
-            "{} requests: at most {worst} ms in the system, of which at most {} ms waiting",
-            s.bound,
-            worst.saturating_sub(u64::from(s.service_ms))
-        ),
+        if worst > u64::from(s.deadline_ms) {
+            format!(
+                "{} requests: at most {worst} ms in the system, of which at most {} ms waiting; B is rounded up past the {} ms deadline, so tail-drop at B can serve late answers",
+                s.bound,
+                worst.saturating_sub(u64::from(s.service_ms)),
+                s.deadline_ms
+            )
+        } else {
+            format!(
+                "{} requests: at most {worst} ms in the system, of which at most {} ms waiting",
+                s.bound,
+                worst.saturating_sub(u64::from(s.service_ms))
+            )
+        },
     )];
     if !hang.is_empty() {
         steps.push(step(
@@ -48,13 +57,12 @@ pub(super) fn explanation(r: &SheddingReport) -> Explanation {
         ));
     }
     let mut would_change = vec![
-        "LIFO's goodput is high but the requests it sheds are the ones that waited longest: it hides the old, it does not save them.".to_owned(),
+        "LIFO's goodput is high because it serves the newest first; the requests that wait longest are the ones it leaves behind: it hides the old, it does not save them.".to_owned(),
     ];
-    let fifo = r.hangover.first().map(|o| over_deadline_ms(r, o));
-    let bounded = r.hangover.get(1).map(|o| over_deadline_ms(r, o));
-    if let (Some(f), Some(b)) = (fifo, bounded) {
+    let late_ms = |name: &str| r.hangover.iter().find(|o| o.policy.label() == name).map(|o| over_deadline_ms(r, o));
+    if let (Some(f), Some(l), Some(b)) = (late_ms("fifo"), late_ms("lifo"), late_ms("tail-drop")) {
         would_change.push(format!(
-            "Without a bound or expiry, FIFO serves late answers for {f} ms of this run's windows; tail-drop at B does so for {b} ms."
+            "Without a bound or expiry, FIFO serves late answers for {f} ms of this run's windows and LIFO for {l} ms; tail-drop at B does so for {b} ms."
         ));
     }
     Explanation {
@@ -68,6 +76,7 @@ pub(super) fn explanation(r: &SheddingReport) -> Explanation {
         ],
         ignores: strings(&["Retries of shed requests.", "Fairness between clients."]),
         would_change,
+        claims: Vec::new(),
     }
 }
 
