@@ -50,10 +50,20 @@ pub use layout::{Layout, TextBox, TextKind};
 pub use render::render;
 pub use theme::Theme;
 
-/// The height a figure `width` CSS px wide is drawn at: about 16:10, taller
-/// (at least 260 px) on narrow screens where the legend goes below.
-pub fn height_for(width: u32) -> u32 {
-    (f64::from(width) * 0.62).clamp(260.0, 480.0).round() as u32
+/// The height `plot` is drawn at on a canvas `width` CSS px wide: about
+/// 16:10, at least 260 px, and on narrow canvases (under 560 px, where the
+/// legend goes below the plot) one more line per expected legend row, so
+/// that the plotting area keeps its height on a phone.
+pub fn height_for(width: u32, plot: &bplab_core::plot::Plot) -> u32 {
+    let base = (f64::from(width) * 0.62).clamp(260.0, 480.0);
+    let extra = if width < 560 {
+        let entries = plot.series.iter().filter(|s| !s.points.is_empty()).count() + plot.bands.len();
+        let cols = ((f64::from(width) - 24.0) / 140.0).floor().max(1.0);
+        (entries as f64 / cols).ceil() * frame::line_h(frame::base_font(f64::from(width)))
+    } else {
+        0.0
+    };
+    (base + extra).round() as u32
 }
 
 /// The smallest font any figure uses, CSS px.

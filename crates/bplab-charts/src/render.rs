@@ -179,30 +179,14 @@ pub fn render<DB: DrawingBackend>(
             area.draw(&Polygon::new(quad, c))?;
         }
     }
-    for hl in &plot.hlines {
-        let py = f.y.px(hl.at);
-        if hl.at.is_finite() && py >= a.y - 0.5 && py <= a.bottom() + 0.5 {
-            let (style, dashed) = marker_style(theme, hl.role);
-            pattern_line(
-                area,
-                &[(a.x, py), (a.right(), py)],
-                &a.grow(1.0),
-                |_| dashed.then_some((6.0, 10.0, 0.0)),
-                style,
-            )?;
-        }
-    }
-    for v in &plot.vlines {
-        let px = f.x.px(v.at);
-        if v.at.is_finite() && px >= a.x - 0.5 && px <= a.right() + 0.5 {
-            let (style, dashed) = marker_style(theme, v.role);
-            pattern_line(
-                area,
-                &[(px, a.y), (px, a.bottom())],
-                &a.grow(1.0),
-                |_| dashed.then_some((6.0, 10.0, 0.0)),
-                style,
-            )?;
+    // Reference lines: horizontal ones across the plot, vertical ones up it.
+    let across = plot.hlines.iter().map(|m| (m, f.y.px(m.at), a.y, a.bottom()));
+    let up = plot.vlines.iter().map(|m| (m, f.x.px(m.at), a.x, a.right()));
+    for (i, (m, p, lo, hi)) in across.chain(up).enumerate() {
+        if m.at.is_finite() && p >= lo - 0.5 && p <= hi + 0.5 {
+            let ends = if i < plot.hlines.len() { [(a.x, p), (a.right(), p)] } else { [(p, a.y), (p, a.bottom())] };
+            let (style, dashed) = marker_style(theme, m.role);
+            pattern_line(area, &ends, &a.grow(1.0), |_| dashed.then_some((6.0, 10.0, 0.0)), style)?;
         }
     }
     for (i, (s, poly)) in plot.series.iter().zip(&f.polys).enumerate() {
@@ -215,9 +199,12 @@ pub fn render<DB: DrawingBackend>(
             poly,
             &a,
             |k| match slot.shared.get(k).copied().flatten() {
-                // Coinciding lines take turns: each shows its colour for one dash.
-                Some((rank, size)) => Some((INTERLEAVE, INTERLEAVE * size as f64, INTERLEAVE * rank as f64)),
-                None => dashed.then_some((DASH.0, DASH.1, 0.0)),
+                // Coinciding lines take turns, each showing its colour for one
+                // dash, over the first of them drawn whole (no gaps).
+                Some((rank, size)) if rank > 0 => {
+                    Some((INTERLEAVE, INTERLEAVE * size as f64, INTERLEAVE * rank as f64))
+                }
+                _ => dashed.then_some((DASH.0, DASH.1, 0.0)),
             },
             style,
         )?;

@@ -12,9 +12,11 @@ use bplab_core::plot::{Focus, Plot};
 use bplab_core::{Caps, EXPERIMENTS, Experiment, ExperimentId, Report, Scenario};
 use plotters::prelude::*;
 
-/// Canvas widths: a figure in a 320 px embed, in a 720 px page (one per row),
-/// side by side on a 1,400 px page, at its widest, and the CLI's PNG.
-const WIDTHS: [u32; 5] = [288, 420, 560, 640, 960];
+/// Canvas widths as measured in Chromium: a figure on a 320 px page (254 to
+/// 290 px), in a 320 px embed, on a 480 px page, two side by side on a
+/// 720 px page or three on a 1,400 px one (about 330 to 460 px), at its
+/// widest (640 px), and the CLI's PNG (960 px).
+const WIDTHS: [u32; 7] = [254, 288, 330, 414, 461, 640, 960];
 
 /// The CLI's embedded font, registered once for every family the charts use.
 fn fonts() {
@@ -57,7 +59,7 @@ fn clean_at_every_width(what: &str, plot: &Plot) -> Vec<Layout> {
     WIDTHS
         .iter()
         .map(|&w| {
-            let (_, layout) = svg_sized(plot, (w, height_for(w)), &Theme::LIGHT).unwrap();
+            let (_, layout) = svg_sized(plot, (w, height_for(w, plot)), &Theme::LIGHT).unwrap();
             let problems = layout.problems(MIN_FONT_PX);
             assert!(problems.is_empty(), "{what} at {w} px: {problems:#?}");
             // Every marker label is drawn whole (not clipped, not dropped).
@@ -84,7 +86,7 @@ fn every_plot_draws_at_defaults_and_keeps_the_layout_rules() {
             assert!(out.contains(&escaped(spec.title)), "{} lacks its title", spec.file);
             assert!(lines(&out) > 10, "{}: only {} lines", spec.file, lines(&out));
             let layouts = clean_at_every_width(spec.file, plot);
-            assert!(layouts[0].min_font_px() >= MIN_FONT_PX && layouts[4].min_font_px() > MIN_FONT_PX);
+            assert!(layouts[0].min_font_px() >= MIN_FONT_PX && layouts[6].min_font_px() > MIN_FONT_PX);
         }
     }
 }
@@ -127,7 +129,7 @@ fn coinciding_lines_are_named_in_a_note() {
     let r = odd(ExperimentId::Adaptive, &[("slowdown-factor", "1")]);
     let plots = r.plots(&Focus::default());
     let ok = plots.iter().find(|p| p.title.starts_with("Delivered")).unwrap();
-    let (_, layout) = svg_sized(ok, (640, height_for(640)), &Theme::LIGHT).unwrap();
+    let (_, layout) = svg_sized(ok, (640, height_for(640, ok)), &Theme::LIGHT).unwrap();
     assert!(!layout.notes.is_empty(), "identical lines are named");
     assert!(layout.notes.iter().any(|n| n.contains("one line")), "{:?}", layout.notes);
     assert!(layout.texts.iter().any(|t| t.kind == TextKind::Legend && t.text.contains("one line")));
@@ -182,7 +184,7 @@ fn degenerate_runs_draw() {
         let report = tiny(e.id);
         for plot in report.plots(&Focus::line("offered_rps", 1.0, "offered 1")) {
             for w in WIDTHS {
-                let out = svg_sized(&plot, (w, height_for(w)), &Theme::DARK);
+                let out = svg_sized(&plot, (w, height_for(w, &plot)), &Theme::DARK);
                 assert!(out.is_ok(), "{}: {:?}", plot.title, out.err());
             }
         }
@@ -231,7 +233,7 @@ fn huge_and_zero_values_draw() {
     let r = Report::Shedding(s);
     for plot in r.plots(&Focus::line("offered_rps", 1e300, "far")) {
         for w in WIDTHS {
-            assert!(svg_sized(&plot, (w, height_for(w)), &Theme::LIGHT).is_ok());
+            assert!(svg_sized(&plot, (w, height_for(w, &plot)), &Theme::LIGHT).is_ok());
         }
     }
     // A plot of nothing but non-finite values and a zero-sized canvas.
@@ -280,7 +282,7 @@ fn dump() {
         for (plot, spec) in report.plots(&Focus::default()).iter().zip(e.charts) {
             for (w, theme, tag) in [(288, Theme::LIGHT, "288"), (640, Theme::DARK, "640-dark")] {
                 let path = format!("{dir}/{}-{tag}.png", spec.file.trim_end_matches(".png"));
-                let area = BitMapBackend::new(&path, (w, height_for(w))).into_drawing_area();
+                let area = BitMapBackend::new(&path, (w, height_for(w, plot))).into_drawing_area();
                 let _ = render(&area, plot, &theme);
             }
         }

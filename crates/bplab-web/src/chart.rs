@@ -1,7 +1,9 @@
 //! Canvas charts at their real size. Each canvas keeps the plot it shows;
 //! it is drawn at its displayed CSS width × devicePixelRatio (height from
 //! [`bplab_charts::height_for`]), again whenever its width changes (one
-//! `ResizeObserver` for all canvases) and whenever the colour scheme
+//! `ResizeObserver` for all canvases; widgets off screen are skipped by
+//! `content-visibility: auto`, so theirs redraw when scrolled to) and
+//! whenever the colour scheme
 //! changes (`prefers-color-scheme`: dark charts on a dark page). After each
 //! drawing the canvas carries the renderer's layout record in `data-layout`
 //! (text boxes and font sizes, CSS px), which the browser tests check. A
@@ -128,7 +130,7 @@ fn redraw(id: &str, force: bool) {
         if !force && s.drawn == Some((css_w, scheme)) {
             return;
         }
-        let size = if css_w == 0 { FALLBACK_SIZE } else { (css_w, height_for(css_w)) };
+        let size = if css_w == 0 { FALLBACK_SIZE } else { (css_w, height_for(css_w, &s.plot)) };
         if css_w > 0 {
             // The height follows the width; the stylesheet's aspect ratio is overridden.
             let _ = s.canvas.set_attribute("style", &format!("height:{}px", size.1));
