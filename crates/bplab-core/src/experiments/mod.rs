@@ -31,7 +31,7 @@ pub(crate) use shared::{argmax, deadline_covers_service, poisson_bound, rps, ste
 /// `preview(&ParamsType) -> Option<ParamsType>`.
 macro_rules! registry {
     ($($variant:ident => $module:ident :: { $params:ident, $report:ident }),+ $(,)?) => {
-        $(mod $module; pub use $module::{$params, $report};)+
+        $(pub mod $module; pub use $module::{$params, $report};)+
 
         /// Identifies one experiment (generated from the registry, in page order).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -132,14 +132,6 @@ macro_rules! registry {
 }
 
 pub use crate::stochastic::{Bucket, Door, SimOut, Trace, simulate};
-pub use adaptive::{Controller, Deploy, Lane, Preset};
-pub use lesson::{Histogram, Interval, LESSON_QUEUE_LIMIT, RateResult};
-pub use shaping::{Ceiling, Timeline};
-
-/// The metastable experiment's types, for tests and callers (`bplab_core::metastable`).
-pub mod metastable_api {
-    pub use super::metastable::*;
-}
 
 registry! {
     Collapse => collapse::{CollapseParams, CollapseReport},
