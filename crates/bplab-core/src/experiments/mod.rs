@@ -18,6 +18,7 @@ mod shared;
 pub use exec::{Exec, Job, Sequential, par_map};
 pub use readout::{Readout, RunTally};
 pub use report::ExperimentReport;
+use report::Rows;
 pub use scenario::{Caps, Scenario};
 
 use crate::params::{ParamSet, ParamSpec};
@@ -55,6 +56,31 @@ macro_rules! registry {
         $(impl From<$params> for Params {
             fn from(p: $params) -> Self {
                 Params::$variant(p)
+            }
+        })+
+
+        // Each report's face: its own tables and tallies ([`report::Rows`]),
+        // its folder's `plots::plots`, `explain::explanations` and
+        // `explain::readouts`.
+        $(impl ExperimentReport for $report {
+            fn tables(&self) -> Vec<crate::table::Table> {
+                report::Rows::tables(self)
+            }
+
+            fn tallies(&self) -> Vec<RunTally> {
+                report::Rows::tallies(self)
+            }
+
+            fn plots(&self) -> Vec<crate::plot::Plot> {
+                $module::plots::plots(self)
+            }
+
+            fn explanations(&self) -> Vec<crate::calc::Explanation> {
+                $module::explain::explanations(self)
+            }
+
+            fn readouts(&self) -> Vec<Readout> {
+                $module::explain::readouts(self)
             }
         })+
 

@@ -6,10 +6,10 @@
 //! length draws where each stays stuck; a search sizes the retries and the
 //! budget. The rules are in `docs/metastable.md`.
 
-mod explain;
+pub(super) mod explain;
 mod params;
 mod phase;
-mod plots;
+pub(super) mod plots;
 mod policy;
 mod presets;
 mod sim;
@@ -25,8 +25,7 @@ pub use phase::boundary;
 pub use presets::{PRESETS, Preset};
 pub use verdict::{HEALTHY_SHARE, Rule, Verdict};
 
-use super::{ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map, poisson_bound};
-use crate::calc::Explanation;
+use super::{ChartSpec, Estimate, Exec, Experiment, ExperimentId, RunTally, par_map, poisson_bound};
 use crate::error::ConfigError;
 use crate::params::{Named, ParamSpec, ParamValue, WINDOW_MS};
 use crate::stochastic::ServiceTime;
@@ -361,19 +360,7 @@ fn tally(label: String, t: &Totals) -> RunTally {
     }
 }
 
-impl ExperimentReport for MetastableReport {
-    fn plots(&self) -> Vec<crate::plot::Plot> {
-        plots::plots(self)
-    }
-
-    fn explanations(&self) -> Vec<Explanation> {
-        vec![explain::explanation(self)]
-    }
-
-    fn readouts(&self) -> Vec<Readout> {
-        explain::readouts(self)
-    }
-
+impl super::Rows for MetastableReport {
     fn tallies(&self) -> Vec<RunTally> {
         let mut v: Vec<RunTally> = self.lanes.iter().map(|l| tally(l.policy.clone(), &l.totals)).collect();
         v.extend(

@@ -36,7 +36,7 @@ fn with_trigger(mut plot: Plot, r: &MetastableReport) -> Plot {
 }
 
 /// The three figures, in the registry's order.
-pub(super) fn plots(r: &MetastableReport) -> Vec<Plot> {
+pub(in crate::experiments) fn plots(r: &MetastableReport) -> Vec<Plot> {
     let mut good = Plot::new(CHARTS[0].title, "time_ms", "time (ms)", "goodput (answers in time per second)");
     good.series = lines(r, |t| t.ok);
     good.hlines.push(Marker::new(0.8 * r.capacity_rps, "80 % of capacity", Role::Budget));
