@@ -20,7 +20,7 @@ use serde::Serialize;
 pub use params::{MetastableParams, Trigger};
 pub use phase::{Cell, Sizing};
 pub use policy::{BACKOFF_CAP_MS, BUDGET_FLOOR_RPS, BUDGET_MAX_TOKENS, POLICIES, THROTTLE_WINDOW_MS};
-pub use sim::{Backoff, Budget, Client, Throttle, Tick, Totals, World, simulate};
+pub use sim::{Backoff, Budget, Client, Throttle, Window, Totals, World, simulate};
 pub use phase::boundary;
 pub use presets::{PRESETS, Preset};
 pub use verdict::{HEALTHY_SHARE, Rule, Verdict};
@@ -99,7 +99,7 @@ pub struct Lane {
     /// Policy name.
     pub policy: String,
     /// The timeline.
-    pub ticks: Vec<Tick>,
+    pub ticks: Vec<Window>,
     /// Every try.
     pub totals: Totals,
     /// Stuck or recovered.
@@ -277,7 +277,7 @@ impl Setup {
     }
 
     /// One run of `client` with a trigger of `size` × lasting `len_ms`.
-    pub(crate) fn run(&self, p: &MetastableParams, client: sim::Client, size: f64, len_ms: u32) -> (Vec<Tick>, Totals, Verdict) {
+    pub(crate) fn run(&self, p: &MetastableParams, client: sim::Client, size: f64, len_ms: u32) -> (Vec<Window>, Totals, Verdict) {
         let at = f64::from(p.trigger_at_ms);
         let (arrivals, work) = if self.spike {
             self.traffic.merged(at, size, f64::from(len_ms))

@@ -2,14 +2,14 @@
 //! (with capacity) over time per policy, the trigger marked, and the phase
 //! diagram's boundary per policy.
 
-use super::{CHARTS, MetastableReport, POLICIES, Tick, phase};
+use super::{CHARTS, MetastableReport, POLICIES, Window, phase};
 use crate::plot::{Marker, Plot, Role, Series};
 
 fn role(policy: &str) -> Role {
     Role::Series(POLICIES.iter().position(|p| *p == policy).unwrap_or(POLICIES.len()) as u8)
 }
 
-fn lines(r: &MetastableReport, f: impl Fn(&Tick) -> u64) -> Vec<Series> {
+fn lines(r: &MetastableReport, f: impl Fn(&Window) -> u64) -> Vec<Series> {
     let w = f64::from(r.window_ms.max(1));
     r.lanes
         .iter()
