@@ -86,6 +86,24 @@ static CHARTS: [ChartSpec; 3] = [
     ChartSpec { file: "metastable-phase.png", title: "Phase diagram: smallest trigger size that stays stuck" },
 ];
 
+/// The same-bytes reference case: a slowdown, two workers, exponential
+/// service, jittered backoff in play, seed 5. The native test
+/// (`crates/bplab-core/tests/metastable.rs`) and the browser test
+/// (`crates/bplab-web/tests/web.rs`) set these in order and hash the CSVs in
+/// table order, so x86-64 and wasm32 must give [`PINNED_SHA256`].
+pub const PINNED_EDITS: [(&str, &str); 7] = [
+    ("trigger", "slowdown"),
+    ("trigger-size", "2.5"),
+    ("workers", "2"),
+    ("service", "exp:40"),
+    ("load", "0.72"),
+    ("seed", "5"),
+    ("seconds", "30"),
+];
+
+/// SHA-256 of the CSVs at [`PINNED_EDITS`] (hex).
+pub const PINNED_SHA256: &str = "574f40877c0e1c39fee1a455e38c3cdef287bb272db1847950818fcc5be8dbe7";
+
 /// Most cells (sizes × lengths) of the phase diagram.
 pub const MAX_CELLS: usize = 64;
 /// Retry counts the sizing search tries: 0 up to this (the max-retries range).
