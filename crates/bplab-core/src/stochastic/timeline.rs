@@ -46,32 +46,34 @@ pub(crate) struct Recorder {
     width_ms: f64,
     pub windows: Vec<Window>,
     touched: Vec<bool>,
-    latencies: Vec<Vec<u64>>,
     /// The times `[lo, hi)` of the window last asked for, and its index.
     memo: (f64, f64, usize),
     /// The window the areas have reached, and its end.
     cursor: (usize, f64),
-    /// Answers completed before this time go to `before`, later ones to `after`.
+    /// Every on-time answer's latency (whole ms) in completion order, which
+    /// is time order: so window `i`'s answers are the `windows[i].ok` after
+    /// those of the windows before it, and the answers before `split_ms` are
+    /// the first `before`.
+    answers: Vec<u64>,
     split_ms: f64,
-    before: Vec<u64>,
-    after: Vec<u64>,
+    before: usize,
 }
 
 impl Recorder {
     /// `ceil(window / width)` windows (at least 1).
     /// Answered latencies are also kept in two lists, split at `split_ms`.
+    /// Its callers ask in time order (the engine's events leave in it).
     pub fn new(window_ms: f64, width_ms: f64, split_ms: f64) -> Self {
         let n = (window_ms / width_ms).ceil().clamp(1.0, super::model::MAX_WINDOWS) as usize;
         Recorder {
             width_ms,
             windows: vec![Window::default(); n],
             touched: vec![false; n],
-            latencies: vec![Vec::new(); n],
             memo: (f64::INFINITY, f64::NEG_INFINITY, 0),
             cursor: (0, width_ms),
+            answers: Vec::new(),
             split_ms,
-            before: Vec::new(),
-            after: Vec::new(),
+            before: 0,
         }
     }
 
@@ -157,14 +159,12 @@ impl Recorder {
     pub fn answer(&mut self, t: f64, latency_ms: f64) {
         let ms = libm::round(latency_ms).max(0.0) as u64;
         if t < self.split_ms {
-            self.before.push(ms)
-        } else {
-            self.after.push(ms)
+            self.before += 1;
         }
+        self.answers.push(ms);
         let i = self.index(t);
-        if let (Some(w), Some(l)) = (self.windows.get_mut(i), self.latencies.get_mut(i)) {
+        if let Some(w) = self.windows.get_mut(i) {
             w.ok += 1;
-            l.push(ms);
         }
     }
 
@@ -193,21 +193,28 @@ impl Recorder {
     pub fn finish(mut self, window_ms: f64) -> (Vec<Window>, Vec<u64>, Vec<u64>) {
         let n = self.windows.len();
         let mut last = self.windows.first().map_or(0, |w| w.limit);
-        for (i, (w, lat)) in self.windows.iter_mut().zip(self.latencies.iter_mut()).enumerate() {
+        let (mut from, mut scratch) = (0usize, Vec::new());
+        for (i, w) in self.windows.iter_mut().enumerate() {
             if !self.touched.get(i).copied().unwrap_or(false) {
                 w.limit = last;
             }
             last = w.limit;
-            if !lat.is_empty() {
-                w.p99_ms = Some(percentile_of_values(lat, 99.0));
+            let to = from.saturating_add(usize::try_from(w.ok).unwrap_or(usize::MAX));
+            if let Some(lat) = self.answers.get(from..to).filter(|l| !l.is_empty()) {
+                // The p99 of a window's answers (a copy: the selection reorders it).
+                scratch.clear();
+                scratch.extend_from_slice(lat);
+                w.p99_ms = Some(percentile_of_values(&mut scratch, 99.0));
             }
+            from = to;
             let start = i as f64 * self.width_ms;
             let span = if i + 1 == n { window_ms - start } else { self.width_ms };
             if span > 0.0 {
                 w.in_flight_mean /= span;
             }
         }
-        (self.windows, self.before, self.after)
+        let after = self.answers.split_off(self.before.min(self.answers.len()));
+        (self.windows, self.answers, after)
     }
 }
 
