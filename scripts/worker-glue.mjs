@@ -8,9 +8,10 @@
 //   - `export function f` / `export class C` lose `export`, and the glue is
 //     wrapped in `const bplab = (() => { …; return { initSync, f, … }; })();`
 //     (its last `export { initSync, __wbg_init as default }` goes);
-//   - its `import { f } from './snippets/…'` lines (the page's
-//     `#[wasm_bindgen(inline_js)]` DOM helpers, never called in a worker)
-//     become stubs that throw if they ever are;
+//   - its `import { f } from './snippets/…'` and `import * as m from
+//     './snippets/…'` lines (the page's `#[wasm_bindgen(inline_js)]` DOM
+//     helpers, never called in a worker) become stubs that throw if they
+//     ever are;
 //   - `import.meta.url` becomes `self.location.href`;
 // then web/worker.js (the message loop) follows. The worker instantiates the
 // module the page compiled (posted to it), so the wasm is never fetched or
@@ -54,6 +55,8 @@ js = js.replace(/^\s*import\s*\{([^}]*)\}\s*from\s*['"](\.\/snippets\/[^'"]+)['"
     const local = n.split(/\s+as\s+/).pop();
     return `const ${local} = () => { throw new Error('bplab worker: ${local} is a page helper, not available in the worker'); };`;
   }).join('\n'));
+js = js.replace(/^\s*import\s*\*\s*as\s+([\w$]+)\s+from\s*['"](\.\/snippets\/[^'"]+)['"][ \t]*;?/gm, (_, ns) =>
+  `const ${ns} = new Proxy({}, { get: (_, name) => () => { throw new Error(\`bplab worker: \${String(name)} is a page helper, not available in the worker\`); } });`);
 const exported = [];
 js = js.replace(/^export\s+(function\*?|class|const|let)\s+([\w$]+)/gm, (_, kind, name) => {
   exported.push(name);
@@ -65,8 +68,19 @@ if (/^\s*(import|export)\b/m.test(js) || /\bimport\s*\(/.test(js)) die(`${glue}:
 if (!/function\s+initSync\s*\(/.test(js)) die(`${glue}: no initSync (wasm-bindgen changed its output?)`);
 if (!exported.includes('__bplab_compute')) die(`${glue}: no __bplab_compute export (not bplab-web's glue?)`);
 const loop = readFileSync(LOOP, 'utf8');
+// The page carries this text besides the glue it loads itself (the weight cap counts both), so
+// it goes without comments and indentation: whole-line `/** … */` blocks and `//` lines, and
+// leading blanks. Safe for this generated code: no line is inside a multi-line template
+// literal (checked: a line with an odd number of backticks stops the compaction).
+function compact(text) {
+  if (text.split('\n').some((l) => (l.match(/`/g) || []).length % 2)) return text;
+  return text
+    .replace(/^[ \t]*\/\*\*[\s\S]*?\*\/[ \t]*\n/gm, '')
+    .replace(/^[ \t]*\/\/[^\n]*\n/gm, '')
+    .replace(/^[ \t]+/gm, '');
+}
 const worker = `// bplab worker: ${glue} as a classic script, then web/worker.js.\n` +
-  `const bplab = (() => {\n${js}\nreturn { initSync, ${exported.join(', ')} };\n})();\n${loop}`;
+  compact(`const bplab = (() => {\n${js}\nreturn { initSync, ${exported.join(', ')} };\n})();\n${loop}`);
 if (/<\/script|<!--/i.test(worker)) die('the worker text contains </script or <!--, which would end its data block early');
 
 const hash = createHash('sha256').update(worker).digest('hex').slice(0, 16);

@@ -1,17 +1,24 @@
 //! Canvas charts at their real size. Each canvas keeps the plot it shows;
 //! it is drawn at its displayed CSS width × devicePixelRatio (height from
 //! [`bplab_charts::height_for`]), again whenever its width changes (one
-//! `ResizeObserver` for all canvases; widgets off screen are skipped by
-//! `content-visibility: auto`, so theirs redraw when scrolled to) and
-//! whenever the colour scheme
+//! `ResizeObserver` for all canvases) and whenever the colour scheme
 //! changes (`prefers-color-scheme`: dark charts on a dark page). After each
 //! drawing the canvas carries the renderer's layout record in `data-layout`
 //! (text boxes and font sizes, CSS px), which the browser tests check. A
 //! drawing failure is logged and shown in `data-error`; it never takes the
 //! page down.
+//!
+//! Drawing costs main-thread time (plotters, measured at 2–12 ms a chart
+//! unthrottled), so a new plot is only *stored* ([`show`]) and marked
+//! `data-pending`; canvases in or near the viewport (an
+//! `IntersectionObserver`) are drawn by their widget in its frame
+//! ([`draw_in_view`]), the others one per task afterwards, nearest the
+//! top first. A section marked `data-await-charts` (its run is shown, only
+//! charts are left) stops being `aria-busy` when its last canvas is drawn.
+//! An embed has one widget: all its canvases count as in view, so its first
+//! reported height is its real one.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
+use std::cell::{Cell, RefCell};
 
 use bplab_charts::{ChartError, Theme, height_for, limit_curve};
 use bplab_core::calc::LimitInput;
@@ -19,7 +26,10 @@ use bplab_core::plot::Plot;
 use plotters::prelude::IntoDrawingArea;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use web_sys::{Document, Element, HtmlCanvasElement, MediaQueryList, ResizeObserver, ResizeObserverEntry};
+use web_sys::{
+    Document, Element, HtmlCanvasElement, IntersectionObserver, IntersectionObserverEntry, IntersectionObserverInit,
+    MediaQueryList, ResizeObserver, ResizeObserverEntry,
+};
 
 use crate::canvas::Canvas;
 use crate::dom::{document, el, log_error};
@@ -34,12 +44,20 @@ struct Shown {
     plot: Plot,
     /// CSS width and scheme it was last drawn at.
     drawn: Option<(u32, bool)>,
+    /// The stored plot (or the width, or the scheme) is not drawn yet.
+    dirty: bool,
+    /// In or near the viewport (the intersection observer's last word).
+    in_view: bool,
 }
 
 thread_local! {
-    static SHOWN: RefCell<HashMap<String, Shown>> = RefCell::new(HashMap::new());
+    /// Every canvas with a plot, in page order.
+    static SHOWN: RefCell<Vec<Shown>> = const { RefCell::new(Vec::new()) };
     static OBSERVER: RefCell<Option<ResizeObserver>> = const { RefCell::new(None) };
+    static VIEW: RefCell<Option<IntersectionObserver>> = const { RefCell::new(None) };
     static SCHEME: RefCell<Option<MediaQueryList>> = const { RefCell::new(None) };
+    /// A draw of pending canvases is scheduled: (in a frame, in a task).
+    static PUMPS: Cell<(bool, bool)> = const { Cell::new((false, false)) };
 }
 
 /// Whether the page is in a dark colour scheme.
@@ -59,20 +77,68 @@ fn dark() -> bool {
     })
 }
 
+/// Every canvas is drawn again (the scheme changed), in view first.
 fn redraw_all() {
-    let ids: Vec<String> = SHOWN.with(|m| m.borrow().keys().cloned().collect());
-    ids.iter().for_each(|id| redraw(id, true));
+    SHOWN.with(|m| {
+        if let Ok(mut m) = m.try_borrow_mut() {
+            m.iter_mut().for_each(|s| s.dirty = true);
+        }
+    });
+    schedule();
+}
+
+/// Marks canvas `id` as needing a drawing when `f` says so; `true` if it does.
+fn mark(id: &str, f: impl FnOnce(&mut Shown) -> bool) -> bool {
+    SHOWN.with(|m| {
+        let Ok(mut m) = m.try_borrow_mut() else { return false };
+        let Some(s) = m.iter_mut().find(|s| s.canvas.id() == id) else { return false };
+        let dirty = f(s);
+        s.dirty |= dirty;
+        dirty
+    })
 }
 
 fn on_resize(entries: js_sys::Array) {
+    let mut any = false;
     for e in entries.iter() {
         if let Ok(entry) = e.dyn_into::<ResizeObserverEntry>() {
-            redraw(&entry.target().id(), false);
+            let scheme = dark();
+            any |= mark(&entry.target().id(), |s| {
+                let css_w = u32::try_from(s.canvas.client_width()).unwrap_or(0);
+                s.drawn != Some((css_w, scheme))
+            });
         }
+    }
+    if any {
+        schedule();
     }
 }
 
-/// Starts observing `canvas`'s size (once per page, one observer).
+fn on_view(entries: js_sys::Array) {
+    let mut any = false;
+    for e in entries.iter() {
+        if let Ok(entry) = e.dyn_into::<IntersectionObserverEntry>() {
+            let seen = entry.is_intersecting();
+            mark(&entry.target().id(), |s| {
+                s.in_view = seen;
+                false
+            });
+            any |= seen;
+        }
+    }
+    if any {
+        schedule();
+    }
+}
+
+/// All canvases count as in view: an embed (one widget, sized by its
+/// content), or a browser without `IntersectionObserver`.
+fn all_in_view() -> bool {
+    crate::url_state::embedding().is_some() || VIEW.with(|v| v.borrow().is_none())
+}
+
+/// Starts observing `canvas`'s size and whether it is near the viewport
+/// (once per page, one observer each).
 fn observe(canvas: &Element) {
     OBSERVER.with(|o| {
         let mut o = o.borrow_mut();
@@ -82,6 +148,23 @@ fn observe(canvas: &Element) {
             cb.forget(); // lives as long as the page
         }
         if let Some(obs) = o.as_ref() {
+            obs.observe(canvas);
+        }
+    });
+    VIEW.with(|v| {
+        let mut v = v.borrow_mut();
+        let has_io = web_sys::window()
+            .and_then(|w| js_sys::Reflect::get(&w, &JsValue::from_str("IntersectionObserver")).ok())
+            .is_some_and(|f| f.is_function());
+        if v.is_none() && has_io {
+            let cb = Closure::<dyn FnMut(js_sys::Array)>::new(on_view);
+            let opts = IntersectionObserverInit::new();
+            // Near the viewport: half a screen above or below is drawn with its widget.
+            opts.set_root_margin("50% 0px 50% 0px");
+            *v = IntersectionObserver::new_with_options(cb.as_ref().unchecked_ref(), &opts).ok();
+            cb.forget(); // lives as long as the page
+        }
+        if let Some(obs) = v.as_ref() {
             obs.observe(canvas);
         }
     });
@@ -119,42 +202,140 @@ fn paint(canvas: &HtmlCanvasElement, plot: &Plot, size: (u32, u32), ratio: Optio
     }
 }
 
-/// Draws the plot stored for canvas `id` at its displayed width (skipped
-/// when neither the width nor the scheme changed, unless `force`).
-fn redraw(id: &str, force: bool) {
+/// Draws the stored plot of `s` at its displayed width.
+fn draw_one(s: &mut Shown) {
+    let css_w = u32::try_from(s.canvas.client_width()).unwrap_or(0);
+    let scheme = dark();
+    s.dirty = false;
+    let _ = s.canvas.remove_attribute("data-pending");
+    if s.drawn == Some((css_w, scheme)) && s.canvas.has_attribute("data-layout") {
+        return;
+    }
+    let size = if css_w == 0 { FALLBACK_SIZE } else { (css_w, height_for(css_w, &s.plot)) };
+    if css_w > 0 {
+        // The height follows the width; the stylesheet's aspect ratio is overridden.
+        let _ = s.canvas.set_attribute("style", &format!("height:{}px", size.1));
+    }
+    paint(&s.canvas, &s.plot, size, None, &Theme::for_scheme(scheme));
+    s.drawn = (css_w > 0).then_some((css_w, scheme));
+}
+
+/// Draws the pending canvases picked by `pick` (at most `max` of them), then
+/// ends the wait of every section whose last pending canvas that was.
+fn draw_where(max: usize, pick: impl Fn(&Shown) -> bool) {
+    let drawn: Vec<HtmlCanvasElement> = SHOWN.with(|m| {
+        let Ok(mut m) = m.try_borrow_mut() else { return Vec::new() };
+        let mut out = Vec::new();
+        for s in m.iter_mut().filter(|s| s.dirty && pick(s)).take(max) {
+            draw_one(s);
+            out.push(s.canvas.clone());
+        }
+        out
+    });
+    for c in drawn {
+        if let Ok(Some(sec)) = c.closest("section[data-await-charts]") {
+            charts_done(&sec);
+        }
+    }
+}
+
+/// Whether `sec` still has canvases to draw.
+fn pending_in(sec: &Element) -> bool {
+    SHOWN.with(|m| m.try_borrow().is_ok_and(|m| m.iter().any(|s| s.dirty && sec.contains(Some(&s.canvas)))))
+}
+
+/// Ends `sec`'s busy state if it only waited for its charts and has none left.
+fn charts_done(sec: &Element) {
+    if pending_in(sec) {
+        return;
+    }
+    let _ = sec.remove_attribute("data-await-charts");
+    let _ = sec.remove_attribute("aria-busy");
+    let _ = sec.set_attribute("data-drawn-at", &format!("{:.3}", crate::worker::now()));
+}
+
+/// Schedules the drawing of pending canvases: those in view in the next
+/// frame (within the frame budget), the rest one per task.
+fn schedule() {
+    let (in_view, rest) = SHOWN.with(|m| {
+        m.try_borrow().map_or((false, false), |m| {
+            let all = all_in_view();
+            (m.iter().any(|s| s.dirty && (all || s.in_view)), m.iter().any(|s| s.dirty && !(all || s.in_view)))
+        })
+    });
+    let (framed, tasked) = PUMPS.with(Cell::get);
+    if in_view && !framed {
+        PUMPS.with(|p| p.set((true, p.get().1)));
+        crate::dom::in_frame(|| {
+            PUMPS.with(|p| p.set((false, p.get().1)));
+            let all = all_in_view();
+            draw_where(usize::MAX, |s| all || s.in_view);
+            schedule();
+        });
+    }
+    if rest && !tasked {
+        PUMPS.with(|p| p.set((p.get().0, true)));
+        crate::dom::later(0, || {
+            PUMPS.with(|p| p.set((p.get().0, false)));
+            // One canvas per task, the nearest the top of the page first.
+            draw_where(1, |_| true);
+            schedule();
+        });
+    }
+}
+
+/// Stores `plot` as what `canvas` shows (kept for later redraws and the
+/// PNG) and marks it pending; nothing is drawn yet.
+pub fn show(canvas: &HtmlCanvasElement, plot: Plot) {
+    let _ = canvas.set_attribute("data-pending", "");
     SHOWN.with(|m| {
         let Ok(mut m) = m.try_borrow_mut() else { return };
-        let Some(s) = m.get_mut(id) else { return };
-        let css_w = u32::try_from(s.canvas.client_width()).unwrap_or(0);
-        let scheme = dark();
-        if !force && s.drawn == Some((css_w, scheme)) {
-            return;
+        match m.iter_mut().find(|s| s.canvas.id() == canvas.id()) {
+            Some(s) => {
+                s.plot = plot;
+                s.dirty = true;
+                s.drawn = None;
+                s.canvas = canvas.clone();
+            }
+            None => m.push(Shown { canvas: canvas.clone(), plot, drawn: None, dirty: true, in_view: false }),
         }
-        let size = if css_w == 0 { FALLBACK_SIZE } else { (css_w, height_for(css_w, &s.plot)) };
-        if css_w > 0 {
-            // The height follows the width; the stylesheet's aspect ratio is overridden.
-            let _ = s.canvas.set_attribute("style", &format!("height:{}px", size.1));
-        }
-        paint(&s.canvas, &s.plot, size, None, &Theme::for_scheme(scheme));
-        s.drawn = (css_w > 0).then_some((css_w, scheme));
     });
 }
 
-/// Shows `plot` on `canvas` (kept for later redraws and the PNG).
-pub fn draw(canvas: &HtmlCanvasElement, plot: Plot) {
-    let id = canvas.id();
+/// Draws now those of `canvases` that are pending and in view; the others
+/// are scheduled (one per task). Returns whether any of them is still pending.
+pub fn draw_in_view(canvases: &[HtmlCanvasElement]) -> bool {
+    let all = all_in_view();
+    SHOWN.with(|m| {
+        let Ok(mut m) = m.try_borrow_mut() else { return };
+        for s in m.iter_mut().filter(|s| s.dirty && (all || s.in_view) && canvases.contains(&s.canvas)) {
+            draw_one(s);
+        }
+    });
+    schedule();
+    SHOWN.with(|m| m.try_borrow().is_ok_and(|m| m.iter().any(|s| s.dirty && canvases.contains(&s.canvas))))
+}
+
+/// The section `sec`, shown but for charts still pending, stops being busy
+/// when its last canvas is drawn (now, if none is pending).
+pub fn await_charts(sec: &Element) {
+    let _ = sec.set_attribute("data-await-charts", "");
+    charts_done(sec);
+}
+
+/// Forgets every stored plot (a new page is being mounted).
+pub fn clear() {
     SHOWN.with(|m| {
         if let Ok(mut m) = m.try_borrow_mut() {
-            m.insert(id.clone(), Shown { canvas: canvas.clone(), plot, drawn: None });
+            m.clear();
         }
     });
-    redraw(&id, true);
 }
 
-/// Draws the limit-vs-budget curve with the current point.
-pub fn draw_limit(canvas: &HtmlCanvasElement, input: &LimitInput, range_ms: (f64, f64)) {
+/// The limit-vs-budget curve with the current point, stored for `canvas` (see [`show`]).
+pub fn show_limit(canvas: &HtmlCanvasElement, input: &LimitInput, range_ms: (f64, f64)) {
     match limit_curve(input, range_ms) {
-        Ok(plot) => draw(canvas, plot),
+        Ok(plot) => show(canvas, plot),
         Err(e) => report_err(canvas, "limit curve", &e),
     }
 }
@@ -162,7 +343,9 @@ pub fn draw_limit(canvas: &HtmlCanvasElement, input: &LimitInput, range_ms: (f64
 /// The figure shown on `canvas` as a PNG data URL of [`PNG_SIZE`] pixels in
 /// light colours, whatever the screen size and scheme (for downloads).
 pub fn png_data_url(canvas: &HtmlCanvasElement) -> Result<String, JsValue> {
-    let plot = SHOWN.with(|m| m.try_borrow().ok().and_then(|m| m.get(&canvas.id()).map(|s| s.plot.clone())));
+    let plot = SHOWN.with(|m| {
+        m.try_borrow().ok().and_then(|m| m.iter().find(|s| s.canvas.id() == canvas.id()).map(|s| s.plot.clone()))
+    });
     let plot = plot.ok_or_else(|| JsValue::from_str("no figure on this canvas"))?;
     let doc = document().ok_or_else(|| JsValue::from_str("no document"))?;
     let off: HtmlCanvasElement = doc.create_element("canvas")?.dyn_into().map_err(|_| JsValue::from_str("canvas"))?;
