@@ -46,7 +46,9 @@ struct Shown {
     drawn: Option<(u32, bool)>,
     /// The stored plot (or the width, or the scheme) is not drawn yet.
     dirty: bool,
-    /// In or near the viewport (the intersection observer's last word).
+    /// Its widget's section (the intersection observer watches sections).
+    section: Option<Element>,
+    /// Its section is in or near the viewport (the observer's last word).
     in_view: bool,
 }
 
@@ -118,10 +120,11 @@ fn on_view(entries: js_sys::Array) {
     let mut any = false;
     for e in entries.iter() {
         if let Ok(entry) = e.dyn_into::<IntersectionObserverEntry>() {
-            let seen = entry.is_intersecting();
-            mark(&entry.target().id(), |s| {
-                s.in_view = seen;
-                false
+            let (seen, target) = (entry.is_intersecting(), entry.target());
+            SHOWN.with(|m| {
+                if let Ok(mut m) = m.try_borrow_mut() {
+                    m.iter_mut().filter(|s| s.section.as_ref() == Some(&target)).for_each(|s| s.in_view = seen);
+                }
             });
             any |= seen;
         }
@@ -137,8 +140,7 @@ fn all_in_view() -> bool {
     crate::url_state::embedding().is_some() || VIEW.with(|v| v.borrow().is_none())
 }
 
-/// Starts observing `canvas`'s size and whether it is near the viewport
-/// (once per page, one observer each).
+/// Starts observing `canvas`'s size (once per page, one observer).
 fn observe(canvas: &Element) {
     OBSERVER.with(|o| {
         let mut o = o.borrow_mut();
@@ -151,6 +153,11 @@ fn observe(canvas: &Element) {
             obs.observe(canvas);
         }
     });
+}
+
+/// Starts watching whether section `sec` is near the viewport (one
+/// observer for the page; a section is observed again harmlessly).
+fn observe_section(sec: &Element) {
     VIEW.with(|v| {
         let mut v = v.borrow_mut();
         let has_io = web_sys::window()
@@ -159,13 +166,13 @@ fn observe(canvas: &Element) {
         if v.is_none() && has_io {
             let cb = Closure::<dyn FnMut(js_sys::Array)>::new(on_view);
             let opts = IntersectionObserverInit::new();
-            // Near the viewport: half a screen above or below is drawn with its widget.
+            // Near: half a screen above or below is drawn with its widget.
             opts.set_root_margin("50% 0px 50% 0px");
             *v = IntersectionObserver::new_with_options(cb.as_ref().unchecked_ref(), &opts).ok();
             cb.forget(); // lives as long as the page
         }
         if let Some(obs) = v.as_ref() {
-            obs.observe(canvas);
+            obs.observe(sec);
         }
     });
 }
@@ -239,24 +246,52 @@ fn draw_where(max: usize, pick: impl Fn(&Shown) -> bool) {
     }
 }
 
-/// Whether `sec` still has canvases to draw.
-fn pending_in(sec: &Element) -> bool {
-    SHOWN.with(|m| m.try_borrow().is_ok_and(|m| m.iter().any(|s| s.dirty && sec.contains(Some(&s.canvas)))))
+/// Draws pending canvases out of view for about [`crate::dom::FRAME_BUDGET_MS`]
+/// (at least one), nearest the top of the page first: they are not painted,
+/// so a task may draw several.
+fn draw_some() {
+    let t0 = crate::worker::now();
+    while crate::worker::now() - t0 < crate::dom::FRAME_BUDGET_MS {
+        let left = SHOWN.with(|m| m.try_borrow().is_ok_and(|m| m.iter().any(|s| s.dirty)));
+        if !left {
+            break;
+        }
+        draw_where(1, |_| true);
+    }
 }
 
-/// Ends `sec`'s busy state if it only waited for its charts and has none left.
+/// Whether `sec` still has canvases to draw (only those in view, if `in_view`).
+fn pending_in(sec: &Element, in_view: bool) -> bool {
+    let all = all_in_view();
+    SHOWN.with(|m| {
+        m.try_borrow().is_ok_and(|m| {
+            m.iter().any(|s| s.dirty && (!in_view || all || s.in_view) && sec.contains(Some(&s.canvas)))
+        })
+    })
+}
+
+/// Ends `sec`'s waits: once no chart in view is pending, the answer it
+/// waits for is marked shown (`data-shown`, `data-drawn-at`:
+/// scripts/measure-page.mjs); once none at all is, a full answer ends the
+/// section's busy state (and `data-drawn-at` is that time).
 fn charts_done(sec: &Element) {
-    if pending_in(sec) {
-        return;
+    if let Some(shown) = sec.get_attribute("data-await-shown").filter(|_| !pending_in(sec, true)) {
+        let _ = sec.remove_attribute("data-await-shown");
+        let _ = sec.set_attribute("data-drawn-at", &format!("{:.3}", crate::worker::now()));
+        let _ = sec.set_attribute("data-shown", &shown);
     }
-    let _ = sec.remove_attribute("data-await-charts");
-    let _ = sec.remove_attribute("aria-busy");
-    let _ = sec.set_attribute("data-drawn-at", &format!("{:.3}", crate::worker::now()));
+    if let Some(shown) = sec.get_attribute("data-await-charts").filter(|_| !pending_in(sec, false)) {
+        let _ = sec.remove_attribute("data-await-charts");
+        if !shown.ends_with(":preview") {
+            let _ = sec.set_attribute("data-drawn-at", &format!("{:.3}", crate::worker::now()));
+            let _ = sec.remove_attribute("aria-busy");
+        }
+    }
 }
 
 /// Schedules the drawing of pending canvases: those in view in the next
 /// frame (within the frame budget), the rest one per task.
-fn schedule() {
+pub fn schedule() {
     let (in_view, rest) = SHOWN.with(|m| {
         m.try_borrow().map_or((false, false), |m| {
             let all = all_in_view();
@@ -277,8 +312,7 @@ fn schedule() {
         PUMPS.with(|p| p.set((p.get().0, true)));
         crate::dom::later(0, || {
             PUMPS.with(|p| p.set((p.get().0, false)));
-            // One canvas per task, the nearest the top of the page first.
-            draw_where(1, |_| true);
+            draw_some();
             schedule();
         });
     }
@@ -297,7 +331,13 @@ pub fn show(canvas: &HtmlCanvasElement, plot: Plot) {
                 s.drawn = None;
                 s.canvas = canvas.clone();
             }
-            None => m.push(Shown { canvas: canvas.clone(), plot, drawn: None, dirty: true, in_view: false }),
+            None => {
+                let section = canvas.closest("section").ok().flatten();
+                if let Some(sec) = section.as_ref().filter(|sec| !m.iter().any(|s| s.section.as_ref() == Some(*sec))) {
+                    observe_section(sec);
+                }
+                m.push(Shown { canvas: canvas.clone(), plot, drawn: None, dirty: true, section, in_view: false });
+            }
         }
     });
 }
@@ -316,10 +356,13 @@ pub fn draw_in_view(canvases: &[HtmlCanvasElement]) -> bool {
     SHOWN.with(|m| m.try_borrow().is_ok_and(|m| m.iter().any(|s| s.dirty && canvases.contains(&s.canvas))))
 }
 
-/// The section `sec`, shown but for charts still pending, stops being busy
-/// when its last canvas is drawn (now, if none is pending).
-pub fn await_charts(sec: &Element) {
-    let _ = sec.set_attribute("data-await-charts", "");
+/// The answer `shown` (`<generation>:preview|full`) of section `sec` is
+/// on screen but for its pending charts: it is marked shown when its last
+/// canvas is drawn (now, if none is pending), and a full one then ends the
+/// section's busy state.
+pub fn await_charts(sec: &Element, shown: &str) {
+    let _ = sec.set_attribute("data-await-shown", shown);
+    let _ = sec.set_attribute("data-await-charts", shown);
     charts_done(sec);
 }
 

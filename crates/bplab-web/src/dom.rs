@@ -160,7 +160,8 @@ pub const FRAME_BUDGET_MS: f64 = 10.0;
 
 /// Runs `f` in the next frame after the jobs queued before it; when those
 /// jobs have used [`FRAME_BUDGET_MS`], in a later frame (one frame never
-/// draws every widget that answered during it).
+/// draws every widget that answered during it). Called from a job, `f`
+/// runs in the frame after.
 pub fn in_frame(f: impl FnOnce() + 'static) {
     in_frame_boxed(Box::new(f));
 }
@@ -172,19 +173,23 @@ fn in_frame_boxed(f: Job) {
     }
 }
 
+/// Runs the jobs queued before this frame (one queued by a job of this
+/// frame waits for the next one) until the budget is used.
 fn frame_pump() {
     let t0 = crate::worker::now();
-    loop {
-        let job = FRAME_JOBS.with(|q| q.borrow_mut().pop_front());
-        let Some(job) = job else {
-            FRAME_PUMP.with(|p| p.set(false));
-            return;
-        };
+    let mut left = FRAME_JOBS.with(|q| q.borrow().len());
+    while left > 0 {
+        left -= 1;
+        let Some(job) = FRAME_JOBS.with(|q| q.borrow_mut().pop_front()) else { break };
         run_guarded(job, "a redraw");
-        if crate::worker::now() - t0 > FRAME_BUDGET_MS && FRAME_JOBS.with(|q| !q.borrow().is_empty()) {
-            next_frame(Box::new(frame_pump));
-            return;
+        if crate::worker::now() - t0 > FRAME_BUDGET_MS {
+            break;
         }
+    }
+    if FRAME_JOBS.with(|q| q.borrow().is_empty()) {
+        FRAME_PUMP.with(|p| p.set(false));
+    } else {
+        next_frame(Box::new(frame_pump));
     }
 }
 

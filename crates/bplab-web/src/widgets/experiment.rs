@@ -184,13 +184,11 @@ impl ExperimentWidget {
         let phase = if a.phase == Phase::Full { "full" } else { "preview" };
         let _ = s.set_attribute("data-compute", if a.in_worker { "worker" } else { "main" });
         let _ = s.set_attribute("data-compute-ms", &format!("{:.3}", self.compute_ms));
-        let _ = s.set_attribute("data-shown", &format!("{}:{phase}", self.generation));
-        // Drawn in a frame callback: painted at the end of this frame (scripts/measure-page.mjs).
-        let _ = s.set_attribute("data-drawn-at", &format!("{:.3}", worker::now()));
-        if a.phase == Phase::Full {
-            // Busy until its charts out of view are drawn too (chart.rs).
-            chart::await_charts(&s);
-        }
+        // Drawn in a frame callback: painted at the end of this frame
+        // (scripts/measure-page.mjs); its charts in view are drawn, so it is
+        // marked shown now. A full run ends the busy state once every chart
+        // of it is drawn, out of view too.
+        chart::await_charts(&s, &format!("{}:{phase}", self.generation));
     }
 
     fn reset(&mut self) {
@@ -200,8 +198,8 @@ impl ExperimentWidget {
         url_state::changed();
     }
 
-    /// Charts first: plotters may measure legend text through the page
-    /// layout, which is cheap only while the DOM is not yet dirtied.
+    /// Charts first: drawing one reads its canvas's width, a layout that
+    /// is cheap only while the DOM is not yet dirtied.
     fn render(&mut self) {
         let Some(report) = self.report.take() else { return };
         let t0 = worker::now();

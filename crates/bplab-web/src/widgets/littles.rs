@@ -201,9 +201,8 @@ impl Littles {
         self.render();
         let Some(s) = section else { return };
         let _ = s.remove_attribute("data-drawing");
-        let _ = s.set_attribute("data-shown", &format!("{}:full", self.generation));
-        let _ = s.set_attribute("data-drawn-at", &format!("{:.3}", crate::worker::now()));
-        crate::chart::await_charts(&s);
+        // Shown (and no longer busy) once its chart is drawn: the next frame.
+        crate::chart::await_charts(&s, &format!("{}:full", self.generation));
     }
 
     fn reset(&mut self) {
@@ -214,7 +213,7 @@ impl Littles {
         self.set_solve(0);
     }
 
-    /// Chart first (see `ExperimentWidget::render`), then the DOM.
+    /// The numbers and explanations now, the chart stored for the next frame.
     fn render(&mut self) {
         let input = limit_input(&self.values);
         let lim = calc::limit(input).ok();
@@ -222,7 +221,9 @@ impl Littles {
             let hi = (input.budget_ms * 2.0).max(input.service_ms * 4.0);
             chart::show_limit(&self.canvas, &input, (input.service_ms, hi));
         }
-        chart::draw_in_view(std::slice::from_ref(&self.canvas));
+        // The numbers in this frame, the chart in the next: the frame after
+        // an edit shows the control and the numbers without waiting for a drawing.
+        chart::schedule();
         if let Ok(r) = calc::littles(law_input(&self.values, self.solve)) {
             let i = field_index(self.solve);
             let solved = [r.arrivals_rps, r.latency_ms, r.in_flight];
