@@ -17,7 +17,8 @@
 // module the page compiled (posted to it), so the wasm is never fetched or
 // shipped twice.
 //
-// Writes into DIST:
+// Writes into DIST (and compacts the glue in place: no comments or
+// indentation, its integrity hash in index.html updated):
 //   - bplab-worker-<hash>.js: the worker (for bplab-api.js on host pages);
 //   - index.html: the same text in <script type="text/plain"
 //     id="bplab-worker-src">, which the page starts from a Blob URL (the same
@@ -49,7 +50,11 @@ const glue = one(/^bplab-web(-[0-9a-f]+)?\.js$/, 'wasm-bindgen glue (bplab-web-<
 const wasm = one(/^bplab-web(-[0-9a-f]+)?_bg\.wasm$/, 'wasm file (bplab-web-<hash>_bg.wasm)');
 for (const f of files.filter((f) => /^bplab-worker-[0-9a-f]+\.js$/.test(f))) unlinkSync(join(dist, f));
 
-let js = readFileSync(join(dist, glue), 'utf8');
+// The page's own glue loses its comments and indentation too (see compact() below); its
+// integrity hash in index.html follows.
+const pageGlue = compact(readFileSync(join(dist, glue), 'utf8'));
+writeFileSync(join(dist, glue), pageGlue);
+let js = pageGlue;
 js = js.replace(/^\s*import\s*\{([^}]*)\}\s*from\s*['"](\.\/snippets\/[^'"]+)['"]\s*;?/gm, (_, names) =>
   names.split(',').map((n) => n.trim()).filter(Boolean).map((n) => {
     const local = n.split(/\s+as\s+/).pop();
@@ -69,7 +74,7 @@ if (!/function\s+initSync\s*\(/.test(js)) die(`${glue}: no initSync (wasm-bindge
 if (!exported.includes('__bplab_compute')) die(`${glue}: no __bplab_compute export (not bplab-web's glue?)`);
 const loop = readFileSync(LOOP, 'utf8');
 // The page carries this text besides the glue it loads itself (the weight cap counts both), so
-// it goes without comments and indentation: whole-line `/** … */` blocks and `//` lines, and
+// both go without comments and indentation: whole-line `/** … */` blocks and `//` lines, and
 // leading blanks. Safe for this generated code: no line is inside a multi-line template
 // literal (checked: a line with an odd number of backticks stops the compaction).
 function compact(text) {
@@ -90,6 +95,10 @@ writeFileSync(join(dist, 'bplab-files.json'), `${JSON.stringify({ glue, wasm, wo
 
 const indexPath = join(dist, 'index.html');
 let html = readFileSync(indexPath, 'utf8');
+const sri = `sha384-${createHash('sha384').update(pageGlue).digest('base64')}`;
+const preload = new RegExp(`(href="\\./${glue.replace(/[.]/g, '\\.')}"[^>]*integrity=")[^"]*(")`);
+if (/integrity=/.test(html) && !preload.test(html)) die(`index.html has no integrity attribute for ${glue} to update`);
+html = html.replace(preload, (_, a, b) => `${a}${sri}${b}`);
 html = html.replace(/\n?<script type="text\/plain" id="bplab-worker-src">[\s\S]*?<\/script>/, '');
 if (!/<\/body>/i.test(html)) die('index.html has no </body>');
 html = html.replace(/<\/body>/i, () => `<script type="text/plain" id="bplab-worker-src">${worker}</script>\n</body>`);

@@ -209,22 +209,27 @@ fn paint(canvas: &HtmlCanvasElement, plot: &Plot, size: (u32, u32), ratio: Optio
     }
 }
 
-/// Draws the stored plot of `s` at its displayed width.
-fn draw_one(s: &mut Shown) {
-    let css_w = u32::try_from(s.canvas.client_width()).unwrap_or(0);
+/// Draws the stored plots of `list` at their displayed widths. Every width
+/// is read before any canvas is resized: one layout for the lot, not one
+/// per canvas (a canvas's new height dirties the layout the next read
+/// would force).
+fn draw_many(list: &mut [&mut Shown]) {
+    let widths: Vec<u32> = list.iter().map(|s| u32::try_from(s.canvas.client_width()).unwrap_or(0)).collect();
     let scheme = dark();
-    s.dirty = false;
-    let _ = s.canvas.remove_attribute("data-pending");
-    if s.drawn == Some((css_w, scheme)) && s.canvas.has_attribute("data-layout") {
-        return;
+    for (s, css_w) in list.iter_mut().zip(widths) {
+        s.dirty = false;
+        let _ = s.canvas.remove_attribute("data-pending");
+        if s.drawn == Some((css_w, scheme)) && s.canvas.has_attribute("data-layout") {
+            continue;
+        }
+        let size = if css_w == 0 { FALLBACK_SIZE } else { (css_w, height_for(css_w, &s.plot)) };
+        if css_w > 0 {
+            // The height follows the width; the stylesheet's aspect ratio is overridden.
+            let _ = s.canvas.set_attribute("style", &format!("height:{}px", size.1));
+        }
+        paint(&s.canvas, &s.plot, size, None, &Theme::for_scheme(scheme));
+        s.drawn = (css_w > 0).then_some((css_w, scheme));
     }
-    let size = if css_w == 0 { FALLBACK_SIZE } else { (css_w, height_for(css_w, &s.plot)) };
-    if css_w > 0 {
-        // The height follows the width; the stylesheet's aspect ratio is overridden.
-        let _ = s.canvas.set_attribute("style", &format!("height:{}px", size.1));
-    }
-    paint(&s.canvas, &s.plot, size, None, &Theme::for_scheme(scheme));
-    s.drawn = (css_w > 0).then_some((css_w, scheme));
 }
 
 /// Draws the pending canvases picked by `pick` (at most `max` of them), then
@@ -232,12 +237,9 @@ fn draw_one(s: &mut Shown) {
 fn draw_where(max: usize, pick: impl Fn(&Shown) -> bool) {
     let drawn: Vec<HtmlCanvasElement> = SHOWN.with(|m| {
         let Ok(mut m) = m.try_borrow_mut() else { return Vec::new() };
-        let mut out = Vec::new();
-        for s in m.iter_mut().filter(|s| s.dirty && pick(s)).take(max) {
-            draw_one(s);
-            out.push(s.canvas.clone());
-        }
-        out
+        let mut list: Vec<&mut Shown> = m.iter_mut().filter(|s| s.dirty && pick(s)).take(max).collect();
+        draw_many(&mut list);
+        list.iter().map(|s| s.canvas.clone()).collect()
     });
     for c in drawn {
         if let Ok(Some(sec)) = c.closest("section[data-await-charts]") {
@@ -246,18 +248,10 @@ fn draw_where(max: usize, pick: impl Fn(&Shown) -> bool) {
     }
 }
 
-/// Draws pending canvases out of view for about [`crate::dom::FRAME_BUDGET_MS`]
-/// (at least one), nearest the top of the page first: they are not painted,
-/// so a task may draw several.
+/// Draws pending canvases out of view, a few per task, nearest the top of
+/// the page first (they are not painted, so a task may draw several).
 fn draw_some() {
-    let t0 = crate::worker::now();
-    while crate::worker::now() - t0 < crate::dom::FRAME_BUDGET_MS {
-        let left = SHOWN.with(|m| m.try_borrow().is_ok_and(|m| m.iter().any(|s| s.dirty)));
-        if !left {
-            break;
-        }
-        draw_where(1, |_| true);
-    }
+    draw_where(3, |_| true);
 }
 
 /// Whether `sec` still has canvases to draw (only those in view, if `in_view`).
@@ -348,9 +342,9 @@ pub fn draw_in_view(canvases: &[HtmlCanvasElement]) -> bool {
     let all = all_in_view();
     SHOWN.with(|m| {
         let Ok(mut m) = m.try_borrow_mut() else { return };
-        for s in m.iter_mut().filter(|s| s.dirty && (all || s.in_view) && canvases.contains(&s.canvas)) {
-            draw_one(s);
-        }
+        let mut list: Vec<&mut Shown> =
+            m.iter_mut().filter(|s| s.dirty && (all || s.in_view) && canvases.contains(&s.canvas)).collect();
+        draw_many(&mut list);
     });
     schedule();
     SHOWN.with(|m| m.try_borrow().is_ok_and(|m| m.iter().any(|s| s.dirty && canvases.contains(&s.canvas))))
