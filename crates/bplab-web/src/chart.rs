@@ -213,10 +213,15 @@ fn paint(canvas: &HtmlCanvasElement, plot: &Plot, size: (u32, u32), ratio: Optio
 /// is read before any canvas is resized: one layout for the lot, not one
 /// per canvas (a canvas's new height dirties the layout the next read
 /// would force).
-fn draw_many(list: &mut [&mut Shown]) {
+/// Stops once `budget_ms` is spent (after the first): the rest stay pending.
+fn draw_many(list: &mut [&mut Shown], budget_ms: f64) {
     let widths: Vec<u32> = list.iter().map(|s| u32::try_from(s.canvas.client_width()).unwrap_or(0)).collect();
     let scheme = dark();
+    let t0 = crate::worker::now();
     for (s, css_w) in list.iter_mut().zip(widths) {
+        if crate::worker::now() - t0 > budget_ms {
+            break;
+        }
         s.dirty = false;
         let _ = s.canvas.remove_attribute("data-pending");
         if s.drawn == Some((css_w, scheme)) && s.canvas.has_attribute("data-layout") {
@@ -232,14 +237,15 @@ fn draw_many(list: &mut [&mut Shown]) {
     }
 }
 
-/// Draws the pending canvases picked by `pick` (at most `max` of them), then
-/// ends the wait of every section whose last pending canvas that was.
+/// Draws the pending canvases picked by `pick` (at most `max` of them,
+/// within the frame budget), then ends the wait of every section whose
+/// last pending canvas that was.
 fn draw_where(max: usize, pick: impl Fn(&Shown) -> bool) {
     let drawn: Vec<HtmlCanvasElement> = SHOWN.with(|m| {
         let Ok(mut m) = m.try_borrow_mut() else { return Vec::new() };
         let mut list: Vec<&mut Shown> = m.iter_mut().filter(|s| s.dirty && pick(s)).take(max).collect();
-        draw_many(&mut list);
-        list.iter().map(|s| s.canvas.clone()).collect()
+        draw_many(&mut list, crate::dom::FRAME_BUDGET_MS);
+        list.iter().filter(|s| !s.dirty).map(|s| s.canvas.clone()).collect()
     });
     for c in drawn {
         if let Ok(Some(sec)) = c.closest("section[data-await-charts]") {
@@ -248,10 +254,11 @@ fn draw_where(max: usize, pick: impl Fn(&Shown) -> bool) {
     }
 }
 
-/// Draws pending canvases out of view, a few per task, nearest the top of
-/// the page first (they are not painted, so a task may draw several).
+/// Draws one pending canvas out of view, the nearest the top of the page.
 fn draw_some() {
-    draw_where(3, |_| true);
+    let t0 = crate::worker::now();
+    draw_where(1, |_| true);
+    crate::worker::measure("bplab:charts:later", t0);
 }
 
 /// Whether `sec` still has canvases to draw (only those in view, if `in_view`).
@@ -336,15 +343,16 @@ pub fn show(canvas: &HtmlCanvasElement, plot: Plot) {
     });
 }
 
-/// Draws now those of `canvases` that are pending and in view; the others
-/// are scheduled (one per task). Returns whether any of them is still pending.
+/// Draws now those of `canvases` that are pending and in view, within the
+/// frame budget (those left wait for the next frame); the others are
+/// scheduled (one per task). Returns whether any of them is still pending.
 pub fn draw_in_view(canvases: &[HtmlCanvasElement]) -> bool {
     let all = all_in_view();
     SHOWN.with(|m| {
         let Ok(mut m) = m.try_borrow_mut() else { return };
         let mut list: Vec<&mut Shown> =
             m.iter_mut().filter(|s| s.dirty && (all || s.in_view) && canvases.contains(&s.canvas)).collect();
-        draw_many(&mut list);
+        draw_many(&mut list, crate::dom::FRAME_BUDGET_MS);
     });
     schedule();
     SHOWN.with(|m| m.try_borrow().is_ok_and(|m| m.iter().any(|s| s.dirty && canvases.contains(&s.canvas))))

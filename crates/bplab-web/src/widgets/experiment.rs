@@ -139,6 +139,7 @@ impl ExperimentWidget {
         if let Some(s) = &section {
             let _ = s.set_attribute("aria-busy", "true");
             let _ = s.remove_attribute("data-await-charts");
+            let _ = s.remove_attribute("data-await-shown");
             let _ = s.set_attribute("data-gen", &self.generation.to_string());
         }
         let (me, generation) = (self.me.clone(), self.generation);

@@ -178,6 +178,7 @@ impl Littles {
         if let Some(s) = &section {
             let _ = s.set_attribute("aria-busy", "true");
             let _ = s.remove_attribute("data-await-charts");
+            let _ = s.remove_attribute("data-await-shown");
             let _ = s.set_attribute("data-gen", &self.generation.to_string());
         }
         if self.render_pending {
