@@ -217,6 +217,8 @@ try {
         answered: window.__answered, settled: window.__settled,
         longest: Math.max(0, ...window.__long.map((t) => t.duration)), longTasks: window.__long.length,
         workers: document.querySelectorAll('section.widget[data-compute="worker"]').length,
+        // When the wasm started building the page, and when its last widget was built.
+        mount: performance.getEntriesByName('bplab:mount').map((m) => [m.startTime, m.startTime + m.duration])[0] || [0, 0],
       }));
       const acc = (x) => x.at + (load.workers ? (rate - 1) * x.computeMs : 0);
       r.load.push({ ...load, at: load.answered.at, computeMs: load.answered.computeMs, accounted: acc(load.answered), settledAccounted: acc(load.settled) });
@@ -279,6 +281,8 @@ if (json) {
     console.log(`first load to every widget answering: p50 ${pct(loads, 50).toFixed(0)} ms, max ${Math.max(...loads).toFixed(0)} ms ` +
       `(measured ${pct(r.load.map((l) => l.at), 50).toFixed(0)} ms + ${rate - 1} × worker ${pct(r.load.map((l) => l.computeMs), 50).toFixed(0)} ms); ` +
       `longest task ${Math.max(...r.load.map((l) => l.longest)).toFixed(0)} ms`);
+    console.log(`  the wasm starts building the page at p50 ${pct(r.load.map((l) => l.mount[0]), 50).toFixed(0)} ms; ` +
+      `its last widget is built at ${pct(r.load.map((l) => l.mount[1]), 50).toFixed(0)} ms`);
     console.log(`first load to every widget settled (full runs, every chart drawn): p50 ${pct(r.load.map((l) => l.settledAccounted), 50).toFixed(0)} ms ` +
       `(measured ${pct(r.load.map((l) => l.settled.at), 50).toFixed(0)} ms + ${rate - 1} × worker ${pct(r.load.map((l) => l.settled.computeMs), 50).toFixed(0)} ms)`);
   }
