@@ -265,9 +265,8 @@ fn draw_some() {
 fn pending_in(sec: &Element, in_view: bool) -> bool {
     let all = all_in_view();
     SHOWN.with(|m| {
-        m.try_borrow().is_ok_and(|m| {
-            m.iter().any(|s| s.dirty && (!in_view || all || s.in_view) && sec.contains(Some(&s.canvas)))
-        })
+        m.try_borrow()
+            .is_ok_and(|m| m.iter().any(|s| s.dirty && (!in_view || all || s.in_view) && sec.contains(Some(&s.canvas))))
     })
 }
 
