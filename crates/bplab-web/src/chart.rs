@@ -308,7 +308,13 @@ pub fn schedule() {
             schedule();
         });
     }
-    if rest && !tasked {
+    // Out of view waits while the page is still being built (its root is
+    // busy): building the rest and drawing what is seen come first; the
+    // mount schedules these when it is done.
+    let building = crate::dom::document()
+        .and_then(|d| d.get_element_by_id(crate::ROOT_ID))
+        .is_some_and(|r| r.get_attribute("aria-busy").as_deref() == Some("true"));
+    if rest && !tasked && !building {
         PUMPS.with(|p| p.set((p.get().0, true)));
         crate::dom::later(0, || {
             PUMPS.with(|p| p.set((p.get().0, false)));

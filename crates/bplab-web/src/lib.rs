@@ -174,6 +174,7 @@ impl Mount {
             let Some(name) = names.get(i) else {
                 m.finish();
                 let _ = m.root.remove_attribute("aria-busy");
+                chart::schedule(); // the charts out of view, held back while the page was built
                 worker::measure("bplab:mount", t0);
                 question::scorm::mounted();
                 return;
