@@ -73,8 +73,6 @@ pub struct Timeline {
     pub windows: Vec<Window>,
     /// The model's windows beside them (`--compare`).
     pub model: Option<Vec<ModelWindow>>,
-    /// What the model's windows count, when that differs from the row.
-    pub model_note: Option<String>,
     /// Before and after the deploy, when it falls inside the window.
     pub split: Option<Split>,
 }
@@ -250,9 +248,6 @@ pub fn format_timeline(rate_rps: f64, t: &Timeline) -> String {
         if let Some(m) = t.model.as_ref().and_then(|m| m.get(i)) {
             let _ = write!(out, "{:>10}{:>15}{:>11}{:>13}", m.ok, m.refused, opt(m.p99_ms), opt(m.limit));
         }
-    }
-    if let Some(note) = t.model.as_ref().and(t.model_note.as_ref()) {
-        let _ = write!(out, "\nnote: {note}");
     }
     if let Some(s) = &t.split {
         let p = |v: Option<f64>| v.map_or_else(|| "-".to_string(), |p| format!("{p:.1}"));
