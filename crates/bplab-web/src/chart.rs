@@ -10,8 +10,8 @@
 //!
 //! Drawing costs main-thread time (plotters, measured at 2–12 ms a chart
 //! unthrottled), so a new plot is only *stored* ([`show`]) and marked
-//! `data-pending`; canvases in or near the viewport (an
-//! `IntersectionObserver`) are drawn by their widget in its frame
+//! `data-pending`; canvases in or near the viewport (their widget is
+//! rendered: `content-visibility: auto`) are drawn by their widget in its frame
 //! ([`draw_in_view`]), the others one per task afterwards, nearest the
 //! top first. A section marked `data-await-charts` (its run is shown, only
 //! charts are left) stops being `aria-busy` when its last canvas is drawn.
@@ -26,10 +26,7 @@ use bplab_core::plot::Plot;
 use plotters::prelude::IntoDrawingArea;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
-use web_sys::{
-    Document, Element, HtmlCanvasElement, IntersectionObserver, IntersectionObserverEntry, IntersectionObserverInit,
-    MediaQueryList, ResizeObserver, ResizeObserverEntry,
-};
+use web_sys::{Document, Element, HtmlCanvasElement, MediaQueryList, ResizeObserver, ResizeObserverEntry};
 
 use crate::canvas::Canvas;
 use crate::dom::{document, el, log_error};
@@ -46,9 +43,9 @@ struct Shown {
     drawn: Option<(u32, bool)>,
     /// The stored plot (or the width, or the scheme) is not drawn yet.
     dirty: bool,
-    /// Its widget's section (the intersection observer watches sections).
+    /// Its widget's section.
     section: Option<Element>,
-    /// Its section is in or near the viewport (the observer's last word).
+    /// Its section is rendered, in or near the viewport (the browser's last word).
     in_view: bool,
 }
 
@@ -56,7 +53,8 @@ thread_local! {
     /// Every canvas with a plot, in page order.
     static SHOWN: RefCell<Vec<Shown>> = const { RefCell::new(Vec::new()) };
     static OBSERVER: RefCell<Option<ResizeObserver>> = const { RefCell::new(None) };
-    static VIEW: RefCell<Option<IntersectionObserver>> = const { RefCell::new(None) };
+    /// The browser tells when a section starts or stops being rendered.
+    static VIEW: Cell<bool> = const { Cell::new(false) };
     static SCHEME: RefCell<Option<MediaQueryList>> = const { RefCell::new(None) };
     /// A draw of pending canvases is scheduled: (in a frame, in a task).
     static PUMPS: Cell<(bool, bool)> = const { Cell::new((false, false)) };
@@ -116,28 +114,29 @@ fn on_resize(entries: js_sys::Array) {
     }
 }
 
-fn on_view(entries: js_sys::Array) {
-    let mut any = false;
-    for e in entries.iter() {
-        if let Ok(entry) = e.dyn_into::<IntersectionObserverEntry>() {
-            let (seen, target) = (entry.is_intersecting(), entry.target());
-            SHOWN.with(|m| {
-                if let Ok(mut m) = m.try_borrow_mut() {
-                    m.iter_mut().filter(|s| s.section.as_ref() == Some(&target)).for_each(|s| s.in_view = seen);
-                }
-            });
-            any |= seen;
+/// A section's `content-visibility: auto` state changed: its canvases are
+/// in view when the browser renders it (it does so half a screen around
+/// the viewport), so the browser's own test is used instead of an observer
+/// of ours.
+fn on_view(e: web_sys::Event) {
+    let Some(target) = e.current_target().and_then(|t| t.dyn_into::<Element>().ok()) else { return };
+    let skipped = js_sys::Reflect::get(&e, &JsValue::from_str("skipped")).ok().and_then(|v| v.as_bool());
+    let seen = skipped == Some(false);
+    SHOWN.with(|m| {
+        if let Ok(mut m) = m.try_borrow_mut() {
+            m.iter_mut().filter(|s| s.section.as_ref() == Some(&target)).for_each(|s| s.in_view = seen);
         }
-    }
-    if any {
+    });
+    if seen {
         schedule();
     }
 }
 
 /// All canvases count as in view: an embed (one widget, sized by its
-/// content), or a browser without `IntersectionObserver`.
+/// content, always rendered), or a browser without
+/// `ContentVisibilityAutoStateChangeEvent` (no way to tell).
 fn all_in_view() -> bool {
-    crate::url_state::embedding().is_some() || VIEW.with(|v| v.borrow().is_none())
+    crate::url_state::embedding().is_some() || !VIEW.with(Cell::get)
 }
 
 /// Starts observing `canvas`'s size (once per page, one observer).
@@ -155,26 +154,16 @@ fn observe(canvas: &Element) {
     });
 }
 
-/// Starts watching whether section `sec` is near the viewport (one
-/// observer for the page; a section is observed again harmlessly).
+/// Starts watching whether section `sec` is rendered (near the viewport).
 fn observe_section(sec: &Element) {
-    VIEW.with(|v| {
-        let mut v = v.borrow_mut();
-        let has_io = web_sys::window()
-            .and_then(|w| js_sys::Reflect::get(&w, &JsValue::from_str("IntersectionObserver")).ok())
-            .is_some_and(|f| f.is_function());
-        if v.is_none() && has_io {
-            let cb = Closure::<dyn FnMut(js_sys::Array)>::new(on_view);
-            let opts = IntersectionObserverInit::new();
-            // Near: half a screen above or below is drawn with its widget.
-            opts.set_root_margin("50% 0px 50% 0px");
-            *v = IntersectionObserver::new_with_options(cb.as_ref().unchecked_ref(), &opts).ok();
-            cb.forget(); // lives as long as the page
-        }
-        if let Some(obs) = v.as_ref() {
-            obs.observe(sec);
-        }
-    });
+    let known = web_sys::window()
+        .and_then(|w| js_sys::Reflect::get(&w, &JsValue::from_str("ContentVisibilityAutoStateChangeEvent")).ok())
+        .is_some_and(|f| f.is_function());
+    if !known {
+        return;
+    }
+    VIEW.with(|v| v.set(true));
+    let _ = crate::dom::on(sec, "contentvisibilityautostatechange", on_view);
 }
 
 /// A `<canvas>` for `title`, with an accessible name, observed for resizes.
@@ -348,16 +337,17 @@ pub fn show(canvas: &HtmlCanvasElement, plot: Plot) {
     });
 }
 
-/// Draws now those of `canvases` that are pending and in view, within the
-/// frame budget (those left wait for the next frame); the others are
-/// scheduled (one per task). Returns whether any of them is still pending.
+/// Draws now those of `canvases` that are pending and in view (the frame
+/// budget applies between widgets, not within one answer); the others are
+/// scheduled (one per task, once the page is built). Returns whether any of them is still pending.
 pub fn draw_in_view(canvases: &[HtmlCanvasElement]) -> bool {
     let all = all_in_view();
     SHOWN.with(|m| {
         let Ok(mut m) = m.try_borrow_mut() else { return };
         let mut list: Vec<&mut Shown> =
             m.iter_mut().filter(|s| s.dirty && (all || s.in_view) && canvases.contains(&s.canvas)).collect();
-        draw_many(&mut list, crate::dom::FRAME_BUDGET_MS);
+        // All of them: an answer is on screen when every chart of it in view is.
+        draw_many(&mut list, f64::INFINITY);
     });
     schedule();
     SHOWN.with(|m| m.try_borrow().is_ok_and(|m| m.iter().any(|s| s.dirty && canvases.contains(&s.canvas))))
