@@ -353,6 +353,16 @@ pub fn draw_in_view(canvases: &[HtmlCanvasElement]) -> bool {
     SHOWN.with(|m| m.try_borrow().is_ok_and(|m| m.iter().any(|s| s.dirty && canvases.contains(&s.canvas))))
 }
 
+/// Section `sec` is busy with edit `generation` (`data-gen`) until that
+/// edit's full answer and its charts are drawn; what an earlier answer
+/// still waited for no longer counts.
+pub fn busy(sec: &Element, generation: u64) {
+    let _ = sec.set_attribute("aria-busy", "true");
+    let _ = sec.remove_attribute("data-await-charts");
+    let _ = sec.remove_attribute("data-await-shown");
+    let _ = sec.set_attribute("data-gen", &generation.to_string());
+}
+
 /// The answer `shown` (`<generation>:preview|full`) of section `sec` is
 /// on screen but for its pending charts: it is marked shown when its last
 /// canvas is drawn (now, if none is pending), and a full one then ends the

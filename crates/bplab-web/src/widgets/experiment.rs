@@ -135,12 +135,8 @@ impl ExperimentWidget {
         self.generation = self.generation.wrapping_add(1);
         self.compute_ms = 0.0;
         self.pending = None;
-        let section = self.status.closest("section").ok().flatten();
-        if let Some(s) = &section {
-            let _ = s.set_attribute("aria-busy", "true");
-            let _ = s.remove_attribute("data-await-charts");
-            let _ = s.remove_attribute("data-await-shown");
-            let _ = s.set_attribute("data-gen", &self.generation.to_string());
+        if let Ok(Some(s)) = self.status.closest("section") {
+            chart::busy(&s, self.generation);
         }
         let (me, generation) = (self.me.clone(), self.generation);
         worker::compute(

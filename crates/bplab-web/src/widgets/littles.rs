@@ -174,12 +174,8 @@ impl Littles {
     /// when it is out of view: chart.rs).
     fn schedule_render(&mut self) {
         self.generation = self.generation.wrapping_add(1);
-        let section = self.canvas.closest("section").ok().flatten();
-        if let Some(s) = &section {
-            let _ = s.set_attribute("aria-busy", "true");
-            let _ = s.remove_attribute("data-await-charts");
-            let _ = s.remove_attribute("data-await-shown");
-            let _ = s.set_attribute("data-gen", &self.generation.to_string());
+        if let Ok(Some(s)) = self.canvas.closest("section") {
+            chart::busy(&s, self.generation);
         }
         if self.render_pending {
             return;
