@@ -151,6 +151,19 @@ type Job = Box<dyn FnOnce()>;
 thread_local! {
     static FRAME_JOBS: RefCell<std::collections::VecDeque<Job>> = RefCell::new(std::collections::VecDeque::new());
     static FRAME_PUMP: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Frame jobs wait (the page is being built).
+    static HOLD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Holds frame jobs back while the page is being built (`true`), then lets
+/// them run (`false`): building every widget comes before drawing any
+/// answer, so the mount's tasks follow each other without frames of drawing
+/// in between.
+pub fn hold_frames(on: bool) {
+    HOLD.with(|h| h.set(on));
+    if !on && FRAME_JOBS.with(|q| !q.borrow().is_empty()) && !FRAME_PUMP.with(|p| p.replace(true)) {
+        next_frame(Box::new(frame_pump));
+    }
 }
 
 /// Main-thread time one frame's jobs may take before the rest waits for
@@ -168,7 +181,7 @@ pub fn in_frame(f: impl FnOnce() + 'static) {
 
 fn in_frame_boxed(f: Job) {
     FRAME_JOBS.with(|q| q.borrow_mut().push_back(f));
-    if !FRAME_PUMP.with(|p| p.replace(true)) {
+    if !HOLD.with(std::cell::Cell::get) && !FRAME_PUMP.with(|p| p.replace(true)) {
         next_frame(Box::new(frame_pump));
     }
 }
@@ -176,6 +189,10 @@ fn in_frame_boxed(f: Job) {
 /// Runs the jobs queued before this frame (one queued by a job of this
 /// frame waits for the next one) until the budget is used.
 fn frame_pump() {
+    if HOLD.with(std::cell::Cell::get) {
+        FRAME_PUMP.with(|p| p.set(false)); // hold_frames(false) starts it again
+        return;
+    }
     let t0 = crate::worker::now();
     let mut left = FRAME_JOBS.with(|q| q.borrow().len());
     while left > 0 {

@@ -164,16 +164,23 @@ impl Mount {
         }
     }
 
-    /// Mounts one widget per task, so that no task builds the whole page
-    /// and the first widgets' answers are drawn while the others are built.
-    /// The root is `aria-busy` until the last one is there.
+    /// Mounts one widget per task, so that no task builds the whole page;
+    /// the worker computes the first widgets' answers while the others are
+    /// built. The widgets are laid out, and their answers drawn, once the
+    /// last one is there (the root is `aria-busy` until then).
     fn staged(self, t0: f64) {
         let _ = self.root.set_attribute("aria-busy", "true");
+        dom::hold_frames(true);
+        // Not laid out until the last widget is there: one layout of the
+        // whole page, not one per widget built.
+        let _ = self.at.set_attribute("style", "display:none");
         let names = self.names();
         fn step(m: Rc<Mount>, names: Rc<Vec<&'static str>>, i: usize, t0: f64) {
             let Some(name) = names.get(i) else {
+                let _ = m.at.remove_attribute("style");
                 m.finish();
                 let _ = m.root.remove_attribute("aria-busy");
+                dom::hold_frames(false);
                 chart::schedule(); // the charts out of view, held back while the page was built
                 worker::measure("bplab:mount", t0);
                 question::scorm::mounted();

@@ -198,7 +198,7 @@ impl Littles {
         self.render();
         let Some(s) = section else { return };
         let _ = s.remove_attribute("data-drawing");
-        // Shown (and no longer busy) once its chart is drawn: the next frame.
+        // Shown (and no longer busy) once its chart is drawn: now, or out of view later.
         crate::chart::await_charts(&s, &format!("{}:full", self.generation));
     }
 
@@ -210,7 +210,7 @@ impl Littles {
         self.set_solve(0);
     }
 
-    /// The numbers and explanations now, the chart stored for the next frame.
+    /// The chart (if in view: chart.rs), then the numbers and explanations.
     fn render(&mut self) {
         let input = limit_input(&self.values);
         let lim = calc::limit(input).ok();
@@ -218,9 +218,7 @@ impl Littles {
             let hi = (input.budget_ms * 2.0).max(input.service_ms * 4.0);
             chart::show_limit(&self.canvas, &input, (input.service_ms, hi));
         }
-        // The numbers in this frame, the chart in the next: the frame after
-        // an edit shows the control and the numbers without waiting for a drawing.
-        chart::schedule();
+        chart::draw_in_view(std::slice::from_ref(&self.canvas));
         if let Ok(r) = calc::littles(law_input(&self.values, self.solve)) {
             let i = field_index(self.solve);
             let solved = [r.arrivals_rps, r.latency_ms, r.in_flight];
