@@ -14,9 +14,10 @@ pub use crate::timeline_model::Prediction;
 /// The model parameters derived from a measurement and a load plan.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ModelInputs {
-    /// Service time of one request before any deploy, ms: the measured p50,
-    /// less the deploy's extra spin and wait if it was in force while
-    /// measuring.
+    /// Service time of one request before any deploy, ms: the measured p50
+    /// (the mean with a client policy: after a trigger the line drains at
+    /// 1 / mean, which decides the recovery), less the deploy's extra spin
+    /// and wait if it was in force while measuring.
     pub service_ms: f64,
     /// The server's spin + wait when it was measured, ms.
     pub measured_work_ms: u64,
@@ -28,6 +29,8 @@ pub struct ModelInputs {
     pub seconds: f64,
     /// The load tool's seed.
     pub seed: u64,
+    /// The load tool's client policy.
+    pub policy: crate::load::ClientPolicy,
 }
 
 impl ModelInputs {
@@ -40,13 +43,15 @@ impl ModelInputs {
         // Measured during the deploy: less its extra spin and wait.
         let work = (server.spin_ms + server.wait_ms) as f64;
         let extra = if m.slowed { (server.slowdown_factor - 1.0) * work } else { 0.0 };
+        let measured = if cfg.policy().is_active() { m.mean_ms } else { m.p50_ms };
         Ok(ModelInputs {
-            service_ms: (m.p50_ms - extra).max(0.001),
+            service_ms: (measured - extra).max(0.001),
             measured_work_ms: server.spin_ms + server.wait_ms,
             measured_epoch: server.config_epoch,
             deadline_ms: cfg.client_timeout_ms(),
             seconds: cfg.seconds(),
             seed: cfg.seed(),
+            policy: *cfg.policy(),
         })
     }
 
@@ -80,19 +85,35 @@ impl ModelInputs {
             deploy_ms,
             bucket_ms,
             start_limit,
+            policy: self.policy,
+            seed: self.seed,
         };
         run_model(server, inputs)
     }
 
     /// One line naming the model and its inputs.
     pub fn describe(&self, server: &StatsConfig) -> String {
-        let drops = server.budget_ms.map_or_else(|| "none (no --budget-ms)".to_string(), |b| format!("past {b} ms"));
+        let drops = match server.budget_ms {
+            _ if self.policy.is_active() => format!("past the {} ms client timeout", self.deadline_ms),
+            Some(b) => format!("past {b} ms"),
+            None => "none (no --budget-ms)".to_string(),
+        };
+        let callers = if self.policy.is_active() {
+            format!(
+                ", the same {} (the core's client; Retry-After {} s)",
+                self.policy.describe().trim_start_matches("client: "),
+                server.retry_after_s
+            )
+        } else {
+            String::new()
+        };
         format!(
-            "model: core adaptive engine (bplab run adaptive's), the same Poisson arrivals (seed {}), fixed service \
-             {:.1} ms (measured p50, before any deploy), the server's workers, door ({}), deploy and /config, \
-             dropped samples {drops}, client timeout {} ms, {} s",
+            "model: core engine (bplab run adaptive's and metastable's), the same Poisson arrivals (seed {}), fixed \
+             service {:.1} ms (measured {}, before any deploy), the server's workers, door ({}), deploy and \
+             /config, dropped samples {drops}, client timeout {} ms, {} s{callers}",
             self.seed,
             self.service_ms,
+            if self.policy.is_active() { "mean" } else { "p50" },
             server.door_name(),
             self.deadline_ms,
             self.seconds
@@ -118,6 +139,8 @@ mod tests {
             budget_ms: None,
             slowdown_at_ms: None,
             slowdown_factor: 1.0,
+            slowdown_for_ms: None,
+            retry_after_s: 1,
             config_epoch: epoch,
         }
     }
@@ -131,6 +154,7 @@ mod tests {
             deadline_ms: 2000,
             seconds: 20.0,
             seed: 1,
+            policy: crate::load::ClientPolicy::NONE,
         };
         assert_eq!(m.service_for(&server(0, 18)), 21.0);
         assert_eq!(m.service_for(&server(1, 38)), 41.0);

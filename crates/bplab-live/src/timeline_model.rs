@@ -1,9 +1,9 @@
 //! The model beside the measurement (`load --compare`): one run of the
-//! core's adaptive engine ([`bplab_core::simulate`], the model `bplab run
-//! adaptive` runs) per offered rate gives both the per-rate row's model
-//! columns and, with `--timeline`, the model's windows. Every call into the
-//! core's model is in this file ([`run_model`]), so the engine can be
-//! swapped here alone.
+//! core's one engine ([`bplab_core::stochastic::Model`], the engine `bplab
+//! run adaptive` and `bplab run metastable` run) per offered rate gives both
+//! the per-rate row's model columns and, with `--timeline`, the model's
+//! windows. Every call into the core's model is in this file
+//! ([`run_model`]), so the engine can be swapped here alone.
 //!
 //! What the run is fed, from the load tool and the server's `/stats` read as
 //! the rate's window started:
@@ -17,7 +17,8 @@
 //!   tells); a request starting at or after the deploy takes the server's
 //!   deploy factor times its spin and wait, plus the same overhead
 //!   (`/stats` `slowdown_at_ms` minus the server's uptime as the window
-//!   started places it);
+//!   started places it), and before its end when it is bounded (`/stats`
+//!   `slowdown_for_ms`);
 //! * **workers**: the server's, from `/stats`;
 //! * **door**: `--limit N` -> a fixed limit of `N + workers` requests in the
 //!   system (the core's doors bound the system, the live `--limit` the
@@ -29,7 +30,15 @@
 //! * **dropped samples**: as the server decides them: a completion slower
 //!   than the server's `--budget-ms`, none without one;
 //! * **ok**: an answer within the load tool's client timeout (by latency
-//!   from arrival), p99 over those.
+//!   from arrival), p99 over those;
+//! * **the callers**: the load tool's client policy (retries, backoff,
+//!   budget, throttling, Retry-After honoured or not) as the engine's
+//!   [`bplab_core::stochastic::Client`], its streams seeded from the load
+//!   tool's seed, and the server's `Retry-After` (`/stats` `retry_after_s`)
+//!   on every refusal. With a policy the engine's caller gives up at the
+//!   client timeout (and retries from there), so the controller's dropped
+//!   samples are the answers past the client timeout; without one, past
+//!   the server's `--budget-ms` as the server decides them.
 //!
 //! A window in which `/config` changed (the epoch moved) gets no model row:
 //! the model cannot know when in the window it happened.
@@ -41,10 +50,12 @@
 //! empty).
 
 use bplab_core::control::Codel;
-use bplab_core::{Door as SimDoor, Trace, simulate};
+use bplab_core::stochastic::Slowdown;
+use bplab_core::{Door as SimDoor, Trace};
 use serde::Serialize;
 
 use crate::error::LiveError;
+use crate::load::ClientPolicy;
 use crate::load::ModelWindow;
 use crate::server::{DoorSpec, parse_door};
 use crate::stats::StatsConfig;
@@ -91,6 +102,10 @@ pub struct RateInputs<'a> {
     /// The live controller's limit as the window started (`/stats`
     /// `door.limit`); an adaptive limiter starts there.
     pub start_limit: Option<i64>,
+    /// The callers' policy (the load tool's flags).
+    pub policy: ClientPolicy,
+    /// The load tool's seed (the client's jitter and throttle streams).
+    pub seed: u64,
 }
 
 /// The door the model runs for a server configured as `server`, an
@@ -126,6 +141,12 @@ pub fn model_door(server: &StatsConfig, start_limit: Option<i64>) -> Result<SimD
 /// A budget "never": longer than any run.
 const NEVER_MS: f64 = 1e12;
 
+/// The answered latencies of a run, split at the deploy, ms.
+struct Answers {
+    before_ms: Vec<u64>,
+    after_ms: Vec<u64>,
+}
+
 /// p99 by nearest rank of `v`.
 fn p99(v: &mut [u64]) -> Option<f64> {
     if v.is_empty() {
@@ -146,44 +167,62 @@ pub fn run_model(server: &StatsConfig, r: RateInputs<'_>) -> Result<ModelRun, Li
     // The deploy scales spin and wait, not the HTTP overhead around them:
     // the factor on the whole service time that gives overhead + f x work.
     let work = ((server.spin_ms + server.wait_ms) as f64).min(r.service_ms);
-    let (at_ms, factor) = match r.deploy_ms {
-        Some(d) => {
-            let f = server.slowdown_factor;
-            (d.max(0) as f64, (r.service_ms - work + f * work) / r.service_ms)
-        }
-        None => (f64::INFINITY, 1.0),
-    };
+    let factor = (r.service_ms - work + server.slowdown_factor * work) / r.service_ms;
+    let slowdown = r.deploy_ms.and_then(|d| {
+        let until = match server.slowdown_for_ms {
+            Some(len) => (d as f64) + len as f64,
+            None => f64::INFINITY,
+        };
+        // A bounded deploy over before the window starts is no deploy.
+        (until > 0.0).then_some(Slowdown { at_ms: d.max(0) as f64, until_ms: until, factor, stuck_ms: None })
+    });
     let drop_ms = server.budget_ms.map_or(NEVER_MS, |b| b as f64);
+    let active = r.policy.is_active();
     let trace = Trace {
         arrivals: r.arrivals,
         service_ms: &service,
         workers: u32::try_from(server.workers.max(1)).unwrap_or(u32::MAX),
         timeout_ms: drop_ms,
-        slowdown_at_ms: at_ms,
-        slowdown_factor: factor,
+        slowdown_at_ms: f64::INFINITY,
+        slowdown_factor: 1.0,
         stuck_after_slowdown: false,
         retries: 0,
         retry_backoff_ms: 0.0,
         window_ms: r.seconds * 1000.0,
         bucket_ms: r.bucket_ms.max(1) as f64,
     };
-    let out = simulate(trace, door);
+    // The one engine with the trace's door and timeline; the callers and the
+    // deploy as the live run has them.
+    let mut model = trace.model(door);
+    model.slowdown = slowdown;
+    model.retry_after_ms = Some(server.retry_after_s as f64 * 1000.0);
+    model.seed = r.seed;
+    if active {
+        model.client = r.policy.client(r.client_timeout_ms as f64);
+    }
+    let run = model.run().map_err(|e| LiveError::Model { reason: e.to_string() })?;
+    let out = Answers { before_ms: run.answers_before_ms, after_ms: run.answers_after_ms };
     // The answers the engine counted (those within its drop rule), kept if
     // the client was still waiting.
     let timeout = r.client_timeout_ms;
     let mut ok: Vec<u64> = out.before_ms.iter().chain(&out.after_ms).copied().filter(|&ms| ms <= timeout).collect();
     let prediction = Prediction { ok_per_sec: ok.len() as f64 / r.seconds, p99_ms: p99(&mut ok) };
-    let windows = out
-        .buckets
+    let windows = run
+        .timeline
         .iter()
-        .map(|b| ModelWindow {
-            ok: b.ok,
-            refused: b.refused,
-            p99_ms: b.p99_ms,
-            limit: (b.limit >= 0).then_some(i64::from(b.limit)),
+        .map(|w| ModelWindow {
+            ok: w.ok,
+            first_tries: w.first_tries,
+            retries: w.retries,
+            rejected: w.throttled,
+            late: w.late,
+            refused: w.refused,
+            p99_ms: w.p99_ms,
+            limit: (w.limit >= 0).then_some(i64::from(w.limit)),
         })
         .collect();
     let windows_note = match server.budget_ms {
+        _ if active => None,
         Some(b) if b == timeout => None,
         Some(b) => Some(format!(
             "model windows count answers within the server's {b} ms budget (its drop rule), not the {timeout} ms \
@@ -217,6 +256,8 @@ mod tests {
             budget_ms,
             slowdown_at_ms: Some(10_000),
             slowdown_factor: 2.0,
+            slowdown_for_ms: None,
+            retry_after_s: 1,
             config_epoch: 0,
         }
     }
@@ -231,6 +272,8 @@ mod tests {
             deploy_ms: deploy,
             bucket_ms: 1000,
             start_limit: None,
+            policy: ClientPolicy::NONE,
+            seed: 1,
         };
         run_model(&server(door, limit, budget_ms), inputs).expect("model")
     }

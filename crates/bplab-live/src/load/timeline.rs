@@ -2,14 +2,24 @@
 //! so a deploy and the recovery after it are visible.
 //!
 //! Each outcome is counted in the window in which it happened, as the core's
-//! model counts its timeline (`bplab_core::Bucket`): `sent` by send time,
+//! model counts its timeline (`bplab_core::stochastic::Window`): `sent` by send time,
 //! `ok` (and the p99 of their latencies) by when the answer came back,
 //! `refused` by when the 503 came back, `gaveup` at the give-up time.
 //! Outcomes after the sending window (the drain) are left out of the table,
 //! as in the model. `limit` is the server's door limit (`/stats`
 //! `door.limit`: requests allowed in the system) read as each window ends.
+//!
+//! With a client policy the windows also count, by send time, the first
+//! tries, the retries and the tries rejected locally by the throttle, and,
+//! by failure time, the retries the budget denied. With a bounded slowdown
+//! (`serve --slowdown-for`) that ends inside the window, [`judge`] reads the
+//! timeline with the `metastable` experiment's own rule
+//! ([`bplab_core::metastable::Rule`]): stuck, or recovered after how long,
+//! for the live windows and the model's alike.
 
 use std::fmt::Write as _;
+
+use bplab_core::metastable::{HEALTHY_SHARE, Rule, Tick, Verdict};
 
 use crate::flags::WholeFlag;
 use crate::load::tally::Outcome;
@@ -45,13 +55,29 @@ pub struct Window {
     /// The server's door limit as the window ended (`None`: no bound, or
     /// `/stats` did not answer).
     pub limit: Option<i64>,
+    /// First tries made in it (sent or rejected locally).
+    pub first_tries: u64,
+    /// Retries made in it (sent or rejected locally).
+    pub retries: u64,
+    /// Tries rejected locally by the throttle in it.
+    pub rejected: u64,
+    /// Retries the budget denied in it (by failure time).
+    pub denied: u64,
 }
 
-/// The model's view of one window (from `bplab_core::simulate`).
+/// The model's view of one window (from the core engine's timeline).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct ModelWindow {
     /// Answers within the client timeout, by completion time.
     pub ok: u64,
+    /// First tries made, by send time.
+    pub first_tries: u64,
+    /// Retries made, by send time.
+    pub retries: u64,
+    /// Tries rejected locally by the throttle.
+    pub rejected: u64,
+    /// Served after the caller left (wasted work), by completion time.
+    pub late: u64,
     /// Refused or shed, by decision time.
     pub refused: u64,
     /// p99 of the answers, ms.
@@ -77,6 +103,121 @@ pub struct Timeline {
     pub model_note: Option<String>,
     /// Before and after the deploy, when it falls inside the window.
     pub split: Option<Split>,
+    /// The client has a policy: print the first tries, retries and local
+    /// rejections (and the model's).
+    pub client: bool,
+    /// The metastable rule's reading of a bounded slowdown (see [`judge`]).
+    pub verdicts: Option<Verdicts>,
+}
+
+/// The `metastable` experiment's verdict on the live windows and the
+/// model's, after a bounded slowdown that ends inside the window.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Verdicts {
+    /// The server's capacity, ok/s (workers × 1000 / service ms).
+    pub capacity_rps: f64,
+    /// A window is healthy at this goodput (or with nothing failed):
+    /// [`HEALTHY_SHARE`] × min(offered, capacity).
+    pub healthy_rps: f64,
+    /// The slowdown's start and end, ms from the window start.
+    pub trigger_ms: (i64, i64),
+    /// The live windows' verdict.
+    pub live: Verdict,
+    /// The model's, with `--compare`.
+    pub model: Option<Verdict>,
+    /// The largest |model − live| goodput of a window outside the trigger
+    /// and the 2 s after it, in % of capacity, and how many windows count.
+    pub gap: Option<(f64, usize)>,
+}
+
+/// Windows closer than this after the trigger's end are transitions: left
+/// out of the model-versus-live gap (issue 19's "done when").
+pub const TRANSITION_MS: i64 = 2000;
+
+/// `stuck`, `recovered after 2000 ms` or `no window after the trigger`.
+pub fn verdict_words(v: Verdict) -> String {
+    match v {
+        Verdict::Recovered { after_ms } => format!("recovered after {after_ms} ms"),
+        Verdict::Stuck => "stuck (did not recover within the run)".to_string(),
+        Verdict::NoWindow => "no window after the trigger".to_string(),
+    }
+}
+
+/// The timeline's windows as the metastable rule's ticks (a give-up or an
+/// error is a failure, as the model's late answer is).
+fn ticks(windows: &[Window]) -> Vec<Tick> {
+    windows
+        .iter()
+        .map(|w| Tick {
+            first_tries: w.first_tries.max(w.sent),
+            retries: w.retries,
+            throttled: w.rejected,
+            refused: w.refused,
+            ok: w.ok,
+            late: w.gaveup + w.error,
+            in_flight_max: 0,
+        })
+        .collect()
+}
+
+fn model_ticks(windows: &[ModelWindow]) -> Vec<Tick> {
+    windows
+        .iter()
+        .map(|w| Tick {
+            first_tries: w.first_tries,
+            retries: w.retries,
+            throttled: w.rejected,
+            refused: w.refused,
+            ok: w.ok,
+            late: w.late,
+            in_flight_max: 0,
+        })
+        .collect()
+}
+
+/// The metastable rule on `t` (offered `rate_rps`, sending for `seconds`),
+/// when the server's slowdown is bounded and ends inside the window:
+/// healthy at [`HEALTHY_SHARE`] × min(rate, `capacity_rps`), judged from
+/// the slowdown's end; the model's too when present, and the largest
+/// model-versus-live gap outside `[start, end + TRANSITION_MS)`.
+pub fn judge(t: &Timeline, rate_rps: f64, seconds: f64, capacity_rps: f64) -> Option<Verdicts> {
+    let at = t.deploy_ms()?;
+    let end = at.checked_add(i64::try_from(t.server.as_ref()?.slowdown_for_ms?).ok()?)?;
+    let run_ms = seconds * 1000.0;
+    if end <= 0 || end as f64 >= run_ms || !(capacity_rps > 0.0 && capacity_rps.is_finite()) {
+        return None;
+    }
+    let rule = Rule {
+        window_ms: t.window_ms as f64,
+        run_ms,
+        end_ms: end as f64,
+        healthy_rps: HEALTHY_SHARE * rate_rps.min(capacity_rps),
+    };
+    let live_ticks = ticks(&t.windows);
+    let model_ticks = t.model.as_deref().map(model_ticks);
+    let gap = model_ticks.as_ref().map(|m| {
+        let w = t.window_ms as i64;
+        let mut worst = 0.0f64;
+        let mut n = 0;
+        for i in 0..live_ticks.len().min(m.len()) {
+            let (from, to) = (i as i64 * w, (i as i64 + 1) * w);
+            if to > at && from < end + TRANSITION_MS {
+                continue;
+            }
+            let d = (rule.goodput_rps(m, i) - rule.goodput_rps(&live_ticks, i)).abs();
+            worst = worst.max(100.0 * d / capacity_rps);
+            n += 1;
+        }
+        (worst, n)
+    });
+    Some(Verdicts {
+        capacity_rps,
+        healthy_rps: rule.healthy_rps,
+        trigger_ms: (at, end),
+        live: rule.verdict(&live_ticks),
+        model: model_ticks.as_ref().map(|m| rule.verdict(m)),
+        gap,
+    })
 }
 
 /// The ok answers before and after the deploy, split by when they came back
@@ -143,6 +284,32 @@ impl TimelineTally {
     pub(crate) fn sent(&mut self, at_us: u64) {
         if let Some(w) = self.index(at_us).and_then(|i| self.windows.get_mut(i)) {
             w.sent += 1;
+        }
+    }
+
+    /// A try made `at_us` after the window start: a first try or a retry
+    /// (sent or not).
+    pub(crate) fn attempt(&mut self, at_us: u64, first: bool) {
+        if let Some(w) = self.index(at_us).and_then(|i| self.windows.get_mut(i)) {
+            if first {
+                w.first_tries += 1;
+            } else {
+                w.retries += 1;
+            }
+        }
+    }
+
+    /// A try rejected locally `at_us` after the window start.
+    pub(crate) fn rejected(&mut self, at_us: u64) {
+        if let Some(w) = self.index(at_us).and_then(|i| self.windows.get_mut(i)) {
+            w.rejected += 1;
+        }
+    }
+
+    /// A retry the budget denied `at_us` after the window start.
+    pub(crate) fn denied(&mut self, at_us: u64) {
+        if let Some(w) = self.index(at_us).and_then(|i| self.windows.get_mut(i)) {
+            w.denied += 1;
         }
     }
 
@@ -214,9 +381,10 @@ fn opt<T: ToString>(v: Option<T>) -> String {
 pub fn format_timeline(rate_rps: f64, t: &Timeline) -> String {
     let mut out = String::new();
     let door = t.server.as_ref().map_or_else(|| "unknown".to_string(), |s| s.door_name().to_string());
+    let lasting = t.server.as_ref().and_then(|s| s.slowdown_for_ms).map_or_else(String::new, |d| format!(" for {d} ms"));
     let deploy = match (t.deploy_ms(), t.server.as_ref().map(|s| s.slowdown_factor)) {
-        (Some(d), Some(f)) if d >= 0 => format!("; deploy ({f}x) at {d} ms"),
-        (Some(_), Some(f)) => format!("; deploy ({f}x) before the window"),
+        (Some(d), Some(f)) if d >= 0 => format!("; deploy ({f}x) at {d} ms{lasting}"),
+        (Some(d), Some(f)) => format!("; deploy ({f}x) {} ms before the window{lasting}", -d),
         _ => String::new(),
     };
     let _ = writeln!(
@@ -230,8 +398,14 @@ pub fn format_timeline(rate_rps: f64, t: &Timeline) -> String {
         "{:>9}{:>7}{:>7}{:>9}{:>8}{:>7}{:>9}{:>7}",
         "start_ms", "sent", "ok", "refused", "gaveup", "error", "p99_ms", "limit"
     );
+    if t.client {
+        let _ = write!(out, "{:>7}{:>9}{:>10}{:>8}", "first", "retries", "rejected", "denied");
+    }
     if t.model.is_some() {
         let _ = write!(out, "{:>10}{:>15}{:>11}{:>13}", "model_ok", "model_refused", "model_p99", "model_limit");
+        if t.client {
+            let _ = write!(out, "{:>15}{:>16}", "model_retries", "model_rejected");
+        }
     }
     for (i, w) in t.windows.iter().enumerate() {
         let p99 = w.p99_ms.map_or_else(|| "-".to_string(), |p| format!("{p:.1}"));
@@ -247,8 +421,14 @@ pub fn format_timeline(rate_rps: f64, t: &Timeline) -> String {
             p99,
             opt(w.limit)
         );
+        if t.client {
+            let _ = write!(out, "{:>7}{:>9}{:>10}{:>8}", w.first_tries, w.retries, w.rejected, w.denied);
+        }
         if let Some(m) = t.model.as_ref().and_then(|m| m.get(i)) {
             let _ = write!(out, "{:>10}{:>15}{:>11}{:>13}", m.ok, m.refused, opt(m.p99_ms), opt(m.limit));
+            if t.client {
+                let _ = write!(out, "{:>15}{:>16}", m.retries, m.rejected);
+            }
         }
     }
     if let Some(note) = t.model.as_ref().and(t.model_note.as_ref()) {
@@ -265,6 +445,27 @@ pub fn format_timeline(rate_rps: f64, t: &Timeline) -> String {
             s.ok_per_sec_after,
             p(s.p99_after_ms)
         );
+    }
+    if let Some(v) = &t.verdicts {
+        let _ = write!(
+            out,
+            "\nverdict (metastable rule: a window is healthy at >= {:.1} ok/s, half of min(offered, capacity {:.1} \
+             ok/s), or with nothing failed; judged from the slowdown's end at {} ms): live {}",
+            v.healthy_rps,
+            v.capacity_rps,
+            v.trigger_ms.1,
+            verdict_words(v.live)
+        );
+        if let Some(m) = v.model {
+            let _ = write!(out, "; model {}", verdict_words(m));
+        }
+        if let Some((gap, n)) = v.gap {
+            let _ = write!(
+                out,
+                "\nmodel vs live goodput outside the slowdown and the {TRANSITION_MS} ms after it: largest gap \
+                 {gap:.1} % of capacity over {n} windows"
+            );
+        }
     }
     out
 }
