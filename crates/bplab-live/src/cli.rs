@@ -23,9 +23,9 @@ use crate::load::{
 use crate::measure::{DEFAULT_SAMPLES, MeasureConfig, SAMPLES, measure};
 use crate::progress::Progress;
 use crate::server::{
-    self, ADDR_ACCEPTED, BUDGET_MS, HEADER_TIMEOUT_MS, LIMIT, MAX_CONNECTIONS_FLAG, RETRY_AFTER_S, SLOWDOWN_AT_ACCEPTED,
-    SLOWDOWN_FACTOR, SLOWDOWN_FOR_ACCEPTED, SPIN_MS, ServeConfig, ServeSettings, WAIT_MS, WORKERS, parse_addr,
-    parse_door, parse_slowdown_at, parse_slowdown_for,
+    self, ADDR_ACCEPTED, BUDGET_MS, HEADER_TIMEOUT_MS, LIMIT, MAX_CONNECTIONS_FLAG, RETRY_AFTER_S,
+    SLOWDOWN_AT_ACCEPTED, SLOWDOWN_FACTOR, SLOWDOWN_FOR_ACCEPTED, SPIN_MS, ServeConfig, ServeSettings, WAIT_MS,
+    WORKERS, parse_addr, parse_door, parse_slowdown_at, parse_slowdown_for,
 };
 
 const SERVE: ServeSettings = ServeSettings::DEFAULT;
@@ -366,8 +366,10 @@ impl LoadArgs {
 
     /// The client policy flags as the core's client settings.
     fn policy(&self) -> Result<ClientPolicy, LiveError> {
-        let max_retries = u32::try_from(policy::RETRIES.parse(&self.retries)?).map_err(|_| policy::RETRIES.error(&self.retries))?;
-        let backoff = policy::parse_backoff(&self.backoff, &self.jitter, &self.backoff_ms, self.backoff_cap_ms.as_deref())?;
+        let max_retries =
+            u32::try_from(policy::RETRIES.parse(&self.retries)?).map_err(|_| policy::RETRIES.error(&self.retries))?;
+        let backoff =
+            policy::parse_backoff(&self.backoff, &self.jitter, &self.backoff_ms, self.backoff_cap_ms.as_deref())?;
         Ok(ClientPolicy {
             retry: bplab_core::stochastic::Retry { max_retries, backoff },
             budget: self.retry_budget.as_deref().map(policy::parse_retry_budget).transpose()?,

@@ -308,6 +308,50 @@ mod tests {
         assert_eq!(flat.windows_note, None);
     }
 
+    /// The metastable presets' world on the live model: one worker at 21 ms
+    /// behind a line of 40, 500 ms client timeout, 3x slowdown for 3 s.
+    fn metastable(policy: ClientPolicy) -> ModelRun {
+        let arrivals = schedule(30.0, 30.0, 1, 100_000);
+        let mut srv = server("fixed", Some(40), None);
+        (srv.spin_ms, srv.wait_ms, srv.slowdown_factor, srv.slowdown_for_ms) = (2, 18, 3.0, Some(3000));
+        let inputs = RateInputs {
+            arrivals: &arrivals,
+            service_ms: 21.0,
+            client_timeout_ms: 500,
+            seconds: 30.0,
+            deploy_ms: Some(10_000),
+            bucket_ms: 1000,
+            start_limit: None,
+            policy,
+            seed: 1,
+        };
+        run_model(&srv, inputs).expect("model")
+    }
+
+    #[test]
+    fn the_client_path_sustains_a_collapse_that_a_budget_breaks() {
+        use bplab_core::stochastic::{Backoff, Retry, RetryBudget};
+        let naive = ClientPolicy {
+            retry: Retry { max_retries: 3, backoff: Backoff::Fixed { ms: 50.0 } },
+            ..ClientPolicy::NONE
+        };
+        let n = metastable(naive);
+        // The same first tries as the schedule; retries counted apart.
+        let first: u64 = n.windows.iter().map(|w| w.first_tries).sum();
+        assert_eq!(first, schedule(30.0, 30.0, 1, 100_000).len() as u64);
+        assert!(n.windows[13..].iter().all(|w| w.ok == 0 && w.retries > 0), "naive stays down after the slowdown");
+        assert_eq!(n.windows_note, None, "with a policy the windows count the client timeout's answers");
+        let b = metastable(ClientPolicy {
+            budget: Some(RetryBudget { ratio: 0.1, floor_rps: 1.0, max_tokens: 10.0 }),
+            ..naive
+        });
+        assert!(b.windows[20..].iter().all(|w| w.ok >= 20), "{:?}", b.windows);
+        let retries = |m: &ModelRun| m.windows.iter().map(|w| w.retries).sum::<u64>();
+        assert!(retries(&b) * 10 < retries(&n), "{} vs {}", retries(&b), retries(&n));
+        // Before the slowdown both are the same run (common random numbers).
+        assert_eq!(n.windows[..10], b.windows[..10]);
+    }
+
     #[test]
     fn limit_off_collapses_and_the_client_timeout_decides_ok() {
         // No limit at 100 rps: the line grows past the 2 s client timeout.

@@ -107,7 +107,8 @@ impl Default for ClientPolicy {
 
 impl ClientPolicy {
     /// No retries, no budget, no throttling (the lesson's client).
-    pub const NONE: ClientPolicy = ClientPolicy { retry: Retry::NONE, budget: None, throttle: None, honour_retry_after: false };
+    pub const NONE: ClientPolicy =
+        ClientPolicy { retry: Retry::NONE, budget: None, throttle: None, honour_retry_after: false };
 
     /// Whether the policy acts during a run (retries, a budget or throttling):
     /// then the load table and the timeline count first tries, retries and
@@ -229,7 +230,11 @@ fn cap_error(value: &str, base_ms: f64) -> LiveError {
 }
 
 fn budget_error(value: &str) -> LiveError {
-    LiveError::OutOfRange { flag: "retry-budget", value: value.to_string(), accepted: RETRY_BUDGET_ACCEPTED.to_string() }
+    LiveError::OutOfRange {
+        flag: "retry-budget",
+        value: value.to_string(),
+        accepted: RETRY_BUDGET_ACCEPTED.to_string(),
+    }
 }
 
 /// The backoff from `--backoff` (`fixed` or `exponential`), `--jitter`
@@ -385,8 +390,14 @@ mod tests {
             msg(parse_backoff("exponential", "full", "100", Some("50")).unwrap_err()),
             "--backoff-cap-ms: '50' is not accepted; expected a number from 100 (--backoff-ms) to 1000000000 (ms)"
         );
-        assert!(msg(parse_backoff("exponential", "full", "100", Some("abc")).unwrap_err()).starts_with("--backoff-cap-ms: 'abc'"));
-        assert!(msg(parse_backoff("fixed", "none", "50", Some("100")).unwrap_err()).contains("only with --backoff exponential"));
+        assert!(
+            msg(parse_backoff("exponential", "full", "100", Some("abc")).unwrap_err())
+                .starts_with("--backoff-cap-ms: 'abc'")
+        );
+        assert!(
+            msg(parse_backoff("fixed", "none", "50", Some("100")).unwrap_err())
+                .contains("only with --backoff exponential")
+        );
     }
 
     #[test]
@@ -410,7 +421,10 @@ mod tests {
     #[test]
     fn throttles_need_k() {
         assert_eq!(parse_throttle(None, None).ok(), Some(None));
-        assert_eq!(parse_throttle(Some("2"), None).ok(), Some(Some(Throttle { k: 2.0, window_ms: THROTTLE_WINDOW_MS })));
+        assert_eq!(
+            parse_throttle(Some("2"), None).ok(),
+            Some(Some(Throttle { k: 2.0, window_ms: THROTTLE_WINDOW_MS }))
+        );
         assert_eq!(parse_throttle(Some("3"), Some("500")).ok(), Some(Some(Throttle { k: 3.0, window_ms: 500.0 })));
         assert_eq!(
             msg(parse_throttle(Some("0.5"), None).unwrap_err()),

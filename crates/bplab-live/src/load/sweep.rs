@@ -32,9 +32,9 @@ use bplab_core::stochastic::{ClientState, NoRetry};
 use crate::compare::ModelInputs;
 use crate::error::LiveError;
 use crate::load::client::{FetchError, get, get_stats, reset_peak};
+use crate::load::table::ClientCounts;
 use crate::load::tally::{Outcome, Tally, Tick};
 use crate::load::timeline::TimelineTally;
-use crate::load::table::ClientCounts;
 use crate::load::{LoadConfig, RateRow, Timeline};
 use crate::stats::StatsSnapshot;
 
@@ -425,7 +425,7 @@ async fn run_rate(
                 }
             }
             joined = tasks.join_next(), if !tasks.is_empty() => {
-                let done = joined.map_or(None, |j| j.ok());
+                let done = joined.and_then(|j| j.ok());
                 let (outcome, at_us) = done.map_or((Outcome::Error, u64::MAX), |d| (d.outcome, d.at_us));
                 tally.record(outcome);
                 if let Some(t) = timeline.as_mut() {

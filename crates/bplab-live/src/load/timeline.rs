@@ -381,7 +381,8 @@ fn opt<T: ToString>(v: Option<T>) -> String {
 pub fn format_timeline(rate_rps: f64, t: &Timeline) -> String {
     let mut out = String::new();
     let door = t.server.as_ref().map_or_else(|| "unknown".to_string(), |s| s.door_name().to_string());
-    let lasting = t.server.as_ref().and_then(|s| s.slowdown_for_ms).map_or_else(String::new, |d| format!(" for {d} ms"));
+    let lasting =
+        t.server.as_ref().and_then(|s| s.slowdown_for_ms).map_or_else(String::new, |d| format!(" for {d} ms"));
     let deploy = match (t.deploy_ms(), t.server.as_ref().map(|s| s.slowdown_factor)) {
         (Some(d), Some(f)) if d >= 0 => format!("; deploy ({f}x) at {d} ms{lasting}"),
         (Some(d), Some(f)) => format!("; deploy ({f}x) {} ms before the window{lasting}", -d),
@@ -473,6 +474,69 @@ pub fn format_timeline(rate_rps: f64, t: &Timeline) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::StatsConfig;
+
+    fn window(i: u64, ok: u64, failed: u64) -> Window {
+        Window { start_ms: i * 1000, sent: 30 + failed, ok, gaveup: failed, first_tries: 30, ..Window::default() }
+    }
+
+    #[test]
+    fn the_metastable_rule_judges_live_and_model_alike() {
+        let mut server = StatsConfig {
+            workers: 1,
+            spin_ms: 2,
+            wait_ms: 18,
+            limit: Some(40),
+            max_connections: 100,
+            header_read_timeout_ms: 5000,
+            door: "fixed".into(),
+            controller: Default::default(),
+            budget_ms: None,
+            slowdown_at_ms: Some(3000),
+            slowdown_factor: 3.0,
+            slowdown_for_ms: Some(2000),
+            retry_after_s: 1,
+            config_epoch: 0,
+        };
+        // Window starts at uptime 1000: the slowdown covers [2000, 4000) of it.
+        let live: Vec<Window> = [30, 30, 10, 0, 0, 5, 30, 30, 30, 30]
+            .iter()
+            .enumerate()
+            .map(|(i, &ok)| window(i as u64, ok, if ok < 30 { 20 } else { 0 }))
+            .collect();
+        let model: Vec<ModelWindow> = [30, 30, 10, 0, 0, 25, 31, 30, 27, 30]
+            .iter()
+            .map(|&ok| ModelWindow { ok, first_tries: 30, late: u64::from(ok < 30) * 5, ..ModelWindow::default() })
+            .collect();
+        let t = |server: &StatsConfig| Timeline {
+            window_ms: 1000,
+            start_uptime_ms: Some(1000),
+            server: Some(server.clone()),
+            windows: live.clone(),
+            model: Some(model.clone()),
+            client: true,
+            ..Timeline::default()
+        };
+        let v = judge(&t(&server), 30.0, 10.0, 50.0).expect("a bounded slowdown inside the window");
+        assert_eq!((v.trigger_ms, v.healthy_rps), ((2000, 4000), 15.0));
+        // Live: window 5 (5 ok, failures) is the last bad one, so healthy from 6000.
+        assert_eq!(v.live, Verdict::Recovered { after_ms: 2000 });
+        // Model: window 4 (0 ok, late answers) is the last bad one: healthy from 5000.
+        assert_eq!(v.model, Some(Verdict::Recovered { after_ms: 1000 }));
+        // Outside [2000, 6000): windows 0, 1, 6..9; worst |27 - 30| = 3 of 50 = 6 %.
+        assert_eq!(v.gap, Some((6.0, 6)));
+        let text = format_timeline(30.0, &Timeline { verdicts: Some(v), ..t(&server) });
+        assert!(text.contains("deploy (3x) at 2000 ms for 2000 ms"), "{text}");
+        assert!(text.contains("live recovered after 2000 ms; model recovered after 1000 ms"), "{text}");
+        assert!(text.contains("largest gap 6.0 % of capacity over 6 windows"), "{text}");
+        assert!(text.contains("  first  retries  rejected  denied  model_ok"), "{text}");
+        // A slowdown for good, or one ending after the window, gets no verdict.
+        server.slowdown_for_ms = None;
+        assert_eq!(judge(&t(&server), 30.0, 10.0, 50.0), None);
+        server.slowdown_for_ms = Some(9000);
+        assert_eq!(judge(&t(&server), 30.0, 10.0, 50.0), None);
+        assert_eq!(verdict_words(Verdict::Stuck), "stuck (did not recover within the run)");
+    }
 
     #[test]
     fn counts_by_when_it_happened() {

@@ -464,6 +464,39 @@ mod tests {
     }
 
     #[test]
+    fn a_bounded_slowdown_ends_and_retry_after_is_a_setting() {
+        use std::time::Duration;
+        let ms = Duration::from_millis;
+        let bounded = ServeConfig::new(ServeSettings {
+            slowdown_at_ms: Some(1000),
+            slowdown_factor: 3.0,
+            slowdown_for_ms: Some(500),
+            retry_after_s: 0,
+            ..settings(1, Some(40))
+        })
+        .expect("valid");
+        let f: Vec<f64> = [999, 1000, 1499, 1500].iter().map(|&t| bounded.slowdown_factor_at(ms(t))).collect();
+        assert_eq!(f, [1.0, 3.0, 3.0, 1.0]);
+        assert_eq!(bounded.retry_after_s(), 0);
+        let c = bounded.stats_config();
+        assert_eq!((c.slowdown_for_ms, c.retry_after_s), (Some(500), 0));
+        assert!(c.config_line().ends_with("slowdown 3x at 1000ms for 500ms retry-after 0s"), "{}", c.config_line());
+        let forever = ServeConfig::new(ServeSettings { slowdown_at_ms: Some(1000), ..settings(1, None) }).expect("ok");
+        assert_eq!(forever.slowdown_factor_at(ms(86_400_000)), 2.0);
+        let e = ServeConfig::new(ServeSettings { slowdown_for_ms: Some(500), ..settings(1, None) }).unwrap_err();
+        assert!(e.to_string().starts_with("--slowdown-for: '500ms' is not accepted; expected a duration"), "{e}");
+        let e = ServeConfig::new(ServeSettings { retry_after_s: 86_401, ..settings(1, None) }).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--retry-after-s: '86401' is not accepted; expected a whole number from 0 to 86400 (s)"
+        );
+        assert_eq!(parse_slowdown_for("3s").ok(), Some(3000));
+        for bad in ["0", "0ms", "-1s", "x", "1.5ms", "86401s"] {
+            assert!(parse_slowdown_for(bad).unwrap_err().to_string().starts_with(&format!("--slowdown-for: '{bad}'")));
+        }
+    }
+
+    #[test]
     fn slowdown_at_parsing() {
         assert_eq!(parse_slowdown_at("10s").ok(), Some(10_000));
         assert_eq!(parse_slowdown_at("2.5s").ok(), Some(2500));
