@@ -149,7 +149,7 @@ fn ticks(windows: &[Window]) -> Vec<Tick> {
     windows
         .iter()
         .map(|w| Tick {
-            first_tries: w.first_tries.max(w.sent),
+            first_tries: w.first_tries,
             retries: w.retries,
             throttled: w.rejected,
             refused: w.refused,
