@@ -143,36 +143,21 @@ pub fn verdict_words(v: Verdict) -> String {
     }
 }
 
-/// The timeline's windows as the metastable rule's ticks (a give-up or an
-/// error is a failure, as the model's late answer is).
-fn ticks(windows: &[Window]) -> Vec<Tick> {
-    windows
-        .iter()
-        .map(|w| Tick {
-            first_tries: w.first_tries,
-            retries: w.retries,
-            throttled: w.rejected,
-            refused: w.refused,
-            ok: w.ok,
-            late: w.gaveup + w.error,
-            in_flight_max: 0,
-        })
-        .collect()
+/// A live window as the metastable rule's tick (a give-up or an error is a
+/// failure, as the model's late answer is).
+impl From<&Window> for Tick {
+    fn from(w: &Window) -> Tick {
+        let (first_tries, retries, throttled, refused, ok) = (w.first_tries, w.retries, w.rejected, w.refused, w.ok);
+        Tick { first_tries, retries, throttled, refused, ok, late: w.gaveup + w.error, in_flight_max: 0 }
+    }
 }
 
-fn model_ticks(windows: &[ModelWindow]) -> Vec<Tick> {
-    windows
-        .iter()
-        .map(|w| Tick {
-            first_tries: w.first_tries,
-            retries: w.retries,
-            throttled: w.rejected,
-            refused: w.refused,
-            ok: w.ok,
-            late: w.late,
-            in_flight_max: 0,
-        })
-        .collect()
+/// A model window as the metastable rule's tick.
+impl From<&ModelWindow> for Tick {
+    fn from(w: &ModelWindow) -> Tick {
+        let (first_tries, retries, throttled, refused, ok) = (w.first_tries, w.retries, w.rejected, w.refused, w.ok);
+        Tick { first_tries, retries, throttled, refused, ok, late: w.late, in_flight_max: 0 }
+    }
 }
 
 /// The metastable rule on `t` (offered `rate_rps`, sending for `seconds`),
@@ -193,8 +178,8 @@ pub fn judge(t: &Timeline, rate_rps: f64, seconds: f64, capacity_rps: f64) -> Op
         end_ms: end as f64,
         healthy_rps: HEALTHY_SHARE * rate_rps.min(capacity_rps),
     };
-    let live_ticks = ticks(&t.windows);
-    let model_ticks = t.model.as_deref().map(model_ticks);
+    let live_ticks: Vec<Tick> = t.windows.iter().map(Tick::from).collect();
+    let model_ticks: Option<Vec<Tick>> = t.model.as_ref().map(|m| m.iter().map(Tick::from).collect());
     let gap = model_ticks.as_ref().map(|m| {
         let w = t.window_ms as i64;
         let mut worst = 0.0f64;

@@ -170,7 +170,7 @@ impl ServeSettings {
     /// timeout, no budget, no deploy (a factor of 2 once one is asked for,
     /// for good unless bounded), `Retry-After: 1`.
     pub const DEFAULT: ServeSettings = ServeSettings {
-        workers: 1,
+        workers: bplab_core::params::LESSON_WORKERS as usize,
         spin_ms: 2,
         wait_ms: 18,
         limit: None,
