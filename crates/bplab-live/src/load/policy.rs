@@ -25,10 +25,10 @@ use crate::load::table::num;
 /// The largest backoff, budget window and throttle window accepted, ms (the core's).
 pub const MAX_POLICY_MS: f64 = bplab_core::stochastic::MAX_MS;
 
-/// `--retries`: retries after a 503, a give-up or an error, `0..=100`.
+/// `--retries`: retries after a 503, a give-up or a connection error, `0..=100`.
 pub const RETRIES: WholeFlag = WholeFlag {
     name: "retries",
-    label: "retries after a 503, a give-up at the client timeout or an error (0: none)",
+    label: "retries after a 503, a give-up at the client timeout or a connection error (0: none)",
     min: 0,
     max: MAX_RETRIES as u64,
     unit: "",

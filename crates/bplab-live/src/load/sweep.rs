@@ -148,13 +148,20 @@ impl Callers {
     }
 
     /// Try `t` ended at `now_ms` with `outcome`: an on-time answer feeds
-    /// the budget and the throttle; any other end is a failure its caller
-    /// may retry. Returns whether the budget denied the retry.
+    /// the budget and the throttle; a 503, a give-up or a connection error
+    /// is a failure its caller may retry (a 503's Retry-After with it).
+    /// Returns whether the budget denied the retry.
     fn ended(&mut self, now_ms: f64, outcome: Outcome, retry_after_ms: Option<f64>, t: Try) -> bool {
         let Some(s) = self.state.as_mut() else { return false };
-        if let Outcome::Ok(_) = outcome {
-            s.success(now_ms);
-            return false;
+        match outcome {
+            Outcome::Ok(_) => {
+                s.success(now_ms);
+                return false;
+            }
+            // An answer that is not a refusal (another status, not HTTP) is
+            // final: retrying it would get the same.
+            Outcome::OtherStatus | Outcome::NotHttp => return false,
+            Outcome::Refused | Outcome::GaveUp | Outcome::NoConnect(_) | Outcome::Error => {}
         }
         match s.retry(now_ms, t.attempt, t.prev_backoff_ms, retry_after_ms, self.window_ms) {
             Ok((at_ms, backoff)) => {
