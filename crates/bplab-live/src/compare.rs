@@ -7,7 +7,7 @@ use crate::error::LiveError;
 use crate::load::LoadConfig;
 use crate::measure::Measurement;
 use crate::stats::StatsConfig;
-use crate::timeline_model::{ModelRun, RateInputs, run_model};
+use crate::timeline_model::{Chain, ModelRun, RateInputs, run_model};
 
 pub use crate::timeline_model::Prediction;
 
@@ -65,14 +65,14 @@ impl ModelInputs {
         (self.service_ms - self.measured_work_ms as f64 + now).max(0.001)
     }
 
-    /// Run the model for one rate's window: `arrivals` as sent, the server
-    /// as `/stats` described it when the window started (its door's limit
-    /// then: `start_limit`), the deploy `deploy_ms` into the window,
-    /// timeline windows of `bucket_ms`.
+    /// Run the model for one rate's window: `arrivals` as sent, after the
+    /// `chain`'s earlier rates of the session, the server as `/stats`
+    /// described it when the window started, the deploy `deploy_ms` into
+    /// the window, timeline windows of `bucket_ms`.
     pub fn run(
         &self,
         server: &StatsConfig,
-        start_limit: Option<i64>,
+        chain: Chain<'_>,
         arrivals: &[f64],
         deploy_ms: Option<i64>,
         bucket_ms: u64,
@@ -84,7 +84,7 @@ impl ModelInputs {
             seconds: self.seconds,
             deploy_ms,
             bucket_ms,
-            start_limit,
+            chain,
             policy: self.policy,
             seed: self.seed,
         };
@@ -159,7 +159,7 @@ mod tests {
         assert_eq!(m.service_for(&server(0, 18)), 21.0);
         assert_eq!(m.service_for(&server(1, 38)), 41.0);
         let arrivals = crate::load::schedule(100.0, 20.0, 1, 100_000);
-        let slow = m.run(&server(1, 38), None, &arrivals, None, 1000).expect("model");
+        let slow = m.run(&server(1, 38), Chain::default(), &arrivals, None, 1000).expect("model");
         assert!((slow.prediction.ok_per_sec - 1000.0 / 41.0).abs() < 1.0, "{slow:?}");
         assert!(m.describe(&server(0, 18)).contains("door (fixed)"));
     }

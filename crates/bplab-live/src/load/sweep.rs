@@ -37,6 +37,7 @@ use crate::load::tally::{Outcome, Tally, Tick};
 use crate::load::timeline::TimelineTally;
 use crate::load::{LoadConfig, RateRow, Timeline};
 use crate::stats::StatsSnapshot;
+use crate::timeline_model::{Chain, Earlier};
 
 /// How often [`sweep_with_progress`] reports a [`Tick`].
 pub const TICK: Duration = Duration::from_millis(200);
@@ -240,7 +241,10 @@ pub async fn sweep_with_progress(
         path: cfg.target().path().to_string(),
         timeout: Duration::from_millis(cfg.client_timeout_ms()),
     });
-    let mut rows = Vec::with_capacity(plan.len());
+    let mut rows: Vec<RateRow> = Vec::with_capacity(plan.len());
+    // The rows of the live session the model replays before the next one
+    // (indices into `rows` and `plan`): those since the last break.
+    let mut chain: Vec<usize> = Vec::new();
     for (i, (schedule, &rate)) in plan.iter().zip(cfg.rates_rps()).enumerate() {
         let tick = Tick {
             index: i,
@@ -268,8 +272,18 @@ pub async fn sweep_with_progress(
             }
             Verdict::NoHttp(what) => return Err(LiveError::NoHttp { addr, what, sent: row.sent, rate_rps: rate }),
         }
+        if chain.last().and_then(|&j| rows.get(j)).is_some_and(|prev| !continues(prev, &row)) {
+            chain.clear();
+        }
         if let Some(m) = model {
-            attach_model(m, &mut row, schedule, cfg.timeline_ms());
+            let earlier: Vec<(&RateRow, &[f64])> =
+                chain.iter().filter_map(|&j| Some((rows.get(j)?, plan.get(j)?.as_slice()))).collect();
+            attach_model(m, &mut row, &earlier, schedule, cfg.timeline_ms());
+        }
+        if row.config_change.is_some() || row.start_uptime_ms.is_none() {
+            chain.clear();
+        } else {
+            chain.push(rows.len());
         }
         let seconds = row_seconds(&row, cfg);
         if let (Some(t), Some(server)) = (row.timeline.as_mut(), row.server.as_ref()) {
@@ -289,9 +303,27 @@ pub async fn sweep_with_progress(
     Ok(rows)
 }
 
+/// Whether `row` continues the live session of `prev` for the model: both
+/// windows' starts are known and the configuration stayed the same between.
+fn continues(prev: &RateRow, row: &RateRow) -> bool {
+    let epoch = |r: &RateRow| r.server.as_ref().map(|s| s.config_epoch);
+    prev.config_change.is_none()
+        && prev.start_uptime_ms.is_some()
+        && row.start_uptime_ms.is_some()
+        && epoch(prev).is_some()
+        && epoch(prev) == epoch(row)
+}
+
 /// Run the model for `row`'s window (unless it is partial or `/config`
-/// changed during it) and attach its prediction, windows and notes.
-fn attach_model(m: &ModelInputs, row: &mut RateRow, schedule: &[f64], timeline_ms: Option<u64>) {
+/// changed during it), after the `earlier` rows of its session with their
+/// schedules, and attach its prediction, windows and notes.
+fn attach_model(
+    m: &ModelInputs,
+    row: &mut RateRow,
+    earlier: &[(&RateRow, &[f64])],
+    schedule: &[f64],
+    timeline_ms: Option<u64>,
+) {
     let Some(server) = row.server.clone() else {
         row.model_note = Some("no model: the target's /stats did not answer".to_string());
         return;
@@ -309,12 +341,20 @@ fn attach_model(m: &ModelInputs, row: &mut RateRow, schedule: &[f64], timeline_m
     }
     let deploy_ms = deploy_in_window(&server, row.start_uptime_ms);
     let bucket_ms = timeline_ms.unwrap_or(1000);
-    match m.run(&server, row.start_limit, schedule, deploy_ms, bucket_ms) {
+    let start = earlier.first().map_or(row.start_uptime_ms, |(r, _)| r.start_uptime_ms).unwrap_or(0);
+    let since = |r: &RateRow| r.start_uptime_ms.unwrap_or(start).saturating_sub(start) as f64;
+    let before: Vec<Earlier<'_>> =
+        earlier.iter().map(|&(r, arrivals)| Earlier { arrivals, offset_ms: since(r) }).collect();
+    let chain = Chain {
+        start_limit: earlier.first().map_or(row.start_limit, |(r, _)| r.start_limit),
+        earlier: &before,
+        offset_ms: since(row),
+    };
+    match m.run(&server, chain, schedule, deploy_ms, bucket_ms) {
         Ok(run) => {
             row.prediction = Some(run.prediction);
             if let Some(t) = row.timeline.as_mut() {
                 t.model = Some(run.windows);
-                t.model_note = run.windows_note;
             }
         }
         Err(e) => row.model_note = Some(format!("no model: {e}")),

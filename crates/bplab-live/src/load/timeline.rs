@@ -99,8 +99,6 @@ pub struct Timeline {
     pub windows: Vec<Window>,
     /// The model's windows beside them (`--compare`).
     pub model: Option<Vec<ModelWindow>>,
-    /// What the model's windows count, when that differs from the row.
-    pub model_note: Option<String>,
     /// Before and after the deploy, when it falls inside the window.
     pub split: Option<Split>,
     /// The client has a policy: print the first tries, retries and local
@@ -416,9 +414,6 @@ pub fn format_timeline(rate_rps: f64, t: &Timeline) -> String {
                 let _ = write!(out, "{:>15}{:>16}", m.retries, m.rejected);
             }
         }
-    }
-    if let Some(note) = t.model.as_ref().and(t.model_note.as_ref()) {
-        let _ = write!(out, "\nnote: {note}");
     }
     if let Some(s) = &t.split {
         let p = |v: Option<f64>| v.map_or_else(|| "-".to_string(), |p| format!("{p:.1}"));
