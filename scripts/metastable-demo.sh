@@ -47,9 +47,9 @@ for policy in $policies; do
     echo "== $policy: $(grep '^client:' "$out/load-$policy.txt")"
     awk '
         /^ offered/ { for (i = 1; i <= NF; i++) row[$i] = i; getline
-            printf "sent %s ok %s first %s retries %s rejected %s denied %s, model ok/s %s (live %s)\n",
-                $row["sent"], $row["ok"], $row["first"], $row["retries"], $row["rejected"], $row["denied"],
-                $row["model_ok/s"], $row["ok_per_sec"] }
+            printf "sent %s ok %s done (served) %s first %s retries %s rejected %s denied %s, model ok/s %s (live %s)\n",
+                $row["sent"], $row["ok"], $row["done"], $row["first"], $row["retries"], $row["rejected"],
+                $row["denied"], $row["model_ok/s"], $row["ok_per_sec"] }
         /^timeline/ { sub(/^timeline [^,]*, /, ""); print }
         /^ start_ms/ { for (i = 1; i <= NF; i++) col[$i] = i; table = 1
             printf "%9s %8s %9s %9s %9s %9s\n", "start_ms", "live_ok", "model_ok", "gap_%cap", "retries", "m_retries"; next }
