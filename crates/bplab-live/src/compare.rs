@@ -14,10 +14,9 @@ pub use crate::timeline_model::Prediction;
 /// The model parameters derived from a measurement and a load plan.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ModelInputs {
-    /// Service time of one request before any deploy, ms: the measured p50
-    /// (the mean with a client policy: after a trigger the line drains at
-    /// 1 / mean, which decides the recovery), less the deploy's extra spin
-    /// and wait if it was in force while measuring.
+    /// Service time of one request before any deploy, ms: the measured p50,
+    /// less the deploy's extra spin and wait if it was in force while
+    /// measuring.
     pub service_ms: f64,
     /// The server's spin + wait when it was measured, ms.
     pub measured_work_ms: u64,
@@ -43,9 +42,8 @@ impl ModelInputs {
         // Measured during the deploy: less its extra spin and wait.
         let work = (server.spin_ms + server.wait_ms) as f64;
         let extra = if m.slowed { (server.slowdown_factor - 1.0) * work } else { 0.0 };
-        let measured = if cfg.policy().is_active() { m.mean_ms } else { m.p50_ms };
         Ok(ModelInputs {
-            service_ms: (measured - extra).max(0.001),
+            service_ms: (m.p50_ms - extra).max(0.001),
             measured_work_ms: server.spin_ms + server.wait_ms,
             measured_epoch: server.config_epoch,
             deadline_ms: cfg.client_timeout_ms(),
@@ -109,11 +107,10 @@ impl ModelInputs {
         };
         format!(
             "model: core engine (bplab run adaptive's and metastable's), the same Poisson arrivals (seed {}), fixed \
-             service {:.1} ms (measured {}, before any deploy), the server's workers, door ({}), deploy and \
+             service {:.1} ms (measured p50, before any deploy), the server's workers, door ({}), deploy and \
              /config, dropped samples {drops}, client timeout {} ms, {} s{callers}",
             self.seed,
             self.service_ms,
-            if self.policy.is_active() { "mean" } else { "p50" },
             server.door_name(),
             self.deadline_ms,
             self.seconds
