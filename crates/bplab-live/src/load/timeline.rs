@@ -19,7 +19,8 @@
 
 use std::fmt::Write as _;
 
-use bplab_core::metastable::{HEALTHY_SHARE, Rule, Tick, Verdict};
+use bplab_core::metastable::{HEALTHY_SHARE, Rule, Verdict};
+use bplab_core::stochastic::Window as Tick;
 
 use crate::flags::WholeFlag;
 use crate::load::tally::Outcome;
@@ -141,20 +142,20 @@ pub fn verdict_words(v: Verdict) -> String {
     }
 }
 
-/// A live window as the metastable rule's tick (a give-up or an error is a
+/// A live window as the metastable rule reads it (the engine's window) (a give-up or an error is a
 /// failure, as the model's late answer is).
 impl From<&Window> for Tick {
     fn from(w: &Window) -> Tick {
         let (first_tries, retries, throttled, refused, ok) = (w.first_tries, w.retries, w.rejected, w.refused, w.ok);
-        Tick { first_tries, retries, throttled, refused, ok, late: w.gaveup + w.error, in_flight_max: 0 }
+        Tick { first_tries, retries, throttled, refused, ok, late: w.gaveup + w.error, ..Tick::default() }
     }
 }
 
-/// A model window as the metastable rule's tick.
+/// A model window as the metastable rule reads it.
 impl From<&ModelWindow> for Tick {
     fn from(w: &ModelWindow) -> Tick {
         let (first_tries, retries, throttled, refused, ok) = (w.first_tries, w.retries, w.rejected, w.refused, w.ok);
-        Tick { first_tries, retries, throttled, refused, ok, late: w.late, in_flight_max: 0 }
+        Tick { first_tries, retries, throttled, refused, ok, late: w.late, ..Tick::default() }
     }
 }
 
