@@ -37,14 +37,9 @@ pub mod stochastic;
 mod table;
 
 pub use error::{ConfigError, quote};
-pub use experiments::metastable_api as metastable;
-pub use experiments::{
-    AdaptiveParams, AdaptiveReport, AdmissionParams, AdmissionReport, Bucket, Caps, Ceiling, ChartSpec, CollapseParams,
-    CollapseReport, Controller, Deploy, Door, EXPERIMENTS, Exec, Experiment, ExperimentId, ExperimentReport, Histogram,
-    Interval, Job, LESSON_QUEUE_LIMIT, Lane, LessonParams, LessonReport, MetastableParams, MetastableReport, Params,
-    Preset, PriorityParams, PriorityReport, RateResult, Readout, Report, RunTally, Scenario, Sequential, ShapingParams,
-    ShapingReport, SheddingParams, SheddingReport, SimOut, Timeline, Trace, par_map, simulate,
-};
+// The registry's types, and each experiment's module by its name
+// (`bplab_core::adaptive::Controller`): nothing here names an experiment.
+pub use experiments::*;
 pub use params::{
     MAX_LIST_LEN, Named, ParamKind, ParamSet, ParamSpec, ParamValue, QueueLimit, Range, SliderSpan, parse_duration_ms,
 };

@@ -368,9 +368,50 @@ pub fn no_hook<T>(_: &mut T, _: &ParamSpec) {}
 /// order) and its [`ParamSet`] impl. An optional `after_set: path;` names a
 /// `fn(&mut Self, &ParamSpec)` called after every successful set (the
 /// adaptive experiment applies its presets there).
+///
+/// A first line `article { valley_rps: …, valley_ms: …, spike_rps: …,
+/// spike_ms: … };` declares the field group the articles' curve experiments
+/// share, first and in this order: `service_ms`, `deadline_ms` and
+/// `duration_ms` at the articles' defaults, then the bursty curve at the
+/// defaults given.
 #[macro_export]
 #[doc(hidden)]
 macro_rules! experiment_params {
+    (
+        $(#[$meta:meta])*
+        pub struct $name:ident {
+            article {
+                valley_rps: $valley_rps:expr,
+                valley_ms: $valley_ms:expr,
+                spike_rps: $spike_rps:expr,
+                spike_ms: $spike_ms:expr $(,)?
+            };
+            $($fields:tt)*
+        }
+        $($after:tt)*
+    ) => {
+        $crate::experiment_params! {
+            $(#[$meta])*
+            pub struct $name {
+                /// Fixed service time, ms.
+                service_ms: u32 = $crate::params::ARTICLE_SERVICE_MS, $crate::params::SERVICE_MS;
+                /// Client deadline, ms.
+                deadline_ms: u32 = $crate::params::ARTICLE_DEADLINE_MS, $crate::params::DEADLINE_MS;
+                /// Run window, ms.
+                duration_ms: u32 = $crate::params::ARTICLE_DURATION_MS, $crate::params::DURATION_MS;
+                /// Valley rate of the bursty curve, rps.
+                valley_rps: f64 = $valley_rps, $crate::params::VALLEY_RPS;
+                /// Valley length, ms.
+                valley_ms: u32 = $valley_ms, $crate::params::VALLEY_MS;
+                /// Spike rate, rps.
+                spike_rps: f64 = $spike_rps, $crate::params::SPIKE_RPS;
+                /// Spike length, ms.
+                spike_ms: u32 = $spike_ms, $crate::params::SPIKE_MS;
+                $($fields)*
+            }
+            $($after)*
+        }
+    };
     (
         $(#[$meta:meta])*
         pub struct $name:ident {

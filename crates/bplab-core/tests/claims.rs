@@ -1,11 +1,12 @@
 //! The articles' claims, as tests. Each asserts what a post says its numbers
 //! show, from the models rather than from the CSV text.
 
+use bplab_core::adaptive::Controller;
 use bplab_core::models::admission::Limit;
 use bplab_core::models::priority::ClassPolicy;
 use bplab_core::models::shaping::GateKind;
 use bplab_core::models::shedding::ShedPolicy;
-use bplab_core::{AdmissionParams, Caps, CollapseParams, Controller, ExperimentId, Report, Scenario};
+use bplab_core::{AdmissionParams, Caps, CollapseParams, ExperimentId, Report, Scenario};
 
 fn run(id: ExperimentId) -> Report {
     Scenario::defaults(id).run()
@@ -167,7 +168,7 @@ fn adaptive(edits: &[(&str, &str)]) -> bplab_core::AdaptiveReport {
     r
 }
 
-fn lane(r: &bplab_core::AdaptiveReport, c: Controller) -> &bplab_core::Lane {
+fn lane(r: &bplab_core::AdaptiveReport, c: Controller) -> &bplab_core::adaptive::Lane {
     r.lanes.iter().find(|l| l.controller == c).unwrap()
 }
 

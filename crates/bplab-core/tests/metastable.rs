@@ -1,7 +1,7 @@
 //! The metastable experiment: presets' predicates, the phase diagram's
 //! monotonicity, the sizing answer re-run, refusals and same bytes.
 
-use bplab_core::metastable::{MetastableReport, PRESETS, Verdict};
+use bplab_core::metastable::{MetastableReport, PINNED_EDITS, PINNED_SHA256, PRESETS, Verdict};
 use bplab_core::{Caps, Experiment, ExperimentId, Report, Scenario};
 
 fn run_edits(edits: &[(&str, &str)]) -> MetastableReport {
@@ -207,26 +207,12 @@ impl bplab_core::Exec for Reversed {
     }
 }
 
-/// The reference case: a slowdown, two workers, exponential service,
-/// jittered backoff in play, seed 5.
-const PINNED: [(&str, &str); 7] = [
-    ("trigger", "slowdown"),
-    ("trigger-size", "2.5"),
-    ("workers", "2"),
-    ("service", "exp:40"),
-    ("load", "0.72"),
-    ("seed", "5"),
-    ("seconds", "30"),
-];
-
 #[test]
 fn same_seed_same_bytes() {
-    let a = sha(&PINNED, &bplab_core::Sequential);
-    assert_eq!(a, sha(&PINNED, &Reversed));
+    let a = sha(&PINNED_EDITS, &bplab_core::Sequential);
+    assert_eq!(a, sha(&PINNED_EDITS, &Reversed));
     assert_eq!(a, PINNED_SHA256, "the metastable reference CSVs changed");
 }
-
-const PINNED_SHA256: &str = "574f40877c0e1c39fee1a455e38c3cdef287bb272db1847950818fcc5be8dbe7";
 
 /// Where the fuzz harness's time goes, per experiment (a measurement, run
 /// by hand: `cargo test -p bplab-core --test metastable -- --ignored fuzz_cost --nocapture`).

@@ -292,7 +292,7 @@ proptest! {
     #[test]
     fn a_preset_never_beats_an_explicit_value(edits in params_for(Experiment::get(ExperimentId::Adaptive)), preset in 0usize..5, at in 0usize..64) {
         let e = Experiment::get(ExperimentId::Adaptive);
-        let names = bplab_core::Preset::NAMES;
+        let names = bplab_core::adaptive::Preset::NAMES;
         let mut plain: Vec<(&str, String)> = edits.into_iter().filter(|(n, _)| *n != "preset").collect();
         let mut last = plain.clone();
         last.push(("preset", names[preset].to_owned()));

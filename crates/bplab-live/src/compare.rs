@@ -28,6 +28,8 @@ pub struct ModelInputs {
     pub seconds: f64,
     /// The load tool's seed.
     pub seed: u64,
+    /// The load tool's client policy.
+    pub policy: crate::load::ClientPolicy,
 }
 
 impl ModelInputs {
@@ -47,6 +49,7 @@ impl ModelInputs {
             deadline_ms: cfg.client_timeout_ms(),
             seconds: cfg.seconds(),
             seed: cfg.seed(),
+            policy: *cfg.policy(),
         })
     }
 
@@ -80,17 +83,32 @@ impl ModelInputs {
             deploy_ms,
             bucket_ms,
             chain,
+            policy: self.policy,
+            seed: self.seed,
         };
         run_model(server, inputs)
     }
 
     /// One line naming the model and its inputs.
     pub fn describe(&self, server: &StatsConfig) -> String {
-        let drops = server.budget_ms.map_or_else(|| "none (no --budget-ms)".to_string(), |b| format!("past {b} ms"));
+        let drops = match server.budget_ms {
+            _ if self.policy.is_active() => format!("past the {} ms client timeout", self.deadline_ms),
+            Some(b) => format!("past {b} ms"),
+            None => "none (no --budget-ms)".to_string(),
+        };
+        let callers = if self.policy.is_active() {
+            format!(
+                ", the same {} (the core's client; Retry-After {} s)",
+                self.policy.describe().trim_start_matches("client: "),
+                server.retry_after_s
+            )
+        } else {
+            String::new()
+        };
         format!(
-            "model: core adaptive engine (bplab run adaptive's), the same Poisson arrivals (seed {}), fixed service \
-             {:.1} ms (measured p50, before any deploy), the server's workers, door ({}), deploy and /config, \
-             dropped samples {drops}, client timeout {} ms, {} s",
+            "model: core engine (bplab run adaptive's and metastable's), the same Poisson arrivals (seed {}), fixed \
+             service {:.1} ms (measured p50, before any deploy), the server's workers, door ({}), deploy and \
+             /config, dropped samples {drops}, client timeout {} ms, {} s{callers}",
             self.seed,
             self.service_ms,
             server.door_name(),
@@ -118,6 +136,8 @@ mod tests {
             budget_ms: None,
             slowdown_at_ms: None,
             slowdown_factor: 1.0,
+            slowdown_for_ms: None,
+            retry_after_s: 1,
             config_epoch: epoch,
         }
     }
@@ -131,6 +151,7 @@ mod tests {
             deadline_ms: 2000,
             seconds: 20.0,
             seed: 1,
+            policy: crate::load::ClientPolicy::NONE,
         };
         assert_eq!(m.service_for(&server(0, 18)), 21.0);
         assert_eq!(m.service_for(&server(1, 38)), 41.0);

@@ -1,9 +1,9 @@
 //! The model beside the measurement (`load --compare`): one run of the
-//! core's adaptive engine ([`bplab_core::simulate`], the model `bplab run
-//! adaptive` runs) per offered rate gives both the per-rate row's model
-//! columns and, with `--timeline`, the model's windows. Every call into the
-//! core's model is in this file ([`run_model`]), so the engine can be
-//! swapped here alone.
+//! core's one engine ([`bplab_core::stochastic::Model`], the engine `bplab
+//! run adaptive` and `bplab run metastable` run) per offered rate gives both
+//! the per-rate row's model columns and, with `--timeline`, the model's
+//! windows. Every call into the core's model is in this file
+//! ([`run_model`]), so the engine can be swapped here alone.
 //!
 //! What the run is fed, from the load tool and the server's `/stats` read as
 //! the rate's window started:
@@ -17,7 +17,8 @@
 //!   tells); a request starting at or after the deploy takes the server's
 //!   deploy factor times its spin and wait, plus the same overhead
 //!   (`/stats` `slowdown_at_ms` minus the server's uptime as the window
-//!   started places it);
+//!   started places it), and before its end when it is bounded (`/stats`
+//!   `slowdown_for_ms`);
 //! * **workers**: the server's, from `/stats`;
 //! * **door**: `--limit N` -> a fixed limit of `N + workers` requests in the
 //!   system (the core's doors bound the system, the live `--limit` the
@@ -29,7 +30,18 @@
 //! * **dropped samples**: as the server decides them: a completion slower
 //!   than the server's `--budget-ms`, none without one;
 //! * **ok**: an answer within the load tool's client timeout (by latency
-//!   from arrival), p99 over those.
+//!   from arrival), p99 over those;
+//! * **the callers**: the load tool's client policy (retries, backoff,
+//!   budget, throttling, Retry-After honoured or not) as the engine's
+//!   [`bplab_core::stochastic::Client`], its streams seeded from the load
+//!   tool's seed, and the server's `Retry-After` (`/stats` `retry_after_s`)
+//!   on every refusal. With a policy the engine's caller gives up at the
+//!   client timeout (and retries from there), so the controller's dropped
+//!   samples are the answers past the client timeout; without one, past
+//!   the server's `--budget-ms` as the server decides them. This rate's
+//!   retries are counted with its first tries (every retry sent from this
+//!   rate's window start on); the budget and the throttle carry their
+//!   state through the chain.
 //!
 //! A window in which `/config` changed (the epoch moved) gets no model row:
 //! the model cannot know when in the window it happened.
@@ -48,11 +60,12 @@
 //! requests and any rate before a `/config` change).
 
 use bplab_core::control::Codel;
-use bplab_core::stochastic::Outcome;
+use bplab_core::stochastic::{Outcome, Slowdown};
 use bplab_core::{Door as SimDoor, Trace};
 use serde::Serialize;
 
 use crate::error::LiveError;
+use crate::load::ClientPolicy;
 use crate::load::ModelWindow;
 use crate::server::{DoorSpec, parse_door};
 use crate::stats::StatsConfig;
@@ -95,6 +108,10 @@ pub struct RateInputs<'a> {
     pub bucket_ms: u64,
     /// The session this rate continues.
     pub chain: Chain<'a>,
+    /// The callers' policy (the load tool's flags).
+    pub policy: ClientPolicy,
+    /// The load tool's seed (the client's jitter and throttle streams).
+    pub seed: u64,
 }
 
 /// The session a rate's model run replays before the rate itself: the
@@ -188,13 +205,13 @@ pub fn run_model(server: &StatsConfig, r: RateInputs<'_>) -> Result<ModelRun, Li
     // The deploy scales spin and wait, not the HTTP overhead around them:
     // the factor on the whole service time that gives overhead + f x work.
     let work = ((server.spin_ms + server.wait_ms) as f64).min(r.service_ms);
-    let (at_ms, factor) = match r.deploy_ms {
-        Some(d) => {
-            let f = server.slowdown_factor;
-            ((d as f64 + r.chain.offset_ms).max(0.0), (r.service_ms - work + f * work) / r.service_ms)
-        }
-        None => (f64::INFINITY, 1.0),
-    };
+    let factor = (r.service_ms - work + server.slowdown_factor * work) / r.service_ms;
+    let slowdown = r.deploy_ms.and_then(|d| {
+        let at = d as f64 + r.chain.offset_ms;
+        let until = server.slowdown_for_ms.map_or(f64::INFINITY, |len| at + len as f64);
+        // A bounded deploy over before the chain starts is no deploy.
+        (until > 0.0).then_some(Slowdown { at_ms: at.max(0.0), until_ms: until, factor, stuck_ms: None })
+    });
     let drop_ms = server.budget_ms.map_or(NEVER_MS, |b| b as f64);
     let bucket_ms = r.bucket_ms.max(1) as f64;
     let window_ms = r.seconds * 1000.0;
@@ -203,15 +220,24 @@ pub fn run_model(server: &StatsConfig, r: RateInputs<'_>) -> Result<ModelRun, Li
         service_ms: &service,
         workers: u32::try_from(server.workers.max(1)).unwrap_or(u32::MAX),
         timeout_ms: drop_ms,
-        slowdown_at_ms: at_ms,
-        slowdown_factor: factor,
+        slowdown_at_ms: f64::INFINITY,
+        slowdown_factor: 1.0,
         stuck_after_slowdown: false,
         retries: 0,
         retry_backoff_ms: 0.0,
         window_ms: r.chain.offset_ms + window_ms,
         bucket_ms,
     };
-    let run = trace.model(door).run().map_err(|e| LiveError::Model { reason: e.to_string() })?;
+    // The one engine with the trace's door and timeline; the callers and the
+    // deploy as the live run has them.
+    let mut model = trace.model(door);
+    model.slowdown = slowdown;
+    model.retry_after_ms = Some(server.retry_after_s as f64 * 1000.0);
+    model.seed = r.seed;
+    if r.policy.is_active() {
+        model.client = r.policy.client(r.client_timeout_ms as f64);
+    }
+    let run = model.run().map_err(|e| LiveError::Model { reason: e.to_string() })?;
     // This rate's tries, counted as the load tool counts them: an answer
     // (the server answers after its drop budget too) within the client
     // timeout is ok, by completion time; a refusal by when it was decided.
@@ -220,8 +246,28 @@ pub fn run_model(server: &StatsConfig, r: RateInputs<'_>) -> Result<ModelRun, Li
     let slot = |t: f64| ((t - r.chain.offset_ms) / bucket_ms).floor().max(0.0) as usize;
     let mut answers: Vec<Vec<u64>> = vec![Vec::new(); windows_n];
     let mut refused = vec![0_u64; windows_n];
+    let mut tries = vec![ModelWindow::default(); windows_n];
     let mut ok: Vec<u64> = Vec::new();
-    for q in run.requests.get(first..first + r.arrivals.len()).unwrap_or_default() {
+    // This rate's first tries, then every retry sent from its window's start
+    // on (the engine appends retries after all first tries).
+    let own = run.requests.get(first..first + r.arrivals.len()).unwrap_or_default();
+    let retries = run.requests.get(arrivals.len()..).unwrap_or_default();
+    for q in own.iter().chain(retries.iter().filter(|q| q.arrival_ms >= r.chain.offset_ms)) {
+        if let Some(w) = tries.get_mut(slot(q.arrival_ms)) {
+            if q.attempt == 0 {
+                w.first_tries += 1;
+            } else {
+                w.retries += 1;
+            }
+            if q.outcome == Outcome::Throttled {
+                w.rejected += 1;
+            }
+        }
+        if let (Outcome::Late, Some(end)) = (q.outcome, q.end_ms)
+            && let Some(w) = tries.get_mut(slot(end))
+        {
+            w.late += 1;
+        }
         match (q.outcome, q.end_ms) {
             (Outcome::Ok | Outcome::Late, Some(end)) => {
                 let ms = libm::round(end - q.arrival_ms).max(0.0) as u64;
@@ -251,12 +297,14 @@ pub fn run_model(server: &StatsConfig, r: RateInputs<'_>) -> Result<ModelRun, Li
     let windows = answers
         .iter_mut()
         .zip(&refused)
+        .zip(&tries)
         .enumerate()
-        .map(|(i, (lat, &refused))| ModelWindow {
+        .map(|(i, ((lat, &refused), t))| ModelWindow {
             ok: lat.len() as u64,
             refused,
             p99_ms: p99(lat).map(|v| v as u64),
             limit: limit_at(i),
+            ..*t
         })
         .collect();
     Ok(ModelRun { prediction, windows })
@@ -281,6 +329,8 @@ mod tests {
             budget_ms,
             slowdown_at_ms: Some(10_000),
             slowdown_factor: 2.0,
+            slowdown_for_ms: None,
+            retry_after_s: 1,
             config_epoch: 0,
         }
     }
@@ -295,6 +345,8 @@ mod tests {
             deploy_ms: deploy,
             bucket_ms: 1000,
             chain: Chain::default(),
+            policy: ClientPolicy::NONE,
+            seed: 1,
         };
         run_model(&server(door, limit, budget_ms), inputs).expect("model")
     }
@@ -342,6 +394,8 @@ mod tests {
             deploy_ms: None,
             bucket_ms: 1000,
             chain,
+            policy: ClientPolicy::NONE,
+            seed: 1,
         };
         let srv = server("off", None, None);
         let fresh = run_model(&srv, inputs(Chain::default())).expect("model");
@@ -355,6 +409,49 @@ mod tests {
         let counted: u64 = chained.windows.iter().map(|w| w.ok).sum();
         assert!(counted as f64 <= chained.prediction.ok_per_sec * 10.0 + 0.5);
         assert!(chained.windows[..5].iter().all(|w| w.ok == 0), "the line drains first: {:?}", chained.windows);
+    }
+
+    /// The metastable presets' world on the live model: one worker at 21 ms
+    /// behind a line of 40, 500 ms client timeout, 3x slowdown for 3 s.
+    fn metastable(policy: ClientPolicy) -> ModelRun {
+        let arrivals = schedule(30.0, 30.0, 1, 100_000);
+        let mut srv = server("fixed", Some(40), None);
+        (srv.spin_ms, srv.wait_ms, srv.slowdown_factor, srv.slowdown_for_ms) = (2, 18, 3.0, Some(3000));
+        let inputs = RateInputs {
+            arrivals: &arrivals,
+            service_ms: 21.0,
+            client_timeout_ms: 500,
+            seconds: 30.0,
+            deploy_ms: Some(10_000),
+            bucket_ms: 1000,
+            chain: Chain::default(),
+            policy,
+            seed: 1,
+        };
+        run_model(&srv, inputs).expect("model")
+    }
+
+    #[test]
+    fn the_client_path_sustains_a_collapse_that_a_budget_breaks() {
+        use bplab_core::stochastic::{Backoff, Retry, RetryBudget};
+        let naive = ClientPolicy {
+            retry: Retry { max_retries: 3, backoff: Backoff::Fixed { ms: 50.0 } },
+            ..ClientPolicy::NONE
+        };
+        let n = metastable(naive);
+        // The same first tries as the schedule; retries counted apart.
+        let first: u64 = n.windows.iter().map(|w| w.first_tries).sum();
+        assert_eq!(first, schedule(30.0, 30.0, 1, 100_000).len() as u64);
+        assert!(n.windows[13..].iter().all(|w| w.ok == 0 && w.retries > 0), "naive stays down after the slowdown");
+        let b = metastable(ClientPolicy {
+            budget: Some(RetryBudget { ratio: 0.1, floor_rps: 1.0, max_tokens: 10.0 }),
+            ..naive
+        });
+        assert!(b.windows[20..].iter().all(|w| w.ok >= 20), "{:?}", b.windows);
+        let retries = |m: &ModelRun| m.windows.iter().map(|w| w.retries).sum::<u64>();
+        assert!(retries(&b) * 10 < retries(&n), "{} vs {}", retries(&b), retries(&n));
+        // Before the slowdown both are the same run (common random numbers).
+        assert_eq!(n.windows[..10], b.windows[..10]);
     }
 
     #[test]

@@ -309,6 +309,23 @@ fn stochastic_csv_hash_matches_native() {
 }
 
 #[wasm_bindgen_test]
+fn metastable_csv_hash_matches_native() {
+    // The metastable reference case (its retries' jitter and throttling
+    // draws included), run and hashed in the browser's wasm engine: the
+    // constant the native test checks (crates/bplab-core/tests/metastable.rs).
+    use bplab_core::metastable::{PINNED_EDITS, PINNED_SHA256};
+    use sha2::{Digest, Sha256};
+    let mut p = bplab_core::Experiment::get(bplab_core::ExperimentId::Metastable).defaults();
+    for (k, v) in PINNED_EDITS {
+        p.set(k, v).unwrap();
+    }
+    let report = bplab_core::Scenario::new(p, bplab_core::Caps::PAGE).unwrap().run();
+    let csv: String = report.tables().iter().map(|t| t.csv()).collect();
+    let hex: String = Sha256::digest(csv.as_bytes()).iter().map(|b| format!("{b:02x}")).collect();
+    assert_eq!(hex, PINNED_SHA256);
+}
+
+#[wasm_bindgen_test]
 fn the_built_in_questions_parse() {
     let qs = bplab_web::question::parse_file(bplab_web::question::BUILT_IN).unwrap();
     let ids: Vec<&str> = qs.iter().map(|q| q.id.as_str()).collect();

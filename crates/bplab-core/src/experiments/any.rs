@@ -98,7 +98,8 @@ impl Params {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{AdaptiveParams, Controller, ExperimentId, Preset};
+    use crate::adaptive::{Controller, Preset};
+    use crate::{AdaptiveParams, ExperimentId};
 
     fn adaptive(pairs: &[(&str, &str)]) -> AdaptiveParams {
         let mut p = Params::defaults(ExperimentId::Adaptive);
@@ -143,7 +144,7 @@ mod tests {
         let typed = adaptive(&[("slowdown-factor", "3.5"), ("preset", "steady-overload")]);
         assert_eq!(typed.slowdown_factor, 3.5, "a typed factor is not overridden");
         let stuck = adaptive(&[("preset", "stuck-downstream")]);
-        assert_eq!(stuck.deploy, crate::Deploy::Stuck);
+        assert_eq!(stuck.deploy, crate::adaptive::Deploy::Stuck);
         assert_eq!(stuck.controllers, <Controller as crate::Named>::ALL.to_vec());
     }
 

@@ -18,6 +18,7 @@ mod shared;
 pub use exec::{Exec, Job, Sequential, par_map};
 pub use readout::{Readout, RunTally};
 pub use report::ExperimentReport;
+use report::Rows;
 pub use scenario::{Caps, Scenario};
 
 use crate::params::{ParamSet, ParamSpec};
@@ -31,7 +32,7 @@ pub(crate) use shared::{argmax, deadline_covers_service, poisson_bound, rps, ste
 /// `preview(&ParamsType) -> Option<ParamsType>`.
 macro_rules! registry {
     ($($variant:ident => $module:ident :: { $params:ident, $report:ident }),+ $(,)?) => {
-        $(mod $module; pub use $module::{$params, $report};)+
+        $(pub mod $module; pub use $module::{$params, $report};)+
 
         /// Identifies one experiment (generated from the registry, in page order).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -55,6 +56,31 @@ macro_rules! registry {
         $(impl From<$params> for Params {
             fn from(p: $params) -> Self {
                 Params::$variant(p)
+            }
+        })+
+
+        // Each report's face: its own tables and tallies ([`report::Rows`]),
+        // its folder's `plots::plots`, `explain::explanations` and
+        // `explain::readouts`.
+        $(impl ExperimentReport for $report {
+            fn tables(&self) -> Vec<crate::table::Table> {
+                report::Rows::tables(self)
+            }
+
+            fn tallies(&self) -> Vec<RunTally> {
+                report::Rows::tallies(self)
+            }
+
+            fn plots(&self) -> Vec<crate::plot::Plot> {
+                $module::plots::plots(self)
+            }
+
+            fn explanations(&self) -> Vec<crate::calc::Explanation> {
+                $module::explain::explanations(self)
+            }
+
+            fn readouts(&self) -> Vec<Readout> {
+                $module::explain::readouts(self)
             }
         })+
 
@@ -132,14 +158,6 @@ macro_rules! registry {
 }
 
 pub use crate::stochastic::{Bucket, Door, SimOut, Trace, simulate};
-pub use adaptive::{Controller, Deploy, Lane, Preset};
-pub use lesson::{Histogram, Interval, LESSON_QUEUE_LIMIT, RateResult};
-pub use shaping::{Ceiling, Timeline};
-
-/// The metastable experiment's types, for tests and callers (`bplab_core::metastable`).
-pub mod metastable_api {
-    pub use super::metastable::*;
-}
 
 registry! {
     Collapse => collapse::{CollapseParams, CollapseReport},

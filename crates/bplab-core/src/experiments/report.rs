@@ -20,6 +20,17 @@ pub trait ExperimentReport: std::fmt::Debug {
     fn plots(&self) -> Vec<Plot>;
 }
 
+/// What each experiment writes for its report type itself, in its
+/// `mod.rs`: the CSV tables and the tallies. The registry builds the
+/// [`ExperimentReport`] from these and its folder's `plots.rs` and
+/// `explain.rs` (`plots`, `explanations`, `readouts`), once for all.
+pub(crate) trait Rows {
+    /// The CSV tables, in the registry's order.
+    fn tables(&self) -> Vec<Table>;
+    /// One tally per model run, for conservation checks.
+    fn tallies(&self) -> Vec<RunTally>;
+}
+
 impl Report {
     /// The CSV tables, in the registry's order.
     pub fn tables(&self) -> Vec<Table> {

@@ -100,9 +100,10 @@ struct Loop<'m, 'a, const TL: bool, const CL: bool> {
     meta: Vec<Meta>,
     line: VecDeque<u32>,
     /// Live entries of `line` (abandoned ones stay in it until dequeued).
-    waiting: u64,
+    waiting: u32,
     free: u32,
-    in_system: u64,
+    /// Admitted and unresolved (at most the tries, which are numbered in 32 bits).
+    in_system: u32,
     timeout_ms: f64,
     give_ups: bool,
     dropped_leave: bool,
@@ -174,17 +175,18 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
         self.tl().and_then(|tl| tl.at(t))
     }
 
-    /// Accumulates the areas from the last event to `now` (clipped to the window).
+    /// Accumulates the areas from the last event to `now` (clipped to the
+    /// window), if the model measures them.
     #[inline]
     fn advance(&mut self, now: f64) {
         let window = self.m.window_ms;
-        if self.last_ms < window {
+        if self.m.areas && self.last_ms < window {
             let to = now.min(window);
             let dt = to - self.last_ms;
-            self.in_system_area += self.in_system as f64 * dt;
-            self.in_line_area += self.waiting as f64 * dt;
+            self.in_system_area += f64::from(self.in_system) * dt;
+            self.in_line_area += f64::from(self.waiting) * dt;
             self.busy_area += f64::from(self.m.workers - self.free) * dt;
-            let (from, count) = (self.last_ms, self.in_system);
+            let (from, count) = (self.last_ms, u64::from(self.in_system));
             if let Some(t) = self.tl() {
                 t.area(from, to, count);
             }
@@ -195,7 +197,7 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
     #[inline(always)]
     fn note(&mut self, t: f64) {
         if TL {
-            let (limit, n) = (self.door.limit(self.m.workers), self.in_system);
+            let (limit, n) = (self.door.limit(self.m.workers), u64::from(self.in_system));
             if let Some(tl) = self.tl() {
                 tl.note(t, limit, n);
             }
@@ -262,7 +264,7 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
             self.note(t);
             return;
         }
-        if !self.door.admits(self.in_system, self.waiting, self.free) {
+        if !self.door.admits(u64::from(self.in_system), u64::from(self.waiting), self.free) {
             self.tally.refused += 1;
             self.horizon_ms = self.horizon_ms.max(t);
             self.refused(t, i);
@@ -282,7 +284,7 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
             self.line.push_back(i as u32);
             self.waiting += 1;
             self.dispatch(t);
-            self.peak_line = self.peak_line.max(self.waiting);
+            self.peak_line = self.peak_line.max(u64::from(self.waiting));
         }
         if self.give_ups {
             // Dropped without retries: only a waiting caller's deadline matters.

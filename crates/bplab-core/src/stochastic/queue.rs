@@ -14,7 +14,9 @@
 //! first tries are a sorted slice read by a cursor, give-ups arrive in time
 //! order (deadline = arrival + one timeout) and go in a deque (an
 //! out-of-order push is still placed correctly, by binary search),
-//! completions and retries are binary heaps. [`EventQueue::pop`] returns the
+//! completions are a binary heap, and retries a deque while they come in
+//! order (a fixed backoff from the event's time) that turns into a binary
+//! heap at the first one out of order (jitter). [`EventQueue::pop`] returns the
 //! smallest [`Key`] over the four lane heads, so the lanes are invisible in
 //! the order.
 
@@ -109,6 +111,58 @@ fn unpack(k: u128) -> (Key, Kind) {
     (Key { time: (k >> 64) as u64, kind, seq: (k as u64) & ((1 << SEQ_BITS) - 1) }, kind)
 }
 
+/// A lane whose entries mostly come in order: a deque while every push is
+/// at or after the last, a binary heap from the first push before it on
+/// (either way the smallest entry leaves first; entries are distinct, so
+/// the order is the same).
+#[derive(Clone, Debug)]
+enum Lane {
+    InOrder(VecDeque<Entry>),
+    Heap(BinaryHeap<Reverse<Entry>>),
+}
+
+impl Lane {
+    #[inline]
+    fn push(&mut self, e: Entry) {
+        match self {
+            Lane::InOrder(d) if d.back().is_none_or(|b| *b <= e) => d.push_back(e),
+            Lane::InOrder(d) => {
+                let mut h: BinaryHeap<Reverse<Entry>> = d.drain(..).map(Reverse).collect();
+                h.push(Reverse(e));
+                *self = Lane::Heap(h);
+            }
+            Lane::Heap(h) => h.push(Reverse(e)),
+        }
+    }
+
+    #[inline]
+    fn peek(&self) -> Option<Entry> {
+        match self {
+            Lane::InOrder(d) => d.front().copied(),
+            Lane::Heap(h) => h.peek().map(|r| r.0),
+        }
+    }
+
+    #[inline]
+    fn pop(&mut self) {
+        match self {
+            Lane::InOrder(d) => {
+                d.pop_front();
+            }
+            Lane::Heap(h) => {
+                h.pop();
+            }
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Lane::InOrder(d) => d.len(),
+            Lane::Heap(h) => h.len(),
+        }
+    }
+}
+
 /// Events in `(time, kind, seq)` order. See the module docs.
 #[derive(Clone, Debug)]
 pub struct EventQueue<'a> {
@@ -116,7 +170,7 @@ pub struct EventQueue<'a> {
     next_first: usize,
     give_ups: VecDeque<Entry>,
     completions: BinaryHeap<Reverse<Entry>>,
-    retries: BinaryHeap<Reverse<Entry>>,
+    retries: Lane,
     /// Pushes so far per lane: give-ups, completions, retries.
     pushed: [u32; 3],
     /// Each lane's head as a packed key (`u128::MAX`: empty) and its id, by
@@ -135,7 +189,7 @@ impl<'a> EventQueue<'a> {
             next_first: 0,
             give_ups: VecDeque::new(),
             completions: BinaryHeap::with_capacity(completion_capacity),
-            retries: BinaryHeap::new(),
+            retries: Lane::InOrder(VecDeque::new()),
             pushed: [0; 3],
             heads: [(u128::MAX, 0); 4],
         };
@@ -153,7 +207,7 @@ impl<'a> EventQueue<'a> {
                 let i = self.next_first as u64;
                 (pack((t + 0.0).to_bits(), kind, i), i as u32)
             }),
-            Kind::Retry => self.retries.peek().map(|&Reverse(e)| keyed(e, kind)),
+            Kind::Retry => self.retries.peek().map(|e| keyed(e, kind)),
         };
         self.heads[kind as usize] = head.unwrap_or((u128::MAX, 0));
     }
@@ -183,7 +237,7 @@ impl<'a> EventQueue<'a> {
                 }
             }
             Kind::Completion => self.completions.push(Reverse(e)),
-            Kind::Arrival | Kind::Retry => self.retries.push(Reverse(e)),
+            Kind::Arrival | Kind::Retry => self.retries.push(e),
         }
         let k = keyed(e, kind);
         let h = &mut self.heads[kind as usize];

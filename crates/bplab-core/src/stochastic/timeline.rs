@@ -46,44 +46,91 @@ pub(crate) struct Recorder {
     width_ms: f64,
     pub windows: Vec<Window>,
     touched: Vec<bool>,
-    latencies: Vec<Vec<u64>>,
-    /// The last time asked for and its window (an event asks several times).
-    memo: (f64, usize),
+    /// The times `[lo, hi)` of the window last asked for, and its index.
+    memo: (f64, f64, usize),
     /// The window the areas have reached, and its end.
     cursor: (usize, f64),
-    /// Answers completed before this time go to `before`, later ones to `after`.
+    /// Every on-time answer's latency (whole ms) in completion order, which
+    /// is time order: so window `i`'s answers are the `windows[i].ok` after
+    /// those of the windows before it, and the answers before `split_ms` are
+    /// the first `before`.
+    answers: Vec<u64>,
     split_ms: f64,
-    before: Vec<u64>,
-    after: Vec<u64>,
+    before: usize,
 }
 
 impl Recorder {
     /// `ceil(window / width)` windows (at least 1).
     /// Answered latencies are also kept in two lists, split at `split_ms`.
+    /// Its callers ask in time order (the engine's events leave in it).
     pub fn new(window_ms: f64, width_ms: f64, split_ms: f64) -> Self {
         let n = (window_ms / width_ms).ceil().clamp(1.0, super::model::MAX_WINDOWS) as usize;
         Recorder {
             width_ms,
             windows: vec![Window::default(); n],
             touched: vec![false; n],
-            latencies: vec![Vec::new(); n],
-            memo: (0.0, 0),
+            memo: (f64::INFINITY, f64::NEG_INFINITY, 0),
             cursor: (0, width_ms),
+            answers: Vec::new(),
             split_ms,
-            before: Vec::new(),
-            after: Vec::new(),
+            before: 0,
         }
     }
 
     /// The index of the window of time `t` (`>= 0`; engine times are):
     /// `floor(t / width)`, by a truncating cast (equal for `t >= 0`, and
-    /// much cheaper than `floor`, a libm call on baseline x86-64).
+    /// much cheaper than `floor`, a libm call on baseline x86-64). The
+    /// engine asks in time order, so the answer is kept with the exact
+    /// range of times that divide to it, and a division is paid only when
+    /// `t` leaves that range.
     #[inline]
     fn index(&mut self, t: f64) -> usize {
-        if t != self.memo.0 {
-            self.memo = (t, (t / self.width_ms) as usize);
+        let (lo, hi, i) = self.memo;
+        if lo <= t && t < hi {
+            return i;
         }
-        self.memo.1
+        self.seek(t)
+    }
+
+    /// [`Self::index`] outside the kept range: the next window's (the usual
+    /// case: time went on), else a division; then the range's exact ends.
+    #[inline(never)]
+    fn seek(&mut self, t: f64) -> usize {
+        let (lo, hi, i) = self.memo;
+        let next = (t >= hi && lo <= hi).then(|| i.checked_add(2).and_then(|j| self.edge(j))).flatten();
+        self.memo = match next {
+            Some(end) if t < end => (hi, end, i + 1),
+            _ => {
+                let i = (t / self.width_ms) as usize;
+                match (self.edge(i), i.checked_add(1).and_then(|j| self.edge(j))) {
+                    (Some(lo), Some(hi)) => (lo, hi, i),
+                    _ => (f64::INFINITY, f64::NEG_INFINITY, i), // an empty range: always divide
+                }
+            }
+        };
+        self.memo.2
+    }
+
+    /// The least time `t >= 0` with `(t / width) as usize >= i`: a few ulps
+    /// from `i × width` (the division is monotone in `t`). `None` if a few
+    /// steps do not find it.
+    fn edge(&self, i: usize) -> Option<f64> {
+        let w = self.width_ms;
+        let at_least = |t: f64| (t / w) as usize >= i;
+        let mut e = i as f64 * w;
+        if !e.is_finite() {
+            return None;
+        }
+        for _ in 0..8 {
+            if !at_least(e) {
+                e = e.next_up();
+            } else if e > 0.0 && at_least(e.next_down()) {
+                e = e.next_down();
+            } else {
+                return Some(e);
+            }
+        }
+        None
     }
 
     /// The window of time `t`, if inside the timeline.
@@ -112,14 +159,12 @@ impl Recorder {
     pub fn answer(&mut self, t: f64, latency_ms: f64) {
         let ms = libm::round(latency_ms).max(0.0) as u64;
         if t < self.split_ms {
-            self.before.push(ms)
-        } else {
-            self.after.push(ms)
+            self.before += 1;
         }
+        self.answers.push(ms);
         let i = self.index(t);
-        if let (Some(w), Some(l)) = (self.windows.get_mut(i), self.latencies.get_mut(i)) {
+        if let Some(w) = self.windows.get_mut(i) {
             w.ok += 1;
-            l.push(ms);
         }
     }
 
@@ -148,21 +193,28 @@ impl Recorder {
     pub fn finish(mut self, window_ms: f64) -> (Vec<Window>, Vec<u64>, Vec<u64>) {
         let n = self.windows.len();
         let mut last = self.windows.first().map_or(0, |w| w.limit);
-        for (i, (w, lat)) in self.windows.iter_mut().zip(self.latencies.iter_mut()).enumerate() {
+        let (mut from, mut scratch) = (0usize, Vec::new());
+        for (i, w) in self.windows.iter_mut().enumerate() {
             if !self.touched.get(i).copied().unwrap_or(false) {
                 w.limit = last;
             }
             last = w.limit;
-            if !lat.is_empty() {
-                w.p99_ms = Some(percentile_of_values(lat, 99.0));
+            let to = from.saturating_add(usize::try_from(w.ok).unwrap_or(usize::MAX));
+            if let Some(lat) = self.answers.get(from..to).filter(|l| !l.is_empty()) {
+                // The p99 of a window's answers (a copy: the selection reorders it).
+                scratch.clear();
+                scratch.extend_from_slice(lat);
+                w.p99_ms = Some(percentile_of_values(&mut scratch, 99.0));
             }
+            from = to;
             let start = i as f64 * self.width_ms;
             let span = if i + 1 == n { window_ms - start } else { self.width_ms };
             if span > 0.0 {
                 w.in_flight_mean /= span;
             }
         }
-        (self.windows, self.before, self.after)
+        let after = self.answers.split_off(self.before.min(self.answers.len()));
+        (self.windows, self.answers, after)
     }
 }
 
@@ -188,6 +240,29 @@ mod tests {
         assert_eq!(w.iter().map(|w| w.limit).collect::<Vec<_>>(), [0, 7, 7]);
         assert_eq!((w[1].in_flight_max, w[1].ok, w[1].p99_ms), (3, 2, Some(11)));
         assert!(r_out_of_range_is_ignored());
+    }
+
+    proptest::proptest! {
+        /// The kept range gives the division's window for times in order,
+        /// near edges too (widths whose multiples round), and after a jump back.
+        #[test]
+        fn the_cursor_gives_the_divisions_window(
+            width in proptest::prop_oneof![0.001f64..10.0, proptest::strategy::Just(0.1), proptest::strategy::Just(1.0 / 3.0)],
+            steps in proptest::collection::vec((0u32..40, -2i32..3), 1..200),
+        ) {
+            let mut r = Recorder::new(width, width, f64::INFINITY); // index() needs no windows
+            let mut t: f64 = 0.0;
+            for (k, ulps) in steps {
+                // Near the edge `k` windows on, give or take a few ulps.
+                let mut u = (((t / width) as usize + k as usize) as f64 * width).max(t);
+                for _ in 0..ulps.unsigned_abs() {
+                    u = if ulps < 0 { u.next_down().max(t) } else { u.next_up() };
+                }
+                t = u;
+                proptest::prop_assert_eq!(r.index(t), (t / width) as usize, "t = {}", t);
+            }
+            proptest::prop_assert_eq!(r.index(0.0), 0);
+        }
     }
 
     fn r_out_of_range_is_ignored() -> bool {

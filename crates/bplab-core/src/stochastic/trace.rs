@@ -51,7 +51,8 @@ pub struct Trace<'a> {
 impl<'a> Trace<'a> {
     /// The engine model of this trace behind `door`: timeout with
     /// [`Abandon::Served`], fixed-backoff retries, the deploy as a
-    /// [`Slowdown`] from `slowdown_at_ms` on, a timeline of `bucket_ms`.
+    /// [`Slowdown`] from `slowdown_at_ms` on, a timeline of `bucket_ms`, no
+    /// areas (a [`Bucket`] reads none).
     pub fn model(&self, door: Door) -> Model<'a> {
         let retry = Retry { max_retries: self.retries, backoff: Backoff::Fixed { ms: self.retry_backoff_ms } };
         Model {
@@ -64,6 +65,7 @@ impl<'a> Trace<'a> {
                 stuck_ms: self.stuck_after_slowdown.then_some(self.timeout_ms),
             }),
             timeline_ms: Some(self.bucket_ms),
+            areas: false,
             ..Model::new(self.arrivals, self.service_ms, self.workers, self.window_ms)
         }
     }

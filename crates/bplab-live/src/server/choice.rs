@@ -91,11 +91,33 @@ pub(crate) const SETTINGS: &[Setting] = &[
     Setting("interval-ms", "Interval, whole ms (default 100)", Owner::Codel),
 ];
 
+/// The kind of door `--limit` names, parsed once from its text: a
+/// waiting-line limit (a number, `off`, `none`), one of the core's adaptive
+/// limiters, or CoDel. Everything after parsing matches on it.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Line,
+    Limiter(Algorithm),
+    Codel,
+}
+
+impl Kind {
+    /// The kind of `--limit` text (a line limit unless it names an adaptive door).
+    fn parse(limit: &str) -> Kind {
+        let word = limit.trim().to_ascii_lowercase();
+        if word == "codel" {
+            return Kind::Codel;
+        }
+        Algorithm::from_name(&word).filter(|a| *a != Algorithm::Fixed).map_or(Kind::Line, Kind::Limiter)
+    }
+}
+
 impl Owner {
-    fn owns(self, door: &str) -> bool {
-        match self {
-            Owner::Limiters(algos) => algos.iter().any(|a| a.name() == door),
-            Owner::Codel => door == "codel",
+    fn owns(self, door: Kind) -> bool {
+        match (self, door) {
+            (Owner::Limiters(algos), Kind::Limiter(a)) => algos.contains(&a),
+            (Owner::Codel, Kind::Codel) => true,
+            _ => false,
         }
     }
 
@@ -156,37 +178,35 @@ impl Given<'_> {
 /// name without `--` -> text as typed). A setting the chosen door does not
 /// have is a usage error naming the doors that have it.
 pub fn parse_door(limit: &str, given: &BTreeMap<String, String>) -> Result<DoorSpec, LiveError> {
-    let word = limit.trim().to_ascii_lowercase();
-    let name = match word.as_str() {
-        "none" => "off",
-        w => w,
-    };
-    let algo = Algorithm::from_name(name).filter(|a| *a != Algorithm::Fixed);
-    let adaptive = name == "codel" || algo.is_some();
+    let kind = Kind::parse(limit);
     for flag in given.keys() {
         let Some(Setting(flag, _, owner)) = SETTINGS.iter().find(|s| s.0 == flag) else {
             return Err(bad("limit", flag, "a known controller setting"));
         };
-        if !owner.owns(name) {
-            let door = if adaptive { name.to_string() } else { format!("--limit {}", limit.trim()) };
+        if !owner.owns(kind) {
+            let door = match kind {
+                Kind::Line => format!("--limit {}", limit.trim()),
+                Kind::Limiter(a) => a.name().to_string(),
+                Kind::Codel => "codel".to_string(),
+            };
             let accepted = format!("a setting of --limit {} only (not of {door})", owner.names());
             return Err(LiveError::OutOfRange { flag, value: given[*flag].clone(), accepted });
         }
     }
-    if !adaptive {
-        return crate::server::config::parse_limit(limit).map(DoorSpec::Queue);
-    }
     let f = Given(given);
     let reject = |e| f.reject(e);
-    let Some(algo) = algo else {
-        // The one adaptive door that is not a limiter.
-        let target = f.whole_ms("target-ms", CODEL_TARGET_MS_DEFAULT)?;
-        let interval = f.whole_ms("interval-ms", CODEL_INTERVAL_MS_DEFAULT)?;
-        return CodelConfig::new(target, interval).map(DoorSpec::Codel).map_err(reject);
-    };
-    // The core's one settings reader, as `bplab limiter` uses it.
-    let cfg = limiter_config(algo, |flag| given.get(flag).map(String::as_str)).map_err(reject)?;
-    Ok(DoorSpec::Limiter(cfg))
+    match kind {
+        Kind::Line => crate::server::config::parse_limit(limit).map(DoorSpec::Queue),
+        Kind::Codel => {
+            let target = f.whole_ms("target-ms", CODEL_TARGET_MS_DEFAULT)?;
+            let interval = f.whole_ms("interval-ms", CODEL_INTERVAL_MS_DEFAULT)?;
+            CodelConfig::new(target, interval).map(DoorSpec::Codel).map_err(reject)
+        }
+        // The core's one settings reader, as `bplab limiter` uses it.
+        Kind::Limiter(algo) => {
+            limiter_config(algo, |flag| given.get(flag).map(String::as_str)).map(DoorSpec::Limiter).map_err(reject)
+        }
+    }
 }
 
 #[cfg(test)]
@@ -208,6 +228,17 @@ mod tests {
         let c = parse_door("codel", &given(&[("target-ms", "20")])).expect("codel");
         assert_eq!(c, DoorSpec::Codel(CodelConfig::new(20, 100).expect("valid")));
         assert!(matches!(parse_door("gradient2", &given(&[("min-limit", "5")])), Ok(DoorSpec::Limiter(_))));
+    }
+
+    #[test]
+    fn the_limit_text_is_parsed_once_into_a_kind() {
+        assert_eq!(Kind::parse(" CoDel "), Kind::Codel);
+        assert_eq!(Kind::parse("Gradient2"), Kind::Limiter(Algorithm::Gradient2));
+        for line in ["10", "off", "none", "fixed", "fast"] {
+            assert_eq!(Kind::parse(line), Kind::Line, "{line}");
+        }
+        assert!(Owner::Codel.owns(Kind::Codel) && !Owner::Codel.owns(Kind::Line));
+        assert!(Owner::Limiters(&[A]).owns(Kind::Limiter(A)) && !Owner::Limiters(&[A]).owns(Kind::Limiter(V)));
     }
 
     #[test]

@@ -268,7 +268,12 @@ fn gradient_note(r: &AdaptiveReport, l: &Lane) -> String {
     }
 }
 
-pub(super) fn explanation(r: &AdaptiveReport) -> Explanation {
+/// The report's explanations: one.
+pub(in crate::experiments) fn explanations(r: &AdaptiveReport) -> Vec<Explanation> {
+    vec![explanation(r)]
+}
+
+fn explanation(r: &AdaptiveReport) -> Explanation {
     let w = r.workers.max(1);
     let queue = (i64::from(r.fixed_limit) - i64::from(w)).max(0) as u64;
     let fixed_service = r.service_words.starts_with("every request takes exactly");
@@ -360,7 +365,7 @@ pub(super) fn explanation(r: &AdaptiveReport) -> Explanation {
     }
 }
 
-pub(super) fn readouts(r: &AdaptiveReport) -> Vec<Readout> {
+pub(in crate::experiments) fn readouts(r: &AdaptiveReport) -> Vec<Readout> {
     // One p99 readout per controller raced, in the race's order (no "not raced" rows).
     let label = |c: Controller| match c {
         Controller::Fixed => "Fixed: p99 before → after the deploy",

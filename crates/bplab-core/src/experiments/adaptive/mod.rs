@@ -3,19 +3,18 @@
 //! controller sees the same arrivals and the same base service times; a
 //! deploy multiplies the service time from `slowdown-at-ms` on.
 
-mod explain;
+pub(super) mod explain;
 mod params;
-mod plots;
+pub(super) mod plots;
 
 use serde::Serialize;
 
 pub use params::{AdaptiveParams, Controller, Deploy, Preset};
 
 use super::{
-    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, RunTally, par_map,
     poisson_bound,
 };
-use crate::calc::Explanation;
 use crate::control::{
     AimdConfig, AimdParams, Codel, CodelConfig, Draws, FixedConfig, Gradient2Config, Gradient2Params, GradientConfig,
     GradientParams, LimiterConfig, VegasConfig, VegasParams,
@@ -280,19 +279,7 @@ fn opt_ms(v: Option<u64>) -> String {
     v.map_or_else(String::new, |x| x.to_string())
 }
 
-impl ExperimentReport for AdaptiveReport {
-    fn plots(&self) -> Vec<crate::plot::Plot> {
-        plots::plots(self)
-    }
-
-    fn explanations(&self) -> Vec<Explanation> {
-        vec![explain::explanation(self)]
-    }
-
-    fn readouts(&self) -> Vec<Readout> {
-        explain::readouts(self)
-    }
-
+impl super::Rows for AdaptiveReport {
     fn tallies(&self) -> Vec<RunTally> {
         self.lanes
             .iter()

@@ -34,7 +34,7 @@ fn with_deploy(mut plot: Plot, r: &AdaptiveReport) -> Plot {
 }
 
 /// The three figures, in the registry's order.
-pub(super) fn plots(r: &AdaptiveReport) -> Vec<Plot> {
+pub(in crate::experiments) fn plots(r: &AdaptiveReport) -> Vec<Plot> {
     // The limit each limiter holds (CoDel has none and is left out).
     let mut limit = Plot::new(CHARTS[0].title, "time_ms", "time (ms)", "limit (requests in the system)");
     limit.series = lines(r, |b| (b.limit >= 0).then_some(f64::from(b.limit)));

@@ -29,7 +29,7 @@ fn cliff_row(r: &AdmissionReport) -> Option<&AdmissionOutcome> {
         .max_by(|a, b| a.served_late_pct.total_cmp(&b.served_late_pct))
 }
 
-pub(super) fn explanations(r: &AdmissionReport) -> Vec<Explanation> {
+pub(in crate::experiments) fn explanations(r: &AdmissionReport) -> Vec<Explanation> {
     vec![budget(r.settings.service_ms, r.settings.deadline_ms).1, admission(r)]
 }
 
@@ -213,7 +213,7 @@ fn admission(r: &AdmissionReport) -> Explanation {
     }
 }
 
-pub(super) fn readouts(r: &AdmissionReport) -> Vec<Readout> {
+pub(in crate::experiments) fn readouts(r: &AdmissionReport) -> Vec<Readout> {
     let chosen = r.sweep.iter().find(|o| o.limit == Limit::Finite(r.plateau_limit));
     let at_top = highest(r).and_then(|i| Some((r.no_control.get(i)?, r.limited.get(i)?)));
     vec![

@@ -1,16 +1,15 @@
 //! Post 2 experiment: the limit sweep on a bursty curve and the plateau.
 
-mod explain;
+pub(super) mod explain;
 mod params;
-mod plots;
+pub(super) mod plots;
 
 use serde::Serialize;
 
 use super::{
-    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, RunTally, par_map,
 };
 use crate::arrivals::Curve;
-use crate::calc::Explanation;
 use crate::error::ConfigError;
 use crate::models::admission::{self, AdmissionOutcome, AdmissionSettings, Limit};
 use crate::table::{Row, Table, TableSpec};
@@ -125,19 +124,7 @@ pub(super) fn run(p: &AdmissionParams, exec: &dyn Exec) -> AdmissionReport {
     }
 }
 
-impl ExperimentReport for AdmissionReport {
-    fn plots(&self) -> Vec<crate::plot::Plot> {
-        plots::plots(self)
-    }
-
-    fn explanations(&self) -> Vec<Explanation> {
-        explain::explanations(self)
-    }
-
-    fn readouts(&self) -> Vec<Readout> {
-        explain::readouts(self)
-    }
-
+impl super::Rows for AdmissionReport {
     fn tallies(&self) -> Vec<RunTally> {
         let runs = self.sweep.iter().map(|o| ("limit sweep", o));
         let runs = runs.chain(self.no_control.iter().map(|o| ("no-control", o)));

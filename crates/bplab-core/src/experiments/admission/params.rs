@@ -2,28 +2,13 @@
 
 use crate::models::admission::Limit;
 use crate::params::{
-    ARTICLE_DEADLINE_MS, ARTICLE_DURATION_MS, ARTICLE_OFFERED_RPS, ARTICLE_SERVICE_MS, DEADLINE_MS,
-    DURATION_MS, I32_MAX, OFFERED, ParamKind, ParamSpec, Range, SERVICE_MS, SPIKE_MS, SPIKE_RPS, VALLEY_MS,
-    VALLEY_RPS, span,
+    ARTICLE_OFFERED_RPS, I32_MAX, OFFERED, ParamKind, ParamSpec, Range, span,
 };
 
 crate::experiment_params! {
     /// Post 2's limit sweep on the bursty curve and the plateau.
     pub struct AdmissionParams {
-        /// Fixed service time, ms.
-        service_ms: u32 = ARTICLE_SERVICE_MS, SERVICE_MS;
-        /// Client deadline, ms.
-        deadline_ms: u32 = ARTICLE_DEADLINE_MS, DEADLINE_MS;
-        /// Run window, ms.
-        duration_ms: u32 = ARTICLE_DURATION_MS, DURATION_MS;
-        /// Valley rate of the bursty curve, rps.
-        valley_rps: f64 = 50.0, VALLEY_RPS;
-        /// Valley length, ms.
-        valley_ms: u32 = 200, VALLEY_MS;
-        /// Spike rate, rps.
-        spike_rps: f64 = 300.0, SPIKE_RPS;
-        /// Spike length, ms.
-        spike_ms: u32 = 100, SPIKE_MS;
+        article { valley_rps: 50.0, valley_ms: 200, spike_rps: 300.0, spike_ms: 100 };
         /// Flat offered loads of the plateau, rps.
         offered_rps: Vec<f64> = ARTICLE_OFFERED_RPS.to_vec(), OFFERED;
         /// Limits of the sweep.

@@ -26,7 +26,7 @@ fn capacity(r: &AdmissionReport) -> Marker {
 }
 
 /// Both figures, in the registry's order.
-pub(super) fn plots(r: &AdmissionReport) -> Vec<Plot> {
+pub(in crate::experiments) fn plots(r: &AdmissionReport) -> Vec<Plot> {
     let mut sweep = Plot::new(CHARTS[0].title, "limit", "admission limit (requests)", "goodput (rps)")
         .with_right("utilization (%)", Some((0.0, 105.0)));
     let limits: Vec<Limit> = r.sweep.iter().map(|o| o.limit).collect();

@@ -26,7 +26,12 @@ fn late_share(r: &CollapseRow) -> f64 {
     if served == 0 { 0.0 } else { 100.0 * r.wasted as f64 / served as f64 }
 }
 
-pub(super) fn explanation(r: &CollapseReport) -> Explanation {
+/// The report's explanations: one.
+pub(in crate::experiments) fn explanations(r: &CollapseReport) -> Vec<Explanation> {
+    vec![explanation(r)]
+}
+
+fn explanation(r: &CollapseReport) -> Explanation {
     let s = &r.settings;
     let mu = capacity_rps(f64::from(s.service_ms), 1);
     let window_s = f64::from(s.duration_ms) / 1000.0;
@@ -218,7 +223,7 @@ pub(super) fn explanation(r: &CollapseReport) -> Explanation {
     }
 }
 
-pub(super) fn readouts(r: &CollapseReport) -> Vec<Readout> {
+pub(in crate::experiments) fn readouts(r: &CollapseReport) -> Vec<Readout> {
     let mu = capacity_rps(f64::from(r.settings.service_ms), 1);
     let (plain, retry) = (highest(&r.no_retry), highest(&r.retry));
     vec![

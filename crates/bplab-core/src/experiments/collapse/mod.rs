@@ -1,16 +1,15 @@
 //! Post 1 experiment: the offered-load sweep without and with retries.
 
-mod explain;
+pub(super) mod explain;
 mod params;
-mod plots;
+pub(super) mod plots;
 
 use serde::Serialize;
 
 use super::{
-    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, RunTally,
     par_map,
 };
-use crate::calc::Explanation;
 use crate::error::ConfigError;
 use crate::models::collapse::{self, CollapseRow, CollapseSettings};
 use crate::table::{Row, Table, TableSpec};
@@ -114,19 +113,7 @@ pub(super) fn run(p: &CollapseParams, exec: &dyn Exec) -> CollapseReport {
     CollapseReport { settings: s, no_retry: rows, retry }
 }
 
-impl ExperimentReport for CollapseReport {
-    fn plots(&self) -> Vec<crate::plot::Plot> {
-        plots::plots(self)
-    }
-
-    fn explanations(&self) -> Vec<Explanation> {
-        vec![explain::explanation(self)]
-    }
-
-    fn readouts(&self) -> Vec<Readout> {
-        explain::readouts(self)
-    }
-
+impl super::Rows for CollapseReport {
     fn tallies(&self) -> Vec<RunTally> {
         self.no_retry
             .iter()

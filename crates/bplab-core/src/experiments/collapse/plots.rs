@@ -14,7 +14,7 @@ fn capacity(r: &CollapseReport) -> Marker {
 }
 
 /// Both figures, in the registry's order.
-pub(super) fn plots(r: &CollapseReport) -> Vec<Plot> {
+pub(in crate::experiments) fn plots(r: &CollapseReport) -> Vec<Plot> {
     let ideal = if r.no_retry.is_empty() { &r.retry } else { &r.no_retry };
     let mut goodput = Plot::new(CHARTS[0].title, "offered_rps", "offered load (rps)", "goodput (rps)");
     goodput.series = vec![

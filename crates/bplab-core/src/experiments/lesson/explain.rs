@@ -11,7 +11,12 @@ fn ms(v: Option<f64>) -> String {
     v.map_or_else(|| "no answers".to_owned(), |x| format!("{} ms", fmt_num(x)))
 }
 
-pub(super) fn explanation(r: &LessonReport) -> Explanation {
+/// The report's explanations: one.
+pub(in crate::experiments) fn explanations(r: &LessonReport) -> Vec<Explanation> {
+    vec![explanation(r)]
+}
+
+fn explanation(r: &LessonReport) -> Explanation {
     let cap = if r.service_mean_ms > 0.0 { capacity_rps(r.service_mean_ms, r.workers) } else { 0.0 };
     let at = &r.at;
     let rho = if cap > 0.0 { at.rate_rps / cap } else { 0.0 };
@@ -175,7 +180,7 @@ pub(super) fn explanation(r: &LessonReport) -> Explanation {
     }
 }
 
-pub(super) fn readouts(r: &LessonReport) -> Vec<Readout> {
+pub(in crate::experiments) fn readouts(r: &LessonReport) -> Vec<Readout> {
     let cap = if r.service_mean_ms > 0.0 { capacity_rps(r.service_mean_ms, r.workers) } else { 0.0 };
     let at = &r.at;
     vec![

@@ -6,19 +6,18 @@
 //! deterministic model's answer beside it, and the latency histogram at one
 //! chosen rate.
 
-mod explain;
+pub(super) mod explain;
 mod params;
 mod stats;
-mod plots;
+pub(super) mod plots;
 
 use serde::Serialize;
 
 use super::{
-    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, RunTally, par_map,
     poisson_bound,
 };
 use crate::arrivals::Curve;
-use crate::calc::Explanation;
 use crate::error::ConfigError;
 use crate::models::admission::{self, AdmissionOutcome, AdmissionSettings, Limit};
 use crate::stochastic::{Outcome, Server, ServiceTime, Setup, Summary};
@@ -288,19 +287,7 @@ fn opt(v: Option<f64>) -> String {
     v.map_or_else(String::new, |x| crate::numerics::format_fixed(x, 1))
 }
 
-impl ExperimentReport for LessonReport {
-    fn plots(&self) -> Vec<crate::plot::Plot> {
-        plots::plots(self)
-    }
-
-    fn explanations(&self) -> Vec<Explanation> {
-        vec![explain::explanation(self)]
-    }
-
-    fn readouts(&self) -> Vec<Readout> {
-        explain::readouts(self)
-    }
-
+impl super::Rows for LessonReport {
     fn tallies(&self) -> Vec<RunTally> {
         self.rates
             .iter()

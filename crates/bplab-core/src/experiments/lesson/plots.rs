@@ -6,7 +6,7 @@ use super::{CHARTS, LessonReport, RateResult};
 use crate::plot::{Band, Marker, Plot, Role, Series, compact};
 
 /// Both figures, in the registry's order.
-pub(super) fn plots(r: &LessonReport) -> Vec<Plot> {
+pub(in crate::experiments) fn plots(r: &LessonReport) -> Vec<Plot> {
     let mut sweep = Plot::new(CHARTS[0].title, "rate_rps", "offered rate (rps)", "p99 of answers (ms)")
         .with_right("ok per second", None);
     let mut rates: Vec<&RateResult> = r.rates.iter().collect();

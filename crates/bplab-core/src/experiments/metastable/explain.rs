@@ -175,7 +175,12 @@ fn sizing_lines(r: &MetastableReport, claims: &mut Vec<Claim>) -> Vec<String> {
     out
 }
 
-pub(super) fn explanation(r: &MetastableReport) -> Explanation {
+/// The report's explanations: one.
+pub(in crate::experiments) fn explanations(r: &MetastableReport) -> Vec<Explanation> {
+    vec![explanation(r)]
+}
+
+fn explanation(r: &MetastableReport) -> Explanation {
     let mut claims = Vec::new();
     let stable = said(
         &mut claims,
@@ -305,7 +310,7 @@ const RECOVERY_NAMES: [&str; 6] = [
     "retry-after: recovery after the trigger",
 ];
 
-pub(super) fn readouts(r: &MetastableReport) -> Vec<Readout> {
+pub(in crate::experiments) fn readouts(r: &MetastableReport) -> Vec<Readout> {
     let mut v = vec![Readout::new("Capacity", rps(r.capacity_rps))];
     for (name, l) in RECOVERY_NAMES.iter().zip(&r.lanes) {
         let text = match l.verdict {

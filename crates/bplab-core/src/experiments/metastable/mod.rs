@@ -6,10 +6,10 @@
 //! length draws where each stays stuck; a search sizes the retries and the
 //! budget. The rules are in `docs/metastable.md`.
 
-mod explain;
+pub(super) mod explain;
 mod params;
 mod phase;
-mod plots;
+pub(super) mod plots;
 mod policy;
 mod presets;
 mod sim;
@@ -20,13 +20,12 @@ use serde::Serialize;
 pub use params::{MetastableParams, Trigger};
 pub use phase::{Cell, Sizing};
 pub use policy::{BACKOFF_CAP_MS, BUDGET_FLOOR_RPS, BUDGET_MAX_TOKENS, POLICIES, THROTTLE_WINDOW_MS};
-pub use sim::{Backoff, Budget, Client, Throttle, Tick, Totals, World, simulate};
+pub use sim::{Backoff, Budget, Client, Throttle, Window, Totals, World, simulate};
 pub use phase::boundary;
 pub use presets::{PRESETS, Preset};
 pub use verdict::{HEALTHY_SHARE, Rule, Verdict};
 
-use super::{ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map, poisson_bound};
-use crate::calc::Explanation;
+use super::{ChartSpec, Estimate, Exec, Experiment, ExperimentId, RunTally, par_map, poisson_bound};
 use crate::error::ConfigError;
 use crate::params::{Named, ParamSpec, ParamValue, WINDOW_MS};
 use crate::stochastic::ServiceTime;
@@ -87,6 +86,24 @@ static CHARTS: [ChartSpec; 3] = [
     ChartSpec { file: "metastable-phase.png", title: "Phase diagram: smallest trigger size that stays stuck" },
 ];
 
+/// The same-bytes reference case: a slowdown, two workers, exponential
+/// service, jittered backoff in play, seed 5. The native test
+/// (`crates/bplab-core/tests/metastable.rs`) and the browser test
+/// (`crates/bplab-web/tests/web.rs`) set these in order and hash the CSVs in
+/// table order, so x86-64 and wasm32 must give [`PINNED_SHA256`].
+pub const PINNED_EDITS: [(&str, &str); 7] = [
+    ("trigger", "slowdown"),
+    ("trigger-size", "2.5"),
+    ("workers", "2"),
+    ("service", "exp:40"),
+    ("load", "0.72"),
+    ("seed", "5"),
+    ("seconds", "30"),
+];
+
+/// SHA-256 of the CSVs at [`PINNED_EDITS`] (hex).
+pub const PINNED_SHA256: &str = "574f40877c0e1c39fee1a455e38c3cdef287bb272db1847950818fcc5be8dbe7";
+
 /// Most cells (sizes × lengths) of the phase diagram.
 pub const MAX_CELLS: usize = 64;
 /// Retry counts the sizing search tries: 0 up to this (the max-retries range).
@@ -100,7 +117,7 @@ pub struct Lane {
     /// Policy name.
     pub policy: String,
     /// The timeline.
-    pub ticks: Vec<Tick>,
+    pub ticks: Vec<Window>,
     /// Every try.
     pub totals: Totals,
     /// Stuck or recovered.
@@ -278,7 +295,7 @@ impl Setup {
     }
 
     /// One run of `client` with a trigger of `size` × lasting `len_ms`.
-    pub(crate) fn run(&self, p: &MetastableParams, client: sim::Client, size: f64, len_ms: u32) -> (Vec<Tick>, Totals, Verdict) {
+    pub(crate) fn run(&self, p: &MetastableParams, client: sim::Client, size: f64, len_ms: u32) -> (Vec<Window>, Totals, Verdict) {
         let at = f64::from(p.trigger_at_ms);
         let (arrivals, work) = if self.spike {
             self.traffic.merged(at, size, f64::from(len_ms))
@@ -361,19 +378,7 @@ fn tally(label: String, t: &Totals) -> RunTally {
     }
 }
 
-impl ExperimentReport for MetastableReport {
-    fn plots(&self) -> Vec<crate::plot::Plot> {
-        plots::plots(self)
-    }
-
-    fn explanations(&self) -> Vec<Explanation> {
-        vec![explain::explanation(self)]
-    }
-
-    fn readouts(&self) -> Vec<Readout> {
-        explain::readouts(self)
-    }
-
+impl super::Rows for MetastableReport {
     fn tallies(&self) -> Vec<RunTally> {
         let mut v: Vec<RunTally> = self.lanes.iter().map(|l| tally(l.policy.clone(), &l.totals)).collect();
         v.extend(

@@ -2,14 +2,14 @@
 //! (with capacity) over time per policy, the trigger marked, and the phase
 //! diagram's boundary per policy.
 
-use super::{CHARTS, MetastableReport, POLICIES, Tick, phase};
+use super::{CHARTS, MetastableReport, POLICIES, Window, phase};
 use crate::plot::{Marker, Plot, Role, Series};
 
 fn role(policy: &str) -> Role {
     Role::Series(POLICIES.iter().position(|p| *p == policy).unwrap_or(POLICIES.len()) as u8)
 }
 
-fn lines(r: &MetastableReport, f: impl Fn(&Tick) -> u64) -> Vec<Series> {
+fn lines(r: &MetastableReport, f: impl Fn(&Window) -> u64) -> Vec<Series> {
     let w = f64::from(r.window_ms.max(1));
     r.lanes
         .iter()
@@ -36,7 +36,7 @@ fn with_trigger(mut plot: Plot, r: &MetastableReport) -> Plot {
 }
 
 /// The three figures, in the registry's order.
-pub(super) fn plots(r: &MetastableReport) -> Vec<Plot> {
+pub(in crate::experiments) fn plots(r: &MetastableReport) -> Vec<Plot> {
     let mut good = Plot::new(CHARTS[0].title, "time_ms", "time (ms)", "goodput (answers in time per second)");
     good.series = lines(r, |t| t.ok);
     good.hlines.push(Marker::new(0.8 * r.capacity_rps, "80 % of capacity", Role::Budget));

@@ -7,12 +7,14 @@
 //! Retry-After as a floor on the delay).
 //!
 //! The run is the one engine's ([`crate::stochastic::Model`]): this module
-//! only maps the experiment's world and policy onto it and its timeline
-//! back. Randomness: the engine's client streams of the seed (jitter,
+//! only maps the experiment's world and policy onto it; the timeline comes
+//! back as the engine's own [`Window`]s. Randomness: the engine's client streams of the seed (jitter,
 //! throttling), apart from the arrival and service streams, so a policy
 //! never moves an arrival or a service time (common random numbers).
 
 use serde::Serialize;
+
+pub use crate::stochastic::Window;
 
 /// The wait before retry `k` (1 = the first retry).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -91,25 +93,6 @@ pub struct World<'a> {
     pub seed: u64,
 }
 
-/// One timeline window: counts by the time of the event named.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
-pub struct Tick {
-    /// First tries made (sent or rejected locally), by send time.
-    pub first_tries: u64,
-    /// Retries made (sent or rejected locally), by send time.
-    pub retries: u64,
-    /// Tries rejected locally by throttling, by send time.
-    pub throttled: u64,
-    /// Refused at the door (line full), by arrival time.
-    pub refused: u64,
-    /// Answers within the timeout (goodput), by completion time.
-    pub ok: u64,
-    /// Served after the caller left (wasted work), by completion time.
-    pub late: u64,
-    /// Most requests in the system (waiting + in service) after any event.
-    pub in_flight_max: u64,
-}
-
 /// What one policy did, over the whole run (completions after the run's
 /// end included: every admitted request is served).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -138,10 +121,11 @@ impl Totals {
 }
 
 /// Runs `client` on `world` through the engine ([`crate::stochastic::Model`]):
-/// the timeline and the totals. Work is bounded by the first tries × (1 +
+/// the engine's timeline as it is (each [`Window`] counts by the time of
+/// the event named) and the totals. Work is bounded by the first tries × (1 +
 /// retries). A world the engine refuses (the experiment's `check` keeps
 /// every value in its ranges) gives an empty timeline.
-pub fn simulate(w: World<'_>, c: Client) -> (Vec<Tick>, Totals) {
+pub fn simulate(w: World<'_>, c: Client) -> (Vec<Window>, Totals) {
     use crate::stochastic as st;
     let backoff = match c.backoff {
         Backoff::Fixed(ms) => st::Backoff::Fixed { ms },
@@ -161,23 +145,11 @@ pub fn simulate(w: World<'_>, c: Client) -> (Vec<Tick>, Totals) {
         client,
         slowdown: w.slowdown.map(|(at_ms, until_ms, factor)| st::Slowdown { at_ms, until_ms, factor, stuck_ms: None }),
         timeline_ms: Some(w.window_ms),
+        areas: false, // no verdict, table or chart reads a time integral
         seed: w.seed,
         ..st::Model::new(w.arrivals, w.work_ms, w.workers, w.run_ms)
     };
     let Ok(run) = model.run() else { return (Vec::new(), Totals::default()) };
-    let ticks = run
-        .timeline
-        .iter()
-        .map(|x| Tick {
-            first_tries: x.first_tries,
-            retries: x.retries,
-            throttled: x.throttled,
-            refused: x.refused,
-            ok: x.ok,
-            late: x.late,
-            in_flight_max: u64::from(x.in_flight_max),
-        })
-        .collect();
     let t = &run.tally;
     let totals = Totals {
         first_tries: t.first_tries,
@@ -188,7 +160,7 @@ pub fn simulate(w: World<'_>, c: Client) -> (Vec<Tick>, Totals) {
         late: t.late,
         denied: t.budget_denied,
     };
-    (ticks, totals)
+    (run.timeline, totals)
 }
 
 #[cfg(test)]

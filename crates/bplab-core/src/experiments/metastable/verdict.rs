@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-use super::sim::Tick;
+use super::sim::Window;
 
 /// A window is healthy when its goodput is at least this share of what the
 /// callers offer when nothing fails (`min(load, capacity)`), or when nothing
@@ -66,7 +66,7 @@ impl Rule {
     }
 
     /// Window `i`'s goodput, rps (over its real span: the last may be short).
-    pub fn goodput_rps(&self, ticks: &[Tick], i: usize) -> f64 {
+    pub fn goodput_rps(&self, ticks: &[Window], i: usize) -> f64 {
         let start = i as f64 * self.window_ms;
         let span = self.window_ms.min(self.run_ms - start);
         match ticks.get(i) {
@@ -77,13 +77,13 @@ impl Rule {
 
     /// Whether window `i` is healthy: goodput at least `healthy_rps`, or no
     /// try in it failed.
-    pub fn healthy(&self, ticks: &[Tick], i: usize) -> bool {
+    pub fn healthy(&self, ticks: &[Window], i: usize) -> bool {
         let failed = ticks.get(i).is_some_and(|t| t.late + t.refused + t.throttled > 0);
         !failed || self.goodput_rps(ticks, i) >= self.healthy_rps
     }
 
     /// The verdict on `ticks`.
-    pub fn verdict(&self, ticks: &[Tick]) -> Verdict {
+    pub fn verdict(&self, ticks: &[Window]) -> Verdict {
         let k0 = self.first_after();
         if k0 >= ticks.len() {
             return Verdict::NoWindow;
@@ -100,7 +100,7 @@ impl Rule {
 
     /// Windows wholly inside `[end, end + for_ms)`: their indices, `None`
     /// when the run ends before `end + for_ms`.
-    fn whole_within(&self, ticks: &[Tick], for_ms: f64) -> Option<std::ops::Range<usize>> {
+    fn whole_within(&self, ticks: &[Window], for_ms: f64) -> Option<std::ops::Range<usize>> {
         if self.end_ms + for_ms > self.run_ms {
             return None;
         }
@@ -111,14 +111,14 @@ impl Rule {
 
     /// "naive retries": goodput below `share` × capacity in every whole
     /// window of the `for_ms` after the trigger's end (and there is one).
-    pub fn collapsed_for(&self, ticks: &[Tick], capacity_rps: f64, share: f64, for_ms: f64) -> bool {
+    pub fn collapsed_for(&self, ticks: &[Window], capacity_rps: f64, share: f64, for_ms: f64) -> bool {
         self.whole_within(ticks, for_ms)
             .is_some_and(|r| !r.is_empty() && r.clone().all(|i| self.goodput_rps(ticks, i) < share * capacity_rps))
     }
 
     /// "budget recovers": some whole window of the `within_ms` after the
     /// trigger's end has goodput at or above `share` × capacity.
-    pub fn back_within(&self, ticks: &[Tick], capacity_rps: f64, share: f64, within_ms: f64) -> bool {
+    pub fn back_within(&self, ticks: &[Window], capacity_rps: f64, share: f64, within_ms: f64) -> bool {
         self.whole_within(ticks, within_ms)
             .is_some_and(|mut r| r.any(|i| self.goodput_rps(ticks, i) >= share * capacity_rps))
     }
@@ -129,8 +129,8 @@ mod tests {
     use super::*;
 
     /// Windows with these answers, each with some work served for nobody.
-    fn ok(counts: &[u64]) -> Vec<Tick> {
-        counts.iter().map(|&ok| Tick { ok, late: 3, ..Tick::default() }).collect()
+    fn ok(counts: &[u64]) -> Vec<Window> {
+        counts.iter().map(|&ok| Window { ok, late: 3, ..Window::default() }).collect()
     }
 
     /// 1 s windows, a 10 s run, trigger ending at 4 s, healthy at 20 rps.
@@ -164,7 +164,7 @@ mod tests {
     #[test]
     fn few_answers_without_failures_are_healthy() {
         // Nobody came after the trigger: nothing failed, nothing is stuck.
-        let quiet = vec![Tick::default(); 10];
+        let quiet = vec![Window::default(); 10];
         assert_eq!(R.verdict(&quiet), Verdict::Recovered { after_ms: 0 });
         // One failure in the last window makes its low goodput count.
         let mut t = quiet.clone();

@@ -39,7 +39,12 @@ pub(crate) fn highest_held(r: &PriorityReport) -> Option<f64> {
     sorted(r, ClassPolicy::Priority).iter().filter(|o| o.slo_met()).map(|o| o.offered_rps()).reduce(f64::max)
 }
 
-pub(super) fn explanation(r: &PriorityReport) -> Explanation {
+/// The report's explanations: one.
+pub(in crate::experiments) fn explanations(r: &PriorityReport) -> Vec<Explanation> {
+    vec![explanation(r)]
+}
+
+fn explanation(r: &PriorityReport) -> Explanation {
     let s = &r.settings;
     let cap = capacity_rps(f64::from(s.service_ms), 1);
     let prio = sorted(r, ClassPolicy::Priority);
@@ -193,7 +198,7 @@ pub(super) fn explanation(r: &PriorityReport) -> Explanation {
     }
 }
 
-pub(super) fn readouts(r: &PriorityReport) -> Vec<Readout> {
+pub(in crate::experiments) fn readouts(r: &PriorityReport) -> Vec<Readout> {
     let both =
         |f: fn(&PriorityOutcome) -> f64| match (highest(r, ClassPolicy::Blind), highest(r, ClassPolicy::Priority)) {
             (Some(b), Some(p)) => format!("blind {} vs priority {}", pct(f(b)), pct(f(p))),

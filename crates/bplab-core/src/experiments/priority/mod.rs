@@ -1,16 +1,15 @@
 //! Post 5 experiment: the protection sweep and the burst windows.
 
-mod explain;
+pub(super) mod explain;
 mod params;
-mod plots;
+pub(super) mod plots;
 
 use serde::Serialize;
 
 use super::{
-    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, RunTally, par_map,
 };
 use crate::arrivals::Curve;
-use crate::calc::Explanation;
 use crate::error::ConfigError;
 use crate::models::priority::{self, ClassPolicy, PriorityOutcome, PrioritySettings};
 use crate::table::{Row, Table, TableSpec};
@@ -125,19 +124,7 @@ pub(super) fn run(p: &PriorityParams, exec: &dyn Exec) -> PriorityReport {
     }
 }
 
-impl ExperimentReport for PriorityReport {
-    fn plots(&self) -> Vec<crate::plot::Plot> {
-        plots::plots(self)
-    }
-
-    fn explanations(&self) -> Vec<Explanation> {
-        vec![explain::explanation(self)]
-    }
-
-    fn readouts(&self) -> Vec<Readout> {
-        explain::readouts(self)
-    }
-
+impl super::Rows for PriorityReport {
     fn tallies(&self) -> Vec<RunTally> {
         self.protection
             .iter()

@@ -22,7 +22,7 @@ fn four(pts: impl Fn(ClassPolicy, bool) -> Vec<(f64, f64)>) -> Vec<Series> {
 }
 
 /// Both figures, in the registry's order.
-pub(super) fn plots(r: &PriorityReport) -> Vec<Plot> {
+pub(in crate::experiments) fn plots(r: &PriorityReport) -> Vec<Plot> {
     let mut protection = Plot::new(CHARTS[0].title, "offered_rps", "offered load (rps)", "success (%)");
     protection.series = four(|policy, critical| {
         let f = if critical { PriorityOutcome::critical_success_pct } else { PriorityOutcome::background_success_pct };

@@ -25,7 +25,12 @@ pub(crate) fn token_worst_server_ms(burst: u32, service_ms: u32, rate_rps: f64) 
         .then(|| f64::from(burst.saturating_sub(1)) * f64::from(service_ms))
 }
 
-pub(super) fn explanation(r: &ShapingReport) -> Explanation {
+/// The report's explanations: one.
+pub(in crate::experiments) fn explanations(r: &ShapingReport) -> Vec<Explanation> {
+    vec![explanation(r)]
+}
+
+fn explanation(r: &ShapingReport) -> Explanation {
     let s = &r.settings;
     let (b, rate) = (r.timeline.burst, s.gate_rate_rps);
     let cap = capacity_rps(f64::from(s.service_ms), 1);
@@ -150,7 +155,7 @@ pub(super) fn explanation(r: &ShapingReport) -> Explanation {
     }
 }
 
-pub(super) fn readouts(r: &ShapingReport) -> Vec<Readout> {
+pub(in crate::experiments) fn readouts(r: &ShapingReport) -> Vec<Readout> {
     let at = |gate: GateKind| {
         row(r, gate).map_or("–".into(), |o| {
             format!(

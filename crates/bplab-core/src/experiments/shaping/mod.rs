@@ -1,16 +1,16 @@
 //! Post 3 experiment: the burst sweep of both gates and the release timeline.
 
-mod explain;
+pub(super) mod explain;
 mod params;
-mod plots;
+pub(super) mod plots;
 
 use serde::Serialize;
 
 use super::{
-    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, RunTally, par_map,
 };
 use crate::arrivals::Curve;
-use crate::calc::{Explanation, capacity_rps};
+use crate::calc::capacity_rps;
 use crate::error::ConfigError;
 use crate::models::shaping::{self, GateKind, ShapingRow, ShapingSettings};
 use crate::table::{Row, Table, TableSpec};
@@ -175,19 +175,7 @@ pub(super) fn run(p: &ShapingParams, exec: &dyn Exec) -> ShapingReport {
     ShapingReport { settings: s, budget: crate::calc::budget_value(p.service_ms, p.deadline_ms), sweep, timeline, at_burst, ceiling }
 }
 
-impl ExperimentReport for ShapingReport {
-    fn plots(&self) -> Vec<crate::plot::Plot> {
-        plots::plots(self)
-    }
-
-    fn explanations(&self) -> Vec<Explanation> {
-        vec![explain::explanation(self)]
-    }
-
-    fn readouts(&self) -> Vec<Readout> {
-        explain::readouts(self)
-    }
-
+impl super::Rows for ShapingReport {
     fn tallies(&self) -> Vec<RunTally> {
         self.sweep
             .iter()

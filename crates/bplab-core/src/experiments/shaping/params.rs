@@ -1,27 +1,13 @@
 //! The shaping experiment's parameters.
 
 use crate::params::{
-    ARTICLE_DEADLINE_MS, ARTICLE_DURATION_MS, ARTICLE_SERVICE_MS, ARTICLE_WINDOW_MS, DEADLINE_MS, DURATION_MS,
-    ParamKind, ParamSpec, Range, SERVICE_MS, SPIKE_MS, SPIKE_RPS, VALLEY_MS, VALLEY_RPS, WINDOW_MS, span,
+    ARTICLE_WINDOW_MS, ParamKind, ParamSpec, Range, WINDOW_MS, span,
 };
 
 crate::experiment_params! {
     /// Post 3's gates on a bursty curve: the burst sweep and the timeline.
     pub struct ShapingParams {
-        /// Fixed service time, ms.
-        service_ms: u32 = ARTICLE_SERVICE_MS, SERVICE_MS;
-        /// Client deadline, ms.
-        deadline_ms: u32 = ARTICLE_DEADLINE_MS, DEADLINE_MS;
-        /// Run window, ms.
-        duration_ms: u32 = ARTICLE_DURATION_MS, DURATION_MS;
-        /// Valley rate of the bursty curve, rps.
-        valley_rps: f64 = 20.0, VALLEY_RPS;
-        /// Valley length, ms.
-        valley_ms: u32 = 1000, VALLEY_MS;
-        /// Spike rate, rps.
-        spike_rps: f64 = 600.0, SPIKE_RPS;
-        /// Spike length, ms.
-        spike_ms: u32 = 200, SPIKE_MS;
+        article { valley_rps: 20.0, valley_ms: 1000, spike_rps: 600.0, spike_ms: 200 };
         /// Sustained release rate of both buckets, rps.
         gate_rate_rps: f64 = 100.0, ParamSpec {
             name: "gate-rate-rps",

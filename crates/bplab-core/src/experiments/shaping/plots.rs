@@ -6,7 +6,7 @@ use crate::models::shaping::GateKind;
 use crate::plot::{Category, Marker, Plot, Role, Series, XAxis, compact};
 
 /// Both figures, in the registry's order.
-pub(super) fn plots(r: &ShapingReport) -> Vec<Plot> {
+pub(in crate::experiments) fn plots(r: &ShapingReport) -> Vec<Plot> {
     let mut timeline = Plot::new(CHARTS[0].title, "time_ms", "window start (ms)", "rate (rps)");
     let t = &r.timeline;
     let w = f64::from(t.window_ms);

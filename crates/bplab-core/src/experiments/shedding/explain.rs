@@ -18,7 +18,12 @@ fn over_deadline_ms(r: &SheddingReport, o: &ShedOutcome) -> u64 {
     over * u64::from(r.window_ms)
 }
 
-pub(super) fn explanation(r: &SheddingReport) -> Explanation {
+/// The report's explanations: one.
+pub(in crate::experiments) fn explanations(r: &SheddingReport) -> Vec<Explanation> {
+    vec![explanation(r)]
+}
+
+fn explanation(r: &SheddingReport) -> Explanation {
     let s = &r.settings;
     let worst = worst_sojourn_ms(s.bound, s.service_ms);
     let top: Vec<String> = at_highest(r)
@@ -80,7 +85,7 @@ pub(super) fn explanation(r: &SheddingReport) -> Explanation {
     }
 }
 
-pub(super) fn readouts(r: &SheddingReport) -> Vec<Readout> {
+pub(in crate::experiments) fn readouts(r: &SheddingReport) -> Vec<Readout> {
     let goodput = at_highest(r)
         .iter()
         .map(|o| format!("{} {}", o.policy.label(), rps(o.goodput_rps)))

@@ -1,16 +1,15 @@
 //! Post 4 experiment: the policies' offered-load sweep and the hangover.
 
-mod explain;
+pub(super) mod explain;
 mod params;
-mod plots;
+pub(super) mod plots;
 
 use serde::Serialize;
 
 use super::{
-    ChartSpec, Estimate, Exec, Experiment, ExperimentId, ExperimentReport, Readout, RunTally, par_map,
+    ChartSpec, Estimate, Exec, Experiment, ExperimentId, RunTally, par_map,
 };
 use crate::arrivals::Curve;
-use crate::calc::Explanation;
 use crate::error::ConfigError;
 use crate::models::shedding::{self, ShedOutcome, ShedPolicy, ShedSettings};
 use crate::table::{Row, Table, TableSpec};
@@ -114,19 +113,7 @@ pub(super) fn run(p: &SheddingParams, exec: &dyn Exec) -> SheddingReport {
     SheddingReport { settings: s, sweep, window_ms: p.window_ms, hangover }
 }
 
-impl ExperimentReport for SheddingReport {
-    fn plots(&self) -> Vec<crate::plot::Plot> {
-        plots::plots(self)
-    }
-
-    fn explanations(&self) -> Vec<Explanation> {
-        vec![explain::explanation(self)]
-    }
-
-    fn readouts(&self) -> Vec<Readout> {
-        explain::readouts(self)
-    }
-
+impl super::Rows for SheddingReport {
     fn tallies(&self) -> Vec<RunTally> {
         self.sweep
             .iter()

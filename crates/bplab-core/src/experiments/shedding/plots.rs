@@ -17,7 +17,7 @@ fn name(runs: &[ShedOutcome], i: usize) -> &'static str {
 }
 
 /// Both figures, in the registry's order.
-pub(super) fn plots(r: &SheddingReport) -> Vec<Plot> {
+pub(in crate::experiments) fn plots(r: &SheddingReport) -> Vec<Plot> {
     let mut sweep = Plot::new(CHARTS[0].title, "offered_rps", "offered load (rps)", "goodput (rps)");
     sweep.series = r
         .sweep
