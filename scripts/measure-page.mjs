@@ -3,9 +3,9 @@
 // and at 4× CPU throttling (CDP Emulation.setCPUThrottlingRate: a mid-range
 // phone), and counts main-thread long tasks (PerformanceObserver 'longtask').
 //
-// For each widget its main slider (data-main) is moved MOVES times, one step
-// at a time away from the default and back, each move after the last one has
-// settled. One move: t0 = performance.now(); set the value; dispatch `input`;
+// For each widget (scrolled into view first: a user moves a slider they see)
+// its main slider (data-main) is moved MOVES times, one step at a time away
+// from the default and back, each move after the last one has settled. One move: t0 = performance.now(); set the value; dispatch `input`;
 // then
 //   frame   t0 → the next animation frame after the handler (the handler
 //           only updates the control and schedules work);
@@ -26,9 +26,12 @@
 // or in later main-thread tasks, which the throttling does slow.
 //
 // Then heavy accepted settings (lesson and adaptive at 20,000 rps): the
-// longest main-thread task while the widget computes them. Then first load
-// to every widget answering, and the page weight (gzip of what the page
-// loads: index.html, wasm, js, css).
+// longest main-thread task while the widget computes them. Then the first
+// load: to every widget answering (the root no longer aria-busy: every widget
+// built, its controls live; and every widget's first answer, numbers and
+// charts in view, on screen: data-shown) and to everything settled (nothing
+// aria-busy: every full run shown, every chart drawn); and the page weight
+// (gzip of what the page loads: index.html, wasm, js, css).
 //
 // Usage: node scripts/measure-page.mjs [--json] [--moves N] [--rates 1,4]
 //   DIST_DIR=/path/to/dist to measure another build (e.g. the one before a change).
