@@ -3,9 +3,9 @@
 // and at 4× CPU throttling (CDP Emulation.setCPUThrottlingRate: a mid-range
 // phone), and counts main-thread long tasks (PerformanceObserver 'longtask').
 //
-// For each widget its main slider (data-main) is moved MOVES times, one step
-// at a time away from the default and back, each move after the last one has
-// settled. One move: t0 = performance.now(); set the value; dispatch `input`;
+// For each widget (scrolled into view first: a user moves a slider they see)
+// its main slider (data-main) is moved MOVES times, one step at a time away
+// from the default and back, each move after the last one has settled. One move: t0 = performance.now(); set the value; dispatch `input`;
 // then
 //   frame   t0 → the next animation frame after the handler (the handler
 //           only updates the control and schedules work);
@@ -26,9 +26,12 @@
 // or in later main-thread tasks, which the throttling does slow.
 //
 // Then heavy accepted settings (lesson and adaptive at 20,000 rps): the
-// longest main-thread task while the widget computes them. Then first load
-// to every widget answering, and the page weight (gzip of what the page
-// loads: index.html, wasm, js, css).
+// longest main-thread task while the widget computes them. Then the first
+// load: to every widget answering (the root no longer aria-busy: every widget
+// built, its controls live; and every widget's first answer, numbers and
+// charts in view, on screen: data-shown) and to everything settled (nothing
+// aria-busy: every full run shown, every chart drawn); and the page weight
+// (gzip of what the page loads: index.html, wasm, js, css).
 //
 // Usage: node scripts/measure-page.mjs [--json] [--moves N] [--rates 1,4]
 //   DIST_DIR=/path/to/dist to measure another build (e.g. the one before a change).
@@ -60,16 +63,24 @@ function init() {
       for (const e of l.getEntries()) window.__long.push({ start: e.startTime, duration: e.duration });
     }).observe({ type: 'longtask', buffered: true });
   } catch {}
-  const check = () => {
-    if (window.__answered) return;
-    const s = document.querySelectorAll('section.widget');
-    if (s.length && !document.querySelector('[aria-busy=true]')) {
-      let ms = 0;
-      for (const x of s) ms += Number(x.dataset.computeMs || 0);
-      window.__answered = { at: performance.now(), computeMs: ms };
-    }
+  // Answering: every widget mounted (the root is no longer aria-busy), its controls live and its
+  // first answer (the chosen point's numbers, and its charts in view) on screen (data-shown).
+  // Settled: nothing busy anywhere (every full run shown, every chart drawn, off screen too).
+  const total = () => {
+    let ms = 0;
+    for (const x of document.querySelectorAll('section.widget')) ms += Number(x.dataset.computeMs || 0);
+    return ms;
   };
-  new MutationObserver(check).observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['aria-busy'] });
+  const check = () => {
+    const s = document.querySelectorAll('section.widget');
+    const root = document.getElementById('bplab');
+    if (!s.length || (root && root.getAttribute('aria-busy') === 'true')) return;
+    if (!window.__answered && [...s].every((x) => x.dataset.shown)) window.__answered = { at: performance.now(), computeMs: total() };
+    if (!window.__settled && !document.querySelector('[aria-busy=true]')) window.__settled = { at: performance.now(), computeMs: total() };
+  };
+  new MutationObserver(check).observe(document, {
+    subtree: true, childList: true, attributes: true, attributeFilter: ['aria-busy', 'data-shown'],
+  });
 }
 
 async function moves(page, widget, n) {
@@ -77,6 +88,8 @@ async function moves(page, widget, n) {
     const sec = document.querySelector(`section.widget[data-widget="${widget}"]`);
     const s = sec.querySelector('input[type=range][data-main]');
     if (!s) return { error: 'no main slider' };
+    // A user moves a slider they can see: its widget in view (charts out of view are drawn later).
+    sec.scrollIntoView({ block: 'start' });
     const [min, max, step] = [Number(s.min), Number(s.max), Number(s.step) || 1];
     const start = Number(s.value);
     const frame = () => new Promise((ok) => requestAnimationFrame(() => ok(performance.now())));
@@ -88,6 +101,8 @@ async function moves(page, widget, n) {
       mo.observe(sec, { attributes: true });
     });
     const out = { frame: [], point: [], settled: [], pointCompute: [], settledCompute: [], param: s.dataset.param };
+    await when(() => !busy());
+    for (let i = 0; i < 3; i++) await frame();
     for (let i = 0; i < n; i++) {
       const k = i < n / 2 ? i + 1 : n - i - 1;
       let v = start + k * step;
@@ -127,6 +142,7 @@ async function heavy(page, widget, param, value) {
     const sec = document.querySelector(`section.widget[data-widget="${widget}"]`);
     const box = sec.querySelector(`input[type=text][data-param="${param}"]`);
     if (!box) return { error: `no ${param} box` };
+    sec.scrollIntoView({ block: 'start' });
     const frame = () => new Promise((ok) => requestAnimationFrame(() => ok(performance.now())));
     await frame();
     const from = window.__long.length;
@@ -198,13 +214,17 @@ try {
       const page = await throttled(browser, origin, rate);
       await page.goto(srv.url);
       await ready(page);
-      await page.waitForFunction(() => window.__answered);
+      await page.waitForFunction(() => window.__answered && window.__settled);
       await page.waitForTimeout(150);
       const load = await page.evaluate(() => ({
-        ...window.__answered, longest: Math.max(0, ...window.__long.map((t) => t.duration)), longTasks: window.__long.length,
+        answered: window.__answered, settled: window.__settled,
+        longest: Math.max(0, ...window.__long.map((t) => t.duration)), longTasks: window.__long.length,
         workers: document.querySelectorAll('section.widget[data-compute="worker"]').length,
+        // When the wasm started building the page, and when its last widget was built.
+        mount: performance.getEntriesByName('bplab:mount').map((m) => [m.startTime, m.startTime + m.duration])[0] || [0, 0],
       }));
-      r.load.push({ ...load, accounted: load.at + (load.workers ? (rate - 1) * load.computeMs : 0) });
+      const acc = (x) => x.at + (load.workers ? (rate - 1) * x.computeMs : 0);
+      r.load.push({ ...load, at: load.answered.at, computeMs: load.answered.computeMs, accounted: acc(load.answered), settledAccounted: acc(load.settled) });
       await page.context().close();
     }
     const page = await throttled(browser, origin, rate);
@@ -264,6 +284,10 @@ if (json) {
     console.log(`first load to every widget answering: p50 ${pct(loads, 50).toFixed(0)} ms, max ${Math.max(...loads).toFixed(0)} ms ` +
       `(measured ${pct(r.load.map((l) => l.at), 50).toFixed(0)} ms + ${rate - 1} × worker ${pct(r.load.map((l) => l.computeMs), 50).toFixed(0)} ms); ` +
       `longest task ${Math.max(...r.load.map((l) => l.longest)).toFixed(0)} ms`);
+    console.log(`  the wasm starts building the page at p50 ${pct(r.load.map((l) => l.mount[0]), 50).toFixed(0)} ms; ` +
+      `its last widget is built at ${pct(r.load.map((l) => l.mount[1]), 50).toFixed(0)} ms`);
+    console.log(`first load to every widget settled (full runs, every chart drawn): p50 ${pct(r.load.map((l) => l.settledAccounted), 50).toFixed(0)} ms ` +
+      `(measured ${pct(r.load.map((l) => l.settled.at), 50).toFixed(0)} ms + ${rate - 1} × worker ${pct(r.load.map((l) => l.settled.computeMs), 50).toFixed(0)} ms)`);
   }
   const kb = (b) => (b / 1024).toFixed(1);
   console.log('\nPage weight            raw KB   gzip KB');

@@ -8,15 +8,17 @@
 //   - `export function f` / `export class C` lose `export`, and the glue is
 //     wrapped in `const bplab = (() => { …; return { initSync, f, … }; })();`
 //     (its last `export { initSync, __wbg_init as default }` goes);
-//   - its `import { f } from './snippets/…'` lines (the page's
-//     `#[wasm_bindgen(inline_js)]` DOM helpers, never called in a worker)
-//     become stubs that throw if they ever are;
+//   - its `import { f } from './snippets/…'` and `import * as m from
+//     './snippets/…'` lines (the page's `#[wasm_bindgen(inline_js)]` DOM
+//     helpers, never called in a worker) become stubs that throw if they
+//     ever are;
 //   - `import.meta.url` becomes `self.location.href`;
 // then web/worker.js (the message loop) follows. The worker instantiates the
 // module the page compiled (posted to it), so the wasm is never fetched or
 // shipped twice.
 //
-// Writes into DIST:
+// Writes into DIST (and compacts the glue in place: no comments or
+// indentation, its integrity hash in index.html updated):
 //   - bplab-worker-<hash>.js: the worker (for bplab-api.js on host pages);
 //   - index.html: the same text in <script type="text/plain"
 //     id="bplab-worker-src">, which the page starts from a Blob URL (the same
@@ -48,12 +50,18 @@ const glue = one(/^bplab-web(-[0-9a-f]+)?\.js$/, 'wasm-bindgen glue (bplab-web-<
 const wasm = one(/^bplab-web(-[0-9a-f]+)?_bg\.wasm$/, 'wasm file (bplab-web-<hash>_bg.wasm)');
 for (const f of files.filter((f) => /^bplab-worker-[0-9a-f]+\.js$/.test(f))) unlinkSync(join(dist, f));
 
-let js = readFileSync(join(dist, glue), 'utf8');
+// The page's own glue loses its comments and indentation too (see compact() below); its
+// integrity hash in index.html follows.
+const pageGlue = compact(readFileSync(join(dist, glue), 'utf8'));
+writeFileSync(join(dist, glue), pageGlue);
+let js = pageGlue;
 js = js.replace(/^\s*import\s*\{([^}]*)\}\s*from\s*['"](\.\/snippets\/[^'"]+)['"]\s*;?/gm, (_, names) =>
   names.split(',').map((n) => n.trim()).filter(Boolean).map((n) => {
     const local = n.split(/\s+as\s+/).pop();
     return `const ${local} = () => { throw new Error('bplab worker: ${local} is a page helper, not available in the worker'); };`;
   }).join('\n'));
+js = js.replace(/^\s*import\s*\*\s*as\s+([\w$]+)\s+from\s*['"](\.\/snippets\/[^'"]+)['"][ \t]*;?/gm, (_, ns) =>
+  `const ${ns} = new Proxy({}, { get: (_, name) => () => { throw new Error(\`bplab worker: \${String(name)} is a page helper, not available in the worker\`); } });`);
 const exported = [];
 js = js.replace(/^export\s+(function\*?|class|const|let)\s+([\w$]+)/gm, (_, kind, name) => {
   exported.push(name);
@@ -65,8 +73,19 @@ if (/^\s*(import|export)\b/m.test(js) || /\bimport\s*\(/.test(js)) die(`${glue}:
 if (!/function\s+initSync\s*\(/.test(js)) die(`${glue}: no initSync (wasm-bindgen changed its output?)`);
 if (!exported.includes('__bplab_compute')) die(`${glue}: no __bplab_compute export (not bplab-web's glue?)`);
 const loop = readFileSync(LOOP, 'utf8');
+// The page carries this text besides the glue it loads itself (the weight cap counts both), so
+// both go without comments and indentation: whole-line `/** … */` blocks and `//` lines, and
+// leading blanks. Safe for this generated code: no line is inside a multi-line template
+// literal (checked: a line with an odd number of backticks stops the compaction).
+function compact(text) {
+  if (text.split('\n').some((l) => (l.match(/`/g) || []).length % 2)) return text;
+  return text
+    .replace(/^[ \t]*\/\*\*[\s\S]*?\*\/[ \t]*\n/gm, '')
+    .replace(/^[ \t]*\/\/[^\n]*\n/gm, '')
+    .replace(/^[ \t]+/gm, '');
+}
 const worker = `// bplab worker: ${glue} as a classic script, then web/worker.js.\n` +
-  `const bplab = (() => {\n${js}\nreturn { initSync, ${exported.join(', ')} };\n})();\n${loop}`;
+  compact(`const bplab = (() => {\n${js}\nreturn { initSync, ${exported.join(', ')} };\n})();\n${loop}`);
 if (/<\/script|<!--/i.test(worker)) die('the worker text contains </script or <!--, which would end its data block early');
 
 const hash = createHash('sha256').update(worker).digest('hex').slice(0, 16);
@@ -76,6 +95,10 @@ writeFileSync(join(dist, 'bplab-files.json'), `${JSON.stringify({ glue, wasm, wo
 
 const indexPath = join(dist, 'index.html');
 let html = readFileSync(indexPath, 'utf8');
+const sri = `sha384-${createHash('sha384').update(pageGlue).digest('base64')}`;
+const preload = new RegExp(`(href="\\./${glue.replace(/[.]/g, '\\.')}"[^>]*integrity=")[^"]*(")`);
+if (/integrity=/.test(html) && !preload.test(html)) die(`index.html has no integrity attribute for ${glue} to update`);
+html = html.replace(preload, (_, a, b) => `${a}${sri}${b}`);
 html = html.replace(/\n?<script type="text\/plain" id="bplab-worker-src">[\s\S]*?<\/script>/, '');
 if (!/<\/body>/i.test(html)) die('index.html has no </body>');
 html = html.replace(/<\/body>/i, () => `<script type="text/plain" id="bplab-worker-src">${worker}</script>\n</body>`);

@@ -84,7 +84,9 @@ function step(m) {
       }
       if (r.ok !== null) {
         self.postMessage({ id: m.id, phase: 'preview', ...r });
-        queue.unshift({ ...m, phase: 'full' });
+        // The full run after the requests already waiting: at first load every
+        // widget's chosen point comes before the sweeps.
+        queue.push({ ...m, phase: 'full' });
         return;
       }
     }

@@ -97,6 +97,8 @@ test('the page shows the command line and CSV hashes that bplab run reproduces',
   const cmd = await page.locator('#lesson-proof code.cmd').textContent();
   assert.equal(cmd, 'bplab run lesson --rate 60,100 --seconds 5 --limit 5 --replicas 2');
   await page.locator('#lesson-hashes summary').click();
+  // Opening the panel fires `toggle` in a later task, which fills it.
+  await page.waitForFunction(() => document.querySelectorAll('#lesson-hashes code.hash').length === 3, null, { polling: 50 });
   const shown = {};
   for (const h of await page.locator('#lesson-hashes code.hash').all()) {
     shown[await h.getAttribute('data-file')] = await h.textContent();

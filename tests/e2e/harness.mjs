@@ -114,10 +114,14 @@ export async function ready(page) {
 /**
  * Waits until no widget is computing or waiting to redraw. An accepted edit
  * marks its widget `aria-busy` in the input handler itself, so calling this
- * right after an edit waits for exactly that edit's answer.
+ * right after an edit waits for exactly that edit's answer. Checked every
+ * 50 ms by a timer, not in animation frames (Playwright's default): a frame
+ * that gets no frames (an iframe the browser does not render, a starved
+ * renderer) would otherwise never be checked again, however soon its
+ * widgets settled.
  */
 export async function settle(page, timeout = 30000) {
-  await page.waitForFunction(() => !document.querySelector('[aria-busy=true]'), null, { timeout });
+  await page.waitForFunction(() => !document.querySelector('[aria-busy=true]'), null, { timeout, polling: 50 });
 }
 
 /**

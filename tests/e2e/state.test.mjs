@@ -53,10 +53,12 @@ test('every widget at random typed values: the link carries them exactly and loa
     const sliders = await page.$$eval(`section.widget[data-widget="${w}"] input[type=range]`, (ss) =>
       ss.filter((s) => !s.disabled).map((s) => ({ param: s.dataset.param, min: +s.min, max: +s.max, step: +s.step || 1 })));
     const typed = {};
+    const defaults = {};
     for (const s of sliders.filter(() => r() < 0.7)) {
       const v = pick(r, s.min, s.max, s.step);
       const box = page.locator(`#${w}-${s.param}`);
       const was = await box.inputValue();
+      defaults[s.param] ??= was;
       await box.fill(v);
       await settle(page);
       if ((await box.getAttribute('aria-invalid')) !== 'true') {
@@ -67,7 +69,10 @@ test('every widget at random typed values: the link carries them exactly and loa
       }
     }
     const before = await state(page, w);
-    await page.waitForTimeout(200); // the address bar is written 150 ms after the last edit
+    // The address bar is written 150 ms after the last edit: wait until it names every typed
+    // value that differs from the default (a busy machine may take longer than 150 ms).
+    const want = Object.entries(typed).filter(([k, v]) => Number(v) !== Number(defaults[k])).map(([k]) => `${w}.${k}`);
+    await page.waitForFunction((keys) => keys.every((k) => new URL(location.href).searchParams.has(k)), want, { polling: 50 });
     const url = new URL(page.url());
     for (const [param, v] of Object.entries(typed)) {
       const inUrl = url.searchParams.get(`${w}.${param}`);

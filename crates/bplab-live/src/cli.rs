@@ -15,6 +15,7 @@ use std::path::PathBuf;
 
 use crate::compare::ModelInputs;
 use crate::error::LiveError;
+use crate::load::policy::{self, ClientPolicy};
 use crate::load::{
     self, CLIENT_TIMEOUT_MS, LoadConfig, LoadSettings, MAX_PLAN_SECONDS, RATE, RateRow, SECONDS, SEED, TIMELINE_MS,
     Target,
@@ -22,8 +23,9 @@ use crate::load::{
 use crate::measure::{DEFAULT_SAMPLES, MeasureConfig, SAMPLES, measure};
 use crate::progress::Progress;
 use crate::server::{
-    self, ADDR_ACCEPTED, BUDGET_MS, HEADER_TIMEOUT_MS, LIMIT, MAX_CONNECTIONS_FLAG, SLOWDOWN_AT_ACCEPTED,
-    SLOWDOWN_FACTOR, SPIN_MS, ServeConfig, ServeSettings, WAIT_MS, WORKERS, parse_addr, parse_door, parse_slowdown_at,
+    self, ADDR_ACCEPTED, BUDGET_MS, HEADER_TIMEOUT_MS, LIMIT, MAX_CONNECTIONS_FLAG, RETRY_AFTER_S,
+    SLOWDOWN_AT_ACCEPTED, SLOWDOWN_FACTOR, SLOWDOWN_FOR_ACCEPTED, SPIN_MS, ServeConfig, ServeSettings, WAIT_MS,
+    WORKERS, parse_addr, parse_door, parse_slowdown_at, parse_slowdown_for,
 };
 
 const SERVE: ServeSettings = ServeSettings::DEFAULT;
@@ -81,6 +83,18 @@ pub struct ServeArgs {
     /// The deploy's multiplier (see [`SLOWDOWN_FACTOR`]); only with `--slowdown-at`.
     #[arg(long, allow_hyphen_values = true, help = format!("{} (default 2)", SLOWDOWN_FACTOR.help()))]
     pub slowdown_factor: Option<String>,
+    /// How long the deploy lasts (a bounded trigger); only with `--slowdown-at`.
+    #[arg(
+        long,
+        allow_hyphen_values = true,
+        value_name = "DURATION",
+        help = format!("the deploy ends this long after --slowdown-at (a bounded trigger: requests starting \
+                        service later are not slowed); {SLOWDOWN_FOR_ACCEPTED}")
+    )]
+    pub slowdown_for: Option<String>,
+    /// `Retry-After` of the door's 503s, seconds (see [`RETRY_AFTER_S`]).
+    #[arg(long, default_value_t = SERVE.retry_after_s.to_string(), allow_hyphen_values = true, help = RETRY_AFTER_S.help())]
+    pub retry_after_s: String,
     /// Controller setting (as `bplab limiter`).
     #[arg(long, allow_hyphen_values = true, value_name = "N", help = server::setting_help("initial-limit"))]
     pub initial_limit: Option<String>,
@@ -197,6 +211,37 @@ pub struct LoadArgs {
     /// Also print a per-window table of each rate (see [`TIMELINE_MS`]).
     #[arg(long, value_name = "MS", allow_hyphen_values = true, help = TIMELINE_MS.help())]
     pub timeline: Option<String>,
+    /// Retries per request (see [`policy::RETRIES`]).
+    #[arg(long, default_value = "0", allow_hyphen_values = true, help = policy::RETRIES.help())]
+    pub retries: String,
+    /// The backoff's growth: `fixed` or `exponential`.
+    #[arg(long, default_value = "fixed", help = format!("how the wait before each retry grows; {}", policy::BACKOFF_ACCEPTED))]
+    pub backoff: String,
+    /// The backoff's base wait, ms (see [`policy::BACKOFF_MS`]).
+    #[arg(long, default_value_t = load::format_rate(policy::DEFAULT_BACKOFF_MS), allow_hyphen_values = true, help = policy::BACKOFF_MS.help())]
+    pub backoff_ms: String,
+    /// The backoff's cap, ms (see [`policy::BACKOFF_CAP_MS_FLAG`]).
+    #[arg(
+        long,
+        allow_hyphen_values = true,
+        help = format!("{} (default 2000, or --backoff-ms if larger)", policy::BACKOFF_CAP_MS_FLAG.help())
+    )]
+    pub backoff_cap_ms: Option<String>,
+    /// The backoff's jitter (AWS "Exponential Backoff And Jitter").
+    #[arg(long, default_value = "none", help = format!("jitter on the backoff (docs/client.md); {}", policy::JITTER_ACCEPTED))]
+    pub jitter: String,
+    /// A retry budget (see [`policy::RETRY_BUDGET_ACCEPTED`]).
+    #[arg(long, allow_hyphen_values = true, value_name = "RATIO[,FLOOR_RPS[,MAX_TOKENS]]", help = format!("a retry budget: each retry spends a token, each on-time answer earns RATIO, the clock FLOOR_RPS per second; {}", policy::RETRY_BUDGET_ACCEPTED))]
+    pub retry_budget: Option<String>,
+    /// SRE adaptive throttling's K (see [`policy::THROTTLE_K`]).
+    #[arg(long, allow_hyphen_values = true, value_name = "K", help = policy::THROTTLE_K.help())]
+    pub throttle_k: Option<String>,
+    /// The throttle's counting window, ms (see [`policy::THROTTLE_WINDOW`]).
+    #[arg(long, allow_hyphen_values = true, value_name = "MS", help = format!("{} (default 2000)", policy::THROTTLE_WINDOW.help()))]
+    pub throttle_window_ms: Option<String>,
+    /// Wait at least a 503's `Retry-After` before retrying it.
+    #[arg(long)]
+    pub honour_retry_after: bool,
     /// No live progress line (it is drawn only when stdout is a terminal);
     /// the rows are printed as each rate finishes either way.
     #[arg(short, long)]
@@ -267,6 +312,17 @@ impl ServeArgs {
             }
             (None, _) => SERVE.slowdown_factor,
         };
+        let slowdown_for_ms = match (&self.slowdown_for, slowdown_at_ms) {
+            (Some(t), Some(_)) => Some(parse_slowdown_for(t)?),
+            (Some(t), None) => {
+                return Err(LiveError::OutOfRange {
+                    flag: "slowdown-for",
+                    value: t.clone(),
+                    accepted: "a length only together with --slowdown-at".to_string(),
+                });
+            }
+            (None, _) => None,
+        };
         let cfg = ServeConfig::new(ServeSettings {
             workers: WORKERS.parse_usize(&self.workers)?,
             spin_ms: SPIN_MS.parse(&self.spin_ms)?,
@@ -278,6 +334,8 @@ impl ServeArgs {
             budget_ms: self.budget_ms.as_deref().map(|t| BUDGET_MS.parse(t)).transpose()?,
             slowdown_at_ms,
             slowdown_factor,
+            slowdown_for_ms,
+            retry_after_s: RETRY_AFTER_S.parse(&self.retry_after_s)?,
         })?;
         Ok(cfg.with_door(door, given))
     }
@@ -301,7 +359,22 @@ impl LoadArgs {
             allow_non_loopback: self.allow_non_loopback,
             compare: self.compare,
             timeline_ms: self.timeline.as_deref().map(|t| TIMELINE_MS.parse(t)).transpose()?,
+            policy: self.policy()?,
             ..lesson
+        })
+    }
+
+    /// The client policy flags as the core's client settings.
+    fn policy(&self) -> Result<ClientPolicy, LiveError> {
+        let max_retries =
+            u32::try_from(policy::RETRIES.parse(&self.retries)?).map_err(|_| policy::RETRIES.error(&self.retries))?;
+        let backoff =
+            policy::parse_backoff(&self.backoff, &self.jitter, &self.backoff_ms, self.backoff_cap_ms.as_deref())?;
+        Ok(ClientPolicy {
+            retry: bplab_core::stochastic::Retry { max_retries, backoff },
+            budget: self.retry_budget.as_deref().map(policy::parse_retry_budget).transpose()?,
+            throttle: policy::parse_throttle(self.throttle_k.as_deref(), self.throttle_window_ms.as_deref())?,
+            honour_retry_after: self.honour_retry_after,
         })
     }
 
@@ -516,6 +589,9 @@ async fn load_rows(
         if check_only {
             return Ok(Vec::new());
         }
+    }
+    if cfg.policy().is_active() || cfg.policy().honour_retry_after {
+        println!("{}", cfg.policy().describe());
     }
     let model = if cfg.compare() { Some(model_inputs(cfg).await?) } else { None };
     // The header waits for the first row, so a target where nothing

@@ -7,7 +7,7 @@ use crate::error::LiveError;
 use crate::load::LoadConfig;
 use crate::measure::Measurement;
 use crate::stats::StatsConfig;
-use crate::timeline_model::{ModelRun, RateInputs, run_model};
+use crate::timeline_model::{Chain, ModelRun, RateInputs, run_model};
 
 pub use crate::timeline_model::Prediction;
 
@@ -28,6 +28,8 @@ pub struct ModelInputs {
     pub seconds: f64,
     /// The load tool's seed.
     pub seed: u64,
+    /// The load tool's client policy.
+    pub policy: crate::load::ClientPolicy,
 }
 
 impl ModelInputs {
@@ -47,6 +49,7 @@ impl ModelInputs {
             deadline_ms: cfg.client_timeout_ms(),
             seconds: cfg.seconds(),
             seed: cfg.seed(),
+            policy: *cfg.policy(),
         })
     }
 
@@ -60,14 +63,14 @@ impl ModelInputs {
         (self.service_ms - self.measured_work_ms as f64 + now).max(0.001)
     }
 
-    /// Run the model for one rate's window: `arrivals` as sent, the server
-    /// as `/stats` described it when the window started (its door's limit
-    /// then: `start_limit`), the deploy `deploy_ms` into the window,
-    /// timeline windows of `bucket_ms`.
+    /// Run the model for one rate's window: `arrivals` as sent, after the
+    /// `chain`'s earlier rates of the session, the server as `/stats`
+    /// described it when the window started, the deploy `deploy_ms` into
+    /// the window, timeline windows of `bucket_ms`.
     pub fn run(
         &self,
         server: &StatsConfig,
-        start_limit: Option<i64>,
+        chain: Chain<'_>,
         arrivals: &[f64],
         deploy_ms: Option<i64>,
         bucket_ms: u64,
@@ -79,18 +82,33 @@ impl ModelInputs {
             seconds: self.seconds,
             deploy_ms,
             bucket_ms,
-            start_limit,
+            chain,
+            policy: self.policy,
+            seed: self.seed,
         };
         run_model(server, inputs)
     }
 
     /// One line naming the model and its inputs.
     pub fn describe(&self, server: &StatsConfig) -> String {
-        let drops = server.budget_ms.map_or_else(|| "none (no --budget-ms)".to_string(), |b| format!("past {b} ms"));
+        let drops = match server.budget_ms {
+            _ if self.policy.is_active() => format!("past the {} ms client timeout", self.deadline_ms),
+            Some(b) => format!("past {b} ms"),
+            None => "none (no --budget-ms)".to_string(),
+        };
+        let callers = if self.policy.is_active() {
+            format!(
+                ", the same {} (the core's client; Retry-After {} s)",
+                self.policy.describe().trim_start_matches("client: "),
+                server.retry_after_s
+            )
+        } else {
+            String::new()
+        };
         format!(
-            "model: core adaptive engine (bplab run adaptive's), the same Poisson arrivals (seed {}), fixed service \
-             {:.1} ms (measured p50, before any deploy), the server's workers, door ({}), deploy and /config, \
-             dropped samples {drops}, client timeout {} ms, {} s",
+            "model: core engine (bplab run adaptive's and metastable's), the same Poisson arrivals (seed {}), fixed \
+             service {:.1} ms (measured p50, before any deploy), the server's workers, door ({}), deploy and \
+             /config, dropped samples {drops}, client timeout {} ms, {} s{callers}",
             self.seed,
             self.service_ms,
             server.door_name(),
@@ -118,6 +136,8 @@ mod tests {
             budget_ms: None,
             slowdown_at_ms: None,
             slowdown_factor: 1.0,
+            slowdown_for_ms: None,
+            retry_after_s: 1,
             config_epoch: epoch,
         }
     }
@@ -131,11 +151,12 @@ mod tests {
             deadline_ms: 2000,
             seconds: 20.0,
             seed: 1,
+            policy: crate::load::ClientPolicy::NONE,
         };
         assert_eq!(m.service_for(&server(0, 18)), 21.0);
         assert_eq!(m.service_for(&server(1, 38)), 41.0);
         let arrivals = crate::load::schedule(100.0, 20.0, 1, 100_000);
-        let slow = m.run(&server(1, 38), None, &arrivals, None, 1000).expect("model");
+        let slow = m.run(&server(1, 38), Chain::default(), &arrivals, None, 1000).expect("model");
         assert!((slow.prediction.ok_per_sec - 1000.0 / 41.0).abs() < 1.0, "{slow:?}");
         assert!(m.describe(&server(0, 18)).contains("door (fixed)"));
     }

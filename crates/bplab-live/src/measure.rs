@@ -17,8 +17,9 @@ use crate::stats::StatsConfig;
 pub const WARMUP_REQUESTS: usize = 3;
 /// Most samples one measurement may take.
 pub const MAX_SAMPLES: usize = 1000;
-/// The default `--budget-ms`: the lesson's 230 ms.
-pub const DEFAULT_BUDGET_MS: f64 = 230.0;
+/// The default `--budget-ms`: the lesson's 230 ms (the core's
+/// [`bplab_core::params::LESSON_BUDGET_MS`]).
+pub const DEFAULT_BUDGET_MS: f64 = bplab_core::params::LESSON_BUDGET_MS as f64;
 /// Samples taken by default (and by `load --compare`).
 pub const DEFAULT_SAMPLES: usize = 30;
 /// `--samples`: sequential requests measured after the warm-up,
@@ -166,7 +167,7 @@ pub async fn measure(target: &Target, samples: usize, allow_non_loopback: bool) 
     for i in 0..WARMUP_REQUESTS + samples {
         let t0 = Instant::now();
         let fail = |reason: String| LiveError::Request { addr, reason };
-        let (status, _) = tokio::time::timeout(REQUEST_TIMEOUT, get(addr, &host, target.path()))
+        let (status, _, _) = tokio::time::timeout(REQUEST_TIMEOUT, get(addr, &host, target.path()))
             .await
             .map_err(|_| fail("no answer within 10 s".to_string()))?
             .map_err(|e| fail(e.to_string()))?;

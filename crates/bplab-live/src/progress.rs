@@ -12,7 +12,7 @@ use std::io::{IsTerminal as _, Write as _};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::load::{RateRow, Tick, format_rate, format_row, header};
+use crate::load::{RateRow, Tick, format_rate, format_row, header_for};
 
 /// The table and, when shown, the progress line above its next row.
 #[derive(Debug)]
@@ -54,7 +54,7 @@ impl Progress {
     pub(crate) fn row(&mut self, row: &RateRow) {
         self.clear();
         if !std::mem::replace(&mut self.header_done, true) {
-            println!("{}", header(self.compare));
+            println!("{}", header_for(row, self.compare));
         }
         println!("{}", format_row(row, self.compare));
         let _ = std::io::stdout().flush();

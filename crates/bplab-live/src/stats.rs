@@ -54,6 +54,15 @@ pub struct StatsConfig {
     /// `--slowdown-factor` (1 when there is no deploy).
     #[serde(default = "one")]
     pub slowdown_factor: f64,
+    /// `--slowdown-for`: the deploy lasts this long, ms (requests starting
+    /// service in `[slowdown_at_ms, slowdown_at_ms + slowdown_for_ms)` are
+    /// slowed); `None` = for good (and in older servers' JSON).
+    #[serde(default)]
+    pub slowdown_for_ms: Option<u64>,
+    /// `--retry-after-s`: the `Retry-After` of the door's 503s, seconds (1 in
+    /// older servers' JSON).
+    #[serde(default = "one_s")]
+    pub retry_after_s: u64,
     /// How many `POST /config` changes were applied since start: a reader
     /// that sees the same epoch twice knows `workers`, `spin_ms` and
     /// `wait_ms` did not change in between (0 in older servers' JSON).
@@ -65,12 +74,16 @@ fn one() -> f64 {
     1.0
 }
 
+fn one_s() -> u64 {
+    1
+}
+
 impl StatsConfig {
     /// The acceptance line printed by `load --check`, in the lesson's form:
     /// `workers 1 spin 2ms wait 18ms limit 10` (or `limit off`, or the
     /// controller's name and the settings given, e.g. `limit gradient2
-    /// (min-limit 5)`), then ` budget 250ms` and ` slowdown 2x at 10000ms`
-    /// when set.
+    /// (min-limit 5)`), then ` budget 250ms`, ` slowdown 2x at 10000ms` (and
+    /// ` for 3000ms`) and ` retry-after 2s` (when not 1) when set.
     pub fn config_line(&self) -> String {
         let limit = match (self.door_name(), self.limit) {
             ("fixed", Some(l)) => l.to_string(),
@@ -87,6 +100,12 @@ impl StatsConfig {
         }
         if let Some(at) = self.slowdown_at_ms {
             line.push_str(&format!(" slowdown {}x at {at}ms", self.slowdown_factor));
+        }
+        if let Some(d) = self.slowdown_for_ms {
+            line.push_str(&format!(" for {d}ms"));
+        }
+        if self.retry_after_s != 1 {
+            line.push_str(&format!(" retry-after {}s", self.retry_after_s));
         }
         line
     }
@@ -206,6 +225,8 @@ mod tests {
             budget_ms: None,
             slowdown_at_ms: None,
             slowdown_factor: 1.0,
+            slowdown_for_ms: None,
+            retry_after_s: 1,
             config_epoch: 0,
         }
     }
@@ -244,6 +265,7 @@ mod tests {
             "queued_peak":0,"uptime_ms":1}"#;
         let back: StatsSnapshot = serde_json::from_str(old).expect("an older server's JSON");
         assert_eq!((back.config.door_name(), back.config.slowdown_factor, back.door.limit), ("fixed", 1.0, None));
+        assert_eq!((back.config.slowdown_for_ms, back.config.retry_after_s), (None, 1));
     }
 
     #[test]
@@ -258,5 +280,8 @@ mod tests {
             c.config_line(),
             "workers 1 spin 2ms wait 18ms limit gradient2 (min-limit 5) budget 250ms slowdown 2x at 10000ms"
         );
+        c.slowdown_for_ms = Some(3000);
+        c.retry_after_s = 2;
+        assert!(c.config_line().ends_with(" slowdown 2x at 10000ms for 3000ms retry-after 2s"), "{}", c.config_line());
     }
 }

@@ -1,9 +1,9 @@
 //! The model beside the measurement (`load --compare`): one run of the
-//! core's adaptive engine ([`bplab_core::simulate`], the model `bplab run
-//! adaptive` runs) per offered rate gives both the per-rate row's model
-//! columns and, with `--timeline`, the model's windows. Every call into the
-//! core's model is in this file ([`run_model`]), so the engine can be
-//! swapped here alone.
+//! core's one engine ([`bplab_core::stochastic::Model`], the engine `bplab
+//! run adaptive` and `bplab run metastable` run) per offered rate gives both
+//! the per-rate row's model columns and, with `--timeline`, the model's
+//! windows. Every call into the core's model is in this file
+//! ([`run_model`]), so the engine can be swapped here alone.
 //!
 //! What the run is fed, from the load tool and the server's `/stats` read as
 //! the rate's window started:
@@ -17,7 +17,8 @@
 //!   tells); a request starting at or after the deploy takes the server's
 //!   deploy factor times its spin and wait, plus the same overhead
 //!   (`/stats` `slowdown_at_ms` minus the server's uptime as the window
-//!   started places it);
+//!   started places it), and before its end when it is bounded (`/stats`
+//!   `slowdown_for_ms`);
 //! * **workers**: the server's, from `/stats`;
 //! * **door**: `--limit N` -> a fixed limit of `N + workers` requests in the
 //!   system (the core's doors bound the system, the live `--limit` the
@@ -29,22 +30,42 @@
 //! * **dropped samples**: as the server decides them: a completion slower
 //!   than the server's `--budget-ms`, none without one;
 //! * **ok**: an answer within the load tool's client timeout (by latency
-//!   from arrival), p99 over those.
+//!   from arrival), p99 over those;
+//! * **the callers**: the load tool's client policy (retries, backoff,
+//!   budget, throttling, Retry-After honoured or not) as the engine's
+//!   [`bplab_core::stochastic::Client`], its streams seeded from the load
+//!   tool's seed, and the server's `Retry-After` (`/stats` `retry_after_s`)
+//!   on every refusal. With a policy the engine's caller gives up at the
+//!   client timeout (and retries from there), so the controller's dropped
+//!   samples are the answers past the client timeout; without one, past
+//!   the server's `--budget-ms` as the server decides them. This rate's
+//!   retries are counted with its first tries (every retry sent from this
+//!   rate's window start on); the budget and the throttle carry their
+//!   state through the chain.
 //!
 //! A window in which `/config` changed (the epoch moved) gets no model row:
 //! the model cannot know when in the window it happened.
 //!
+//! * **the session**: a rate's model run starts where the live server's
+//!   session did, at the first rate of the same configuration, and replays
+//!   every earlier rate's arrivals at their offsets (`/stats` `uptime_ms`
+//!   as each window started) before this rate's, so the queue and the
+//!   controller's whole state carry in as they did live; only this rate's
+//!   requests are counted. The first rate of the chain starts its
+//!   controller at the limit the live one had then.
+//!
 //! What remains different: network and HTTP overhead per request, the load
-//! tool's scheduling jitter, service-time variance on the machine, and the
-//! state the server carries in from the previous rate (its queue, and a
-//! controller's state other than its limit: the model starts each rate
-//! empty).
+//! tool's scheduling jitter, service-time variance on the machine, and what
+//! happened before the chain's first rate (the service-time measurement's
+//! requests and any rate before a `/config` change).
 
 use bplab_core::control::Codel;
-use bplab_core::{Door as SimDoor, Trace, simulate};
+use bplab_core::stochastic::{Outcome, Slowdown};
+use bplab_core::{Door as SimDoor, Trace};
 use serde::Serialize;
 
 use crate::error::LiveError;
+use crate::load::ClientPolicy;
 use crate::load::ModelWindow;
 use crate::server::{DoorSpec, parse_door};
 use crate::stats::StatsConfig;
@@ -63,12 +84,9 @@ pub struct Prediction {
 pub struct ModelRun {
     /// The per-rate row's model columns.
     pub prediction: Prediction,
-    /// The model's timeline windows. They count answers by completion time
-    /// within the server's drop rule (see [`ModelRun::windows_note`]).
+    /// The model's timeline windows, counted as the live ones are: answers
+    /// within the client timeout by completion time, refusals by decision.
     pub windows: Vec<ModelWindow>,
-    /// Set when the windows' `ok` differs in meaning from the row's: the
-    /// server's drop budget is not the client timeout.
-    pub windows_note: Option<String>,
 }
 
 /// What one rate's model run needs besides the server's configuration.
@@ -88,9 +106,35 @@ pub struct RateInputs<'a> {
     pub deploy_ms: Option<i64>,
     /// Timeline window width, ms.
     pub bucket_ms: u64,
-    /// The live controller's limit as the window started (`/stats`
-    /// `door.limit`); an adaptive limiter starts there.
+    /// The session this rate continues.
+    pub chain: Chain<'a>,
+    /// The callers' policy (the load tool's flags).
+    pub policy: ClientPolicy,
+    /// The load tool's seed (the client's jitter and throttle streams).
+    pub seed: u64,
+}
+
+/// The session a rate's model run replays before the rate itself: the
+/// earlier rates of the same configuration and where this one starts.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Chain<'a> {
+    /// The live controller's limit as the chain's first window started
+    /// (`/stats` `door.limit`); an adaptive limiter starts there.
     pub start_limit: Option<i64>,
+    /// The earlier rates, in order.
+    pub earlier: &'a [Earlier<'a>],
+    /// Where this rate's window starts, ms after the chain's first window
+    /// started (0 without earlier rates).
+    pub offset_ms: f64,
+}
+
+/// An earlier rate of the session, carried into a later rate's model run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Earlier<'a> {
+    /// Its send offsets, ms from its window start.
+    pub arrivals: &'a [f64],
+    /// Where its window started, ms after the chain's first window started.
+    pub offset_ms: f64,
 }
 
 /// The door the model runs for a server configured as `server`, an
@@ -141,61 +185,129 @@ pub fn run_model(server: &StatsConfig, r: RateInputs<'_>) -> Result<ModelRun, Li
     if !(r.service_ms.is_finite() && r.service_ms > 0.0 && r.seconds > 0.0) {
         return Err(LiveError::Model { reason: format!("service {} ms in {} s", r.service_ms, r.seconds) });
     }
-    let door = model_door(server, r.start_limit)?;
-    let service = vec![r.service_ms; r.arrivals.len()];
+    let door = model_door(server, r.chain.start_limit)?;
+    // The session: earlier rates at their offsets, then this one (sends in
+    // order: a window's sends end before the next window starts).
+    let mut arrivals: Vec<f64> = Vec::new();
+    let mut last = 0.0_f64;
+    let mut push = |offset: f64, sends: &[f64], to: &mut Vec<f64>| {
+        for &a in sends {
+            last = last.max(offset + a);
+            to.push(last);
+        }
+    };
+    for e in r.chain.earlier {
+        push(e.offset_ms, e.arrivals, &mut arrivals);
+    }
+    let first = arrivals.len();
+    push(r.chain.offset_ms, r.arrivals, &mut arrivals);
+    let service = vec![r.service_ms; arrivals.len()];
     // The deploy scales spin and wait, not the HTTP overhead around them:
     // the factor on the whole service time that gives overhead + f x work.
     let work = ((server.spin_ms + server.wait_ms) as f64).min(r.service_ms);
-    let (at_ms, factor) = match r.deploy_ms {
-        Some(d) => {
-            let f = server.slowdown_factor;
-            (d.max(0) as f64, (r.service_ms - work + f * work) / r.service_ms)
-        }
-        None => (f64::INFINITY, 1.0),
-    };
+    let factor = (r.service_ms - work + server.slowdown_factor * work) / r.service_ms;
+    let slowdown = r.deploy_ms.and_then(|d| {
+        let at = d as f64 + r.chain.offset_ms;
+        let until = server.slowdown_for_ms.map_or(f64::INFINITY, |len| at + len as f64);
+        // A bounded deploy over before the chain starts is no deploy.
+        (until > 0.0).then_some(Slowdown { at_ms: at.max(0.0), until_ms: until, factor, stuck_ms: None })
+    });
     let drop_ms = server.budget_ms.map_or(NEVER_MS, |b| b as f64);
+    let bucket_ms = r.bucket_ms.max(1) as f64;
+    let window_ms = r.seconds * 1000.0;
     let trace = Trace {
-        arrivals: r.arrivals,
+        arrivals: &arrivals,
         service_ms: &service,
         workers: u32::try_from(server.workers.max(1)).unwrap_or(u32::MAX),
         timeout_ms: drop_ms,
-        slowdown_at_ms: at_ms,
-        slowdown_factor: factor,
+        slowdown_at_ms: f64::INFINITY,
+        slowdown_factor: 1.0,
         stuck_after_slowdown: false,
         retries: 0,
         retry_backoff_ms: 0.0,
-        window_ms: r.seconds * 1000.0,
-        bucket_ms: r.bucket_ms.max(1) as f64,
+        window_ms: r.chain.offset_ms + window_ms,
+        bucket_ms,
     };
-    let out = simulate(trace, door);
-    // The answers the engine counted (those within its drop rule), kept if
-    // the client was still waiting.
+    // The one engine with the trace's door and timeline; the callers and the
+    // deploy as the live run has them.
+    let mut model = trace.model(door);
+    model.slowdown = slowdown;
+    model.retry_after_ms = Some(server.retry_after_s as f64 * 1000.0);
+    model.seed = r.seed;
+    if r.policy.is_active() {
+        model.client = r.policy.client(r.client_timeout_ms as f64);
+    }
+    let run = model.run().map_err(|e| LiveError::Model { reason: e.to_string() })?;
+    // This rate's tries, counted as the load tool counts them: an answer
+    // (the server answers after its drop budget too) within the client
+    // timeout is ok, by completion time; a refusal by when it was decided.
     let timeout = r.client_timeout_ms;
-    let mut ok: Vec<u64> = out.before_ms.iter().chain(&out.after_ms).copied().filter(|&ms| ms <= timeout).collect();
+    let windows_n = (window_ms / bucket_ms).ceil().max(1.0) as usize;
+    let slot = |t: f64| ((t - r.chain.offset_ms) / bucket_ms).floor().max(0.0) as usize;
+    let mut answers: Vec<Vec<u64>> = vec![Vec::new(); windows_n];
+    let mut refused = vec![0_u64; windows_n];
+    let mut tries = vec![ModelWindow::default(); windows_n];
+    let mut ok: Vec<u64> = Vec::new();
+    // This rate's first tries, then every retry sent from its window's start
+    // on (the engine appends retries after all first tries).
+    let own = run.requests.get(first..first + r.arrivals.len()).unwrap_or_default();
+    let retries = run.requests.get(arrivals.len()..).unwrap_or_default();
+    for q in own.iter().chain(retries.iter().filter(|q| q.arrival_ms >= r.chain.offset_ms)) {
+        if let Some(w) = tries.get_mut(slot(q.arrival_ms)) {
+            if q.attempt == 0 {
+                w.first_tries += 1;
+            } else {
+                w.retries += 1;
+            }
+            if q.outcome == Outcome::Throttled {
+                w.rejected += 1;
+            }
+        }
+        if let (Outcome::Late, Some(end)) = (q.outcome, q.end_ms)
+            && let Some(w) = tries.get_mut(slot(end))
+        {
+            w.late += 1;
+        }
+        match (q.outcome, q.end_ms) {
+            (Outcome::Ok | Outcome::Late, Some(end)) => {
+                let ms = libm::round(end - q.arrival_ms).max(0.0) as u64;
+                if ms <= timeout {
+                    ok.push(ms);
+                    if let Some(w) = answers.get_mut(slot(end)) {
+                        w.push(ms);
+                    }
+                }
+            }
+            (Outcome::Refused | Outcome::Shed, _) => {
+                if let Some(n) = refused.get_mut(slot(q.resolved_ms(None))) {
+                    *n += 1;
+                }
+            }
+            _ => {}
+        }
+    }
     let prediction = Prediction { ok_per_sec: ok.len() as f64 / r.seconds, p99_ms: p99(&mut ok) };
-    let windows = out
-        .buckets
-        .iter()
-        .map(|b| ModelWindow {
-            ok: b.ok,
-            refused: b.refused,
-            p99_ms: b.p99_ms,
-            limit: (b.limit >= 0).then_some(i64::from(b.limit)),
+    // The limit at the end of each of this rate's windows: the engine's
+    // window (aligned to the chain's start) holding that moment.
+    let limit_at = |i: usize| {
+        let end = r.chain.offset_ms + (i + 1) as f64 * bucket_ms;
+        let j = ((end / bucket_ms).ceil() as usize).saturating_sub(1);
+        run.timeline.get(j).or(run.timeline.last()).and_then(|w| (w.limit >= 0).then_some(i64::from(w.limit)))
+    };
+    let windows = answers
+        .iter_mut()
+        .zip(&refused)
+        .zip(&tries)
+        .enumerate()
+        .map(|(i, ((lat, &refused), t))| ModelWindow {
+            ok: lat.len() as u64,
+            refused,
+            p99_ms: p99(lat).map(|v| v as u64),
+            limit: limit_at(i),
+            ..*t
         })
         .collect();
-    let windows_note = match server.budget_ms {
-        Some(b) if b == timeout => None,
-        Some(b) => Some(format!(
-            "model windows count answers within the server's {b} ms budget (its drop rule), not the {timeout} ms \
-             client timeout{}",
-            if b < timeout { "; the row misses answers between the two" } else { "" }
-        )),
-        None => Some(format!(
-            "model windows count every completion (the server has no --budget-ms, so no sample is dropped), not only \
-             those within the {timeout} ms client timeout; the row counts those"
-        )),
-    };
-    Ok(ModelRun { prediction, windows, windows_note })
+    Ok(ModelRun { prediction, windows })
 }
 
 #[cfg(test)]
@@ -217,6 +329,8 @@ mod tests {
             budget_ms,
             slowdown_at_ms: Some(10_000),
             slowdown_factor: 2.0,
+            slowdown_for_ms: None,
+            retry_after_s: 1,
             config_epoch: 0,
         }
     }
@@ -230,7 +344,9 @@ mod tests {
             seconds: 30.0,
             deploy_ms: deploy,
             bucket_ms: 1000,
-            start_limit: None,
+            chain: Chain::default(),
+            policy: ClientPolicy::NONE,
+            seed: 1,
         };
         run_model(&server(door, limit, budget_ms), inputs).expect("model")
     }
@@ -258,11 +374,84 @@ mod tests {
         assert!((m.prediction.ok_per_sec - want).abs() < 1.0, "{m:?} vs {want}");
         let p99 = m.prediction.p99_ms.expect("answers");
         assert!((440.0..=480.0).contains(&p99), "11 x 42 ms: {p99}");
-        assert!(m.windows_note.is_some(), "no budget: the windows count every completion");
         // Without a deploy the same door delivers its capacity.
         let flat = run("fixed", Some(10), Some(2000), 100.0, None);
         assert!((flat.prediction.ok_per_sec - 1000.0 / 21.0).abs() < 1.0, "{flat:?}");
-        assert_eq!(flat.windows_note, None);
+    }
+
+    #[test]
+    fn an_earlier_rate_s_backlog_carries_into_the_next() {
+        // 10 s at 100 rps with no limit leaves ~430 requests in the line at
+        // 12 s (21 ms each: ~9 s of work), so 10 rps from 12 s waits behind
+        // them; a run that starts empty answers all of them at once.
+        let heavy = schedule(100.0, 10.0, 1, 100_000);
+        let light = schedule(10.0, 10.0, 2, 100_000);
+        let inputs = |chain| RateInputs {
+            arrivals: &light,
+            service_ms: 21.0,
+            client_timeout_ms: 2000,
+            seconds: 10.0,
+            deploy_ms: None,
+            bucket_ms: 1000,
+            chain,
+            policy: ClientPolicy::NONE,
+            seed: 1,
+        };
+        let srv = server("off", None, None);
+        let fresh = run_model(&srv, inputs(Chain::default())).expect("model");
+        assert!((fresh.prediction.ok_per_sec - light.len() as f64 / 10.0).abs() < 0.01, "{fresh:?}");
+        let earlier = [Earlier { arrivals: &heavy, offset_ms: 0.0 }];
+        let chained = run_model(&srv, inputs(Chain { start_limit: None, earlier: &earlier, offset_ms: 12_000.0 }))
+            .expect("model");
+        assert!(chained.prediction.ok_per_sec < 0.5 * fresh.prediction.ok_per_sec, "{chained:?}");
+        // Only this rate's requests are counted, in this rate's windows.
+        assert_eq!(chained.windows.len(), 10);
+        let counted: u64 = chained.windows.iter().map(|w| w.ok).sum();
+        assert!(counted as f64 <= chained.prediction.ok_per_sec * 10.0 + 0.5);
+        assert!(chained.windows[..5].iter().all(|w| w.ok == 0), "the line drains first: {:?}", chained.windows);
+    }
+
+    /// The metastable presets' world on the live model: one worker at 21 ms
+    /// behind a line of 40, 500 ms client timeout, 3x slowdown for 3 s.
+    fn metastable(policy: ClientPolicy) -> ModelRun {
+        let arrivals = schedule(30.0, 30.0, 1, 100_000);
+        let mut srv = server("fixed", Some(40), None);
+        (srv.spin_ms, srv.wait_ms, srv.slowdown_factor, srv.slowdown_for_ms) = (2, 18, 3.0, Some(3000));
+        let inputs = RateInputs {
+            arrivals: &arrivals,
+            service_ms: 21.0,
+            client_timeout_ms: 500,
+            seconds: 30.0,
+            deploy_ms: Some(10_000),
+            bucket_ms: 1000,
+            chain: Chain::default(),
+            policy,
+            seed: 1,
+        };
+        run_model(&srv, inputs).expect("model")
+    }
+
+    #[test]
+    fn the_client_path_sustains_a_collapse_that_a_budget_breaks() {
+        use bplab_core::stochastic::{Backoff, Retry, RetryBudget};
+        let naive = ClientPolicy {
+            retry: Retry { max_retries: 3, backoff: Backoff::Fixed { ms: 50.0 } },
+            ..ClientPolicy::NONE
+        };
+        let n = metastable(naive);
+        // The same first tries as the schedule; retries counted apart.
+        let first: u64 = n.windows.iter().map(|w| w.first_tries).sum();
+        assert_eq!(first, schedule(30.0, 30.0, 1, 100_000).len() as u64);
+        assert!(n.windows[13..].iter().all(|w| w.ok == 0 && w.retries > 0), "naive stays down after the slowdown");
+        let b = metastable(ClientPolicy {
+            budget: Some(RetryBudget { ratio: 0.1, floor_rps: 1.0, max_tokens: 10.0 }),
+            ..naive
+        });
+        assert!(b.windows[20..].iter().all(|w| w.ok >= 20), "{:?}", b.windows);
+        let retries = |m: &ModelRun| m.windows.iter().map(|w| w.retries).sum::<u64>();
+        assert!(retries(&b) * 10 < retries(&n), "{} vs {}", retries(&b), retries(&n));
+        // Before the slowdown both are the same run (common random numbers).
+        assert_eq!(n.windows[..10], b.windows[..10]);
     }
 
     #[test]

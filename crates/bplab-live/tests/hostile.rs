@@ -25,8 +25,12 @@ use tokio::task::JoinSet;
 /// Header timeout of the attacked servers: long, so that a request which
 /// had to wait for it could not pass the bound below.
 const HEADER_TIMEOUT_MS: u64 = 10_000;
-/// A normal request must answer within this while under attack.
-const NORMAL_BOUND: Duration = Duration::from_secs(3);
+/// A normal request must answer within this while under attack: well below
+/// the header timeout a request blocked by the full cap would wait for, and
+/// wide enough for a machine whose cores are busy with other work (3 s was
+/// exceeded once while two builds ran: the burst's 5,000 accepts
+/// then queue behind them).
+const NORMAL_BOUND: Duration = Duration::from_secs(7);
 
 /// A server with `workers`, no spin, `wait_ms`, `limit` and a cap of
 /// `max_connections`, headers timing out after [`HEADER_TIMEOUT_MS`].

@@ -2,7 +2,8 @@
 //! sizes text by default through its web font module, which appends a
 //! `<span>` to the page and reads `offsetHeight`: a forced layout of the
 //! whole page per label, the dominant cost of a redraw (measured). Here text
-//! is sized with the canvas's own `measureText`, which needs no layout, and
+//! is sized with the canvas's own `measureText`, which needs no layout (and
+//! each width is measured once per font and text, then remembered), and
 //! text is drawn here so the font, alignment and colour are only set on the
 //! context when they change (setting `font` parses CSS every time).
 
@@ -18,6 +19,17 @@ use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
 /// Line height as a multiple of the font size (what the span measured).
 const LINE_HEIGHT: f64 = 1.15;
+
+/// How many measured text widths are kept (then the cache starts over).
+const WIDTHS_MAX: usize = 1024;
+
+thread_local! {
+    /// `measureText` widths by font and text, sorted by key: a redraw measures the same tick
+    /// labels, legend entries and markers as the last one, and each
+    /// measurement is a call into the canvas (and a font parse when the
+    /// font changes).
+    static WIDTHS: RefCell<Vec<(String, f64)>> = const { RefCell::new(Vec::new()) };
+}
 
 /// Text state last set on the context (empty = unknown).
 #[derive(Default)]
@@ -211,10 +223,31 @@ impl DrawingBackend for Canvas {
         text: &str,
         style: &S,
     ) -> Result<(u32, u32), DrawingErrorKind<CanvasError>> {
-        if let Ok(mut st) = self.text_state.try_borrow_mut() {
-            update(&mut st.font, &font_of(style), |v| self.ctx.set_font(v));
-        }
-        let width = self.ctx.measure_text(text).map(|m| m.width()).unwrap_or(0.0);
+        let font = font_of(style);
+        // One string key, font then text (no font name holds a NUL).
+        let key = format!("{font}\0{text}");
+        let known = WIDTHS.with(|w| {
+            let w = w.borrow();
+            w.binary_search_by(|(k, _)| k.as_str().cmp(&key)).ok().and_then(|i| w.get(i)).map(|(_, v)| *v)
+        });
+        let width = match known {
+            Some(w) => w,
+            None => {
+                if let Ok(mut st) = self.text_state.try_borrow_mut() {
+                    update(&mut st.font, &font, |v| self.ctx.set_font(v));
+                }
+                let w = self.ctx.measure_text(text).map(|m| m.width()).unwrap_or(0.0);
+                WIDTHS.with(|m| {
+                    let mut m = m.borrow_mut();
+                    if m.len() >= WIDTHS_MAX {
+                        m.clear();
+                    }
+                    let at = m.partition_point(|(k, _)| k.as_str() < key.as_str());
+                    m.insert(at, (key, w));
+                });
+                w
+            }
+        };
         let height = style.size() * LINE_HEIGHT;
         Ok((width.max(0.0).ceil() as u32, height.max(0.0).ceil() as u32))
     }

@@ -69,23 +69,26 @@ pub fn listener_count() -> usize {
 }
 
 /// A callback that runs at most once, whichever of its triggers fires first.
-type Once = Rc<RefCell<Option<Box<dyn FnOnce()>>>>;
+type Once = Rc<RefCell<Option<Job>>>;
 
 /// Runs `f` once, in the next animation frame, so that what it draws is
-/// painted in that frame (however many answers land before it, the caller
-/// draws once); or after 100 ms if no frame comes first (an off-screen
-/// cross-origin iframe gets no frames). Without a window, runs it now.
-pub fn next_frame(f: impl FnOnce() + 'static) {
+/// painted in that frame; or after 100 ms if no frame comes first (an
+/// off-screen cross-origin iframe gets no frames). Without a window, or if
+/// neither can be scheduled, runs it in a later task or now. Whatever `f`
+/// does, its slot is taken before it runs, so the other trigger never runs
+/// it twice.
+fn next_frame(f: Job) {
     let Some(w) = web_sys::window() else {
         f();
         return;
     };
-    let slot: Once = Rc::new(RefCell::new(Some(Box::new(f))));
+    let slot: Once = Rc::new(RefCell::new(Some(f)));
     let fire = |slot: Once| {
         move || {
-            let f = slot.try_borrow_mut().ok().and_then(|mut s| s.take());
+            // `take` in its own statement: the borrow ends before `f` runs.
+            let f = slot.borrow_mut().take();
             if let Some(f) = f {
-                f();
+                run_guarded(f, "a frame callback");
             }
         }
     };
@@ -95,6 +98,115 @@ pub fn next_frame(f: impl FnOnce() + 'static) {
     let timed = w.set_timeout_with_callback_and_timeout_and_arguments_0(by_timer.unchecked_ref(), 100).is_ok();
     if !framed && !timed {
         fire(slot)();
+    }
+}
+
+/// Runs `f` in a later task (`setTimeout(f, ms)`), or now without a window.
+/// (Generic callers box their closure here: one copy of the wasm-bindgen
+/// glue for all of them.)
+pub fn later(ms: i32, f: impl FnOnce() + 'static) {
+    later_boxed(ms, Box::new(f));
+}
+
+fn later_boxed(ms: i32, f: Job) {
+    let Some(w) = web_sys::window() else {
+        f();
+        return;
+    };
+    let cb = Closure::once_into_js(move || run_guarded(f, "a task"));
+    if w.set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), ms).is_err() {
+        guarded(&cb, "a task");
+    }
+}
+
+/// Runs `f` under [`guarded`].
+fn run_guarded(f: Job, what: &str) {
+    guarded(&Closure::once_into_js(f), what);
+}
+
+#[wasm_bindgen(inline_js = "export function guarded(f, what) {
+  try {
+    f();
+  } catch (e) {
+    // A widget being drawn when this failed must not stay busy (and ignore its later edits).
+    for (const s of document.querySelectorAll('[data-drawing]')) {
+      s.removeAttribute('data-drawing');
+      s.removeAttribute('aria-busy');
+      s.setAttribute('data-error', String(e && e.message || e).slice(0, 200));
+    }
+    console.error(`bplab-web: ${what} failed:`, e);
+  }
+}")]
+extern "C" {
+    /// Calls `f`; if it throws (a JS exception, or a trap), every section
+    /// marked `data-drawing` stops being busy and the error is logged as
+    /// `what` failed. (The `&str` also gives the import a JS shim, so the
+    /// glue imports it by name like the other helpers.)
+    pub fn guarded(f: &JsValue, what: &str);
+}
+
+/// Work waiting for the next frame, in order.
+type Job = Box<dyn FnOnce()>;
+
+thread_local! {
+    static FRAME_JOBS: RefCell<std::collections::VecDeque<Job>> = RefCell::new(std::collections::VecDeque::new());
+    static FRAME_PUMP: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// Frame jobs wait (the page is being built).
+    static HOLD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Holds frame jobs back while the page is being built (`true`), then lets
+/// them run (`false`): building every widget comes before drawing any
+/// answer, so the mount's tasks follow each other without frames of drawing
+/// in between.
+pub fn hold_frames(on: bool) {
+    HOLD.with(|h| h.set(on));
+    if !on && FRAME_JOBS.with(|q| !q.borrow().is_empty()) && !FRAME_PUMP.with(|p| p.replace(true)) {
+        next_frame(Box::new(frame_pump));
+    }
+}
+
+/// Main-thread time one frame's jobs may take before the rest waits for
+/// the next frame (ms, measured: at 4× CPU throttling this is a quarter of
+/// the work it is on an unthrottled core).
+pub const FRAME_BUDGET_MS: f64 = 10.0;
+
+/// Runs `f` in the next frame after the jobs queued before it; when those
+/// jobs have used [`FRAME_BUDGET_MS`], in a later frame (one frame never
+/// draws every widget that answered during it). Called from a job, `f`
+/// runs in the frame after.
+pub fn in_frame(f: impl FnOnce() + 'static) {
+    in_frame_boxed(Box::new(f));
+}
+
+fn in_frame_boxed(f: Job) {
+    FRAME_JOBS.with(|q| q.borrow_mut().push_back(f));
+    if !HOLD.with(std::cell::Cell::get) && !FRAME_PUMP.with(|p| p.replace(true)) {
+        next_frame(Box::new(frame_pump));
+    }
+}
+
+/// Runs the jobs queued before this frame (one queued by a job of this
+/// frame waits for the next one) until the budget is used.
+fn frame_pump() {
+    if HOLD.with(std::cell::Cell::get) {
+        FRAME_PUMP.with(|p| p.set(false)); // hold_frames(false) starts it again
+        return;
+    }
+    let t0 = crate::worker::now();
+    let mut left = FRAME_JOBS.with(|q| q.borrow().len());
+    while left > 0 {
+        left -= 1;
+        let Some(job) = FRAME_JOBS.with(|q| q.borrow_mut().pop_front()) else { break };
+        run_guarded(job, "a redraw");
+        if crate::worker::now() - t0 > FRAME_BUDGET_MS {
+            break;
+        }
+    }
+    if FRAME_JOBS.with(|q| q.borrow().is_empty()) {
+        FRAME_PUMP.with(|p| p.set(false));
+    } else {
+        next_frame(Box::new(frame_pump));
     }
 }
 

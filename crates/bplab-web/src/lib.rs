@@ -31,6 +31,8 @@ mod url_state;
 mod widgets;
 mod worker;
 
+use std::rc::Rc;
+
 use wasm_bindgen::prelude::*;
 use web_sys::Element;
 
@@ -74,34 +76,47 @@ pub fn start() {
         }
         return;
     }
+    // The worker boots (and compiles nothing: it gets this page's module)
+    // while the widgets are built.
+    worker::warm();
     let t0 = worker::now();
-    if let Err(e) = mount_page(&root, &search) {
-        dom::log_error(&format!("bplab-web could not build the page: {e:?}"));
+    match Mount::prepare(&root, &search) {
+        Ok(m) => m.staged(t0),
+        Err(e) => dom::log_error(&format!("bplab-web could not build the page: {e:?}")),
     }
-    worker::measure("bplab:mount", t0);
-    question::scorm::mounted();
 }
 
-/// Builds the page (or, with `embed=<widget>` in `search`, that widget alone)
-/// under `root`, replacing what was there.
-pub fn mount_page(root: &Element, search: &str) -> Result<(), JsValue> {
-    let doc = dom::document().ok_or_else(|| JsValue::from_str("no document"))?;
-    dom::clear_listeners();
-    widgets::clear();
-    url_state::clear();
-    root.set_text_content(None);
-    question::show_block_error(&doc, root)?;
-    let q = Query::parse(search);
-    let body = doc.body();
-    let embed = q.embed.as_deref().filter(|n| widgets::names().any(|w| w == *n));
-    if let Some(name) = embed {
-        if let Some(b) = &body {
-            b.class_list().add_1("embed")?;
+/// A page being mounted: the widgets go under `at`, their links into `toc`.
+struct Mount {
+    doc: web_sys::Document,
+    root: Element,
+    q: Query,
+    /// The one widget of an embed.
+    embed: Option<&'static str>,
+    at: Element,
+    toc: Option<Element>,
+}
+
+impl Mount {
+    /// Clears `root` and builds what comes before the widgets.
+    fn prepare(root: &Element, search: &str) -> Result<Mount, JsValue> {
+        let doc = dom::document().ok_or_else(|| JsValue::from_str("no document"))?;
+        dom::clear_listeners();
+        widgets::clear();
+        chart::clear();
+        url_state::clear();
+        root.set_text_content(None);
+        question::show_block_error(&doc, root)?;
+        let q = Query::parse(search);
+        let body = doc.body();
+        let embed = q.embed.as_deref().and_then(|n| widgets::names().find(|w| *w == n));
+        if let Some(name) = embed {
+            if let Some(b) = &body {
+                b.class_list().add_1("embed")?;
+            }
+            url_state::set_embed(Some(name));
+            return Ok(Mount { doc, root: root.clone(), q, embed, at: root.clone(), toc: None });
         }
-        url_state::set_embed(Some(name));
-        widgets::mount(&doc, root, name, &q)?;
-        embed::post_height(name);
-    } else {
         if let Some(b) = &body {
             b.class_list().remove_1("embed")?;
         }
@@ -111,21 +126,85 @@ pub fn mount_page(root: &Element, search: &str) -> Result<(), JsValue> {
             add(root, text_el(&doc, "p", &[("class", "msg"), ("role", "alert")], &msg)?)?;
         }
         let nav = add(root, el(&doc, "nav", &[("aria-label", "Widgets"), ("class", "toc")])?)?;
-        let ul = add(&nav, el(&doc, "ul", &[])?)?;
-        let mount_at = add(root, el(&doc, "div", &[("class", "widgets")])?)?;
-        for name in widgets::names() {
-            if widgets::mount(&doc, &mount_at, name, &q)? {
-                let title = doc
-                    .get_element_by_id(&format!("{name}-title"))
-                    .and_then(|h| h.text_content())
-                    .unwrap_or_else(|| name.to_owned());
-                let li = add(&ul, el(&doc, "li", &[])?)?;
-                add(&li, text_el(&doc, "a", &[("href", &format!("#w-{name}"))], &title)?)?;
-            }
+        let toc = Some(add(&nav, el(&doc, "ul", &[])?)?);
+        let at = add(root, el(&doc, "div", &[("class", "widgets")])?)?;
+        Ok(Mount { doc, root: root.clone(), q, embed, at, toc })
+    }
+
+    /// The widgets to mount, in page order.
+    fn names(&self) -> Vec<&'static str> {
+        match self.embed {
+            Some(name) => vec![name],
+            None => widgets::names().collect(),
         }
     }
-    url_state::refresh_links();
-    describe_page(&doc);
+
+    /// Builds widget `name` (and its link in the table of contents).
+    fn one(&self, name: &str) -> Result<(), JsValue> {
+        if widgets::mount(&self.doc, &self.at, name, &self.q)?
+            && let Some(ul) = &self.toc
+        {
+            let title = self
+                .doc
+                .get_element_by_id(&format!("{name}-title"))
+                .and_then(|h| h.text_content())
+                .unwrap_or_else(|| name.to_owned());
+            let li = add(ul, el(&self.doc, "li", &[])?)?;
+            add(&li, text_el(&self.doc, "a", &[("href", &format!("#w-{name}"))], &title)?)?;
+        }
+        Ok(())
+    }
+
+    /// After the last widget: links, the description, the embed's height.
+    fn finish(&self) {
+        url_state::refresh_links();
+        describe_page(&self.doc);
+        if let Some(name) = self.embed {
+            embed::post_height(name);
+        }
+    }
+
+    /// Mounts one widget per task, so that no task builds the whole page;
+    /// the worker computes the first widgets' answers while the others are
+    /// built. The widgets are laid out, and their answers drawn, once the
+    /// last one is there (the root is `aria-busy` until then).
+    fn staged(self, t0: f64) {
+        let _ = self.root.set_attribute("aria-busy", "true");
+        dom::hold_frames(true);
+        // Not laid out until the last widget is there: one layout of the
+        // whole page, not one per widget built.
+        let _ = self.at.set_attribute("style", "display:none");
+        let names = self.names();
+        fn step(m: Rc<Mount>, names: Rc<Vec<&'static str>>, i: usize, t0: f64) {
+            let Some(name) = names.get(i) else {
+                let _ = m.at.remove_attribute("style");
+                m.finish();
+                let _ = m.root.remove_attribute("aria-busy");
+                dom::hold_frames(false);
+                chart::schedule(); // the charts out of view, held back while the page was built
+                worker::measure("bplab:mount", t0);
+                question::scorm::mounted();
+                return;
+            };
+            let t = worker::now();
+            if let Err(e) = m.one(name) {
+                dom::log_error(&format!("bplab-web could not build the {name} widget: {e:?}"));
+            }
+            worker::measure(&format!("bplab:mount:{name}"), t);
+            dom::later(0, move || step(m, names, i + 1, t0));
+        }
+        step(Rc::new(self), Rc::new(names), 0, t0);
+    }
+}
+
+/// Builds the page (or, with `embed=<widget>` in `search`, that widget alone)
+/// under `root`, replacing what was there, all in this task.
+pub fn mount_page(root: &Element, search: &str) -> Result<(), JsValue> {
+    let m = Mount::prepare(root, search)?;
+    for name in m.names() {
+        m.one(name)?;
+    }
+    m.finish();
     Ok(())
 }
 

@@ -152,6 +152,12 @@ pub fn freeze() {
 }
 
 fn write_now() {
+    let t0 = crate::worker::now();
+    write_url();
+    crate::worker::measure("bplab:url", t0);
+}
+
+fn write_url() {
     PENDING.with(|p| p.set(None));
     if FROZEN.with(Cell::get) {
         return;

@@ -182,6 +182,11 @@ fn with_pool<R>(f: impl FnOnce(&mut Pool) -> R) -> R {
     })
 }
 
+/// Starts the worker now (it boots while the page is built), if it is not running yet.
+pub fn warm() {
+    with_pool(|_| ());
+}
+
 /// The worker's source text from the page, if the build put it there: the
 /// single file unpacks it into `globalThis.__bplabWorkerSrc` before the wasm
 /// starts; the served page carries it as text.

@@ -54,7 +54,9 @@ mod engine_tests;
 #[cfg(test)]
 mod tests;
 
-pub use client::{Backoff, Client, Counts, MAX_BUDGET, MAX_RETRIES, Retry, RetryBudget, Throttle, Tokens};
+pub use client::{
+    Backoff, Client, ClientState, Counts, MAX_BUDGET, MAX_RETRIES, NoRetry, Retry, RetryBudget, Throttle, Tokens,
+};
 pub use csv::{REQUESTS_HEADER, SUMMARY_HEADER, csv, summary_csv};
 pub use door::Door;
 pub use engine::{MAX_TIME_MS, serve};

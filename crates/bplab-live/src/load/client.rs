@@ -69,18 +69,25 @@ impl std::fmt::Display for FetchError {
     }
 }
 
-/// `GET path` on a new connection to `addr`; returns status and full body.
-pub(crate) async fn get(addr: SocketAddr, host_header: &str, path: &str) -> Result<(StatusCode, Bytes), FetchError> {
+/// An answer: its status, its whole body, and its `Retry-After` in ms
+/// when it carries one in delta-seconds (an HTTP-date is not read).
+pub(crate) type Answer = (StatusCode, Bytes, Option<f64>);
+
+/// `GET path` on a new connection to `addr`; returns status, full body and
+/// the `Retry-After`.
+pub(crate) async fn get(addr: SocketAddr, host_header: &str, path: &str) -> Result<Answer, FetchError> {
     request(addr, Method::GET, host_header, path).await
 }
 
+/// A `Retry-After` header's delta-seconds, in ms (`None` for none, an
+/// HTTP-date or anything else).
+fn retry_after_ms(v: Option<&hyper::header::HeaderValue>) -> Option<f64> {
+    let secs: u32 = v?.to_str().ok()?.trim().parse().ok()?;
+    Some(f64::from(secs) * 1000.0)
+}
+
 /// `method path` with an empty body on a new connection to `addr`.
-async fn request(
-    addr: SocketAddr,
-    method: Method,
-    host_header: &str,
-    path: &str,
-) -> Result<(StatusCode, Bytes), FetchError> {
+async fn request(addr: SocketAddr, method: Method, host_header: &str, path: &str) -> Result<Answer, FetchError> {
     let stream = TcpStream::connect(addr).await.map_err(FetchError::Connect)?;
     let _ = stream.set_nodelay(true);
     let (mut sender, conn) =
@@ -111,8 +118,9 @@ async fn request(
         Err(e) => return Err(why(e, failed_rx).await),
     };
     let status = resp.status();
+    let retry_after = retry_after_ms(resp.headers().get(hyper::header::RETRY_AFTER));
     let body = resp.into_body().collect().await.map_err(FetchError::from_hyper)?.to_bytes();
-    Ok((status, body))
+    Ok((status, body, retry_after))
 }
 
 /// Read and parse `GET /stats` from the server at `addr`.
@@ -133,7 +141,7 @@ async fn stats_call(
     path: &str,
 ) -> Result<StatsSnapshot, LiveError> {
     let fail = |reason: String| LiveError::Stats { addr, reason };
-    let (status, body) = tokio::time::timeout(STATS_TIMEOUT, request(addr, method, host_header, path))
+    let (status, body, _) = tokio::time::timeout(STATS_TIMEOUT, request(addr, method, host_header, path))
         .await
         .map_err(|_| fail(format!("no answer within {} s", STATS_TIMEOUT.as_secs())))?
         .map_err(|e| fail(e.to_string()))?;
@@ -141,4 +149,19 @@ async fn stats_call(
         return Err(fail(format!("status {status}")));
     }
     serde_json::from_slice(&body).map_err(|e| fail(format!("not bplab-live stats JSON: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hyper::header::HeaderValue;
+
+    #[test]
+    fn retry_after_reads_delta_seconds_only() {
+        assert_eq!(retry_after_ms(Some(&HeaderValue::from_static("1"))), Some(1000.0));
+        assert_eq!(retry_after_ms(Some(&HeaderValue::from_static(" 120 "))), Some(120_000.0));
+        assert_eq!(retry_after_ms(Some(&HeaderValue::from_static("Wed, 21 Oct 2015 07:28:00 GMT"))), None);
+        assert_eq!(retry_after_ms(Some(&HeaderValue::from_static("-1"))), None);
+        assert_eq!(retry_after_ms(None), None);
+    }
 }

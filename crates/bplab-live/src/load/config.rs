@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::error::LiveError;
 use crate::flags::{RealFlag, WholeFlag};
 use crate::load::Target;
+use crate::load::policy::ClientPolicy;
 use crate::load::schedule::schedule;
 use crate::load::table::num;
 
@@ -23,14 +24,15 @@ pub const MAX_RATES: usize = 64;
 /// Longest accepted client timeout, ms.
 pub const MAX_CLIENT_TIMEOUT_MS: u64 = 60_000;
 
-/// The lesson's sweep: offered rates, requests per second.
-pub const LESSON_RATES_RPS: [f64; 4] = [40.0, 48.0, 60.0, 100.0];
-/// Default sending window per rate, seconds.
-pub const DEFAULT_SECONDS: f64 = 20.0;
-/// Default seed of the arrival schedule.
-pub const DEFAULT_SEED: u64 = 1;
-/// Default client timeout, ms.
-pub const DEFAULT_CLIENT_TIMEOUT_MS: u64 = 2000;
+/// The lesson's sweep: offered rates, requests per second (the core's
+/// [`bplab_core::params::LESSON_RATES_RPS`]).
+pub const LESSON_RATES_RPS: [f64; 4] = bplab_core::params::LESSON_RATES_RPS;
+/// Default sending window per rate, seconds (the lesson's).
+pub const DEFAULT_SECONDS: f64 = bplab_core::params::LESSON_SECONDS;
+/// Default seed of the arrival schedule (the lesson's).
+pub const DEFAULT_SEED: u64 = bplab_core::params::LESSON_SEED as u64;
+/// Default client timeout, ms (the lesson's).
+pub const DEFAULT_CLIENT_TIMEOUT_MS: u64 = bplab_core::params::LESSON_CLIENT_TIMEOUT_MS as u64;
 
 /// `--rate`: each offered rate, `(0, MAX_RATE_RPS]`; up to [`MAX_RATES`] of them.
 pub const RATE: RealFlag = RealFlag {
@@ -93,6 +95,9 @@ pub struct LoadSettings {
     /// Also keep a per-window timeline of each rate, windows this wide, ms
     /// (in [`crate::load::TIMELINE_MS`]'s range); `None` = no timeline.
     pub timeline_ms: Option<u64>,
+    /// The callers' retries, retry budget, throttling and `Retry-After`
+    /// ([`ClientPolicy::NONE`]: the lesson's client, one try per request).
+    pub policy: ClientPolicy,
 }
 
 impl LoadSettings {
@@ -112,6 +117,7 @@ impl LoadSettings {
             allow_non_loopback: false,
             compare: false,
             timeline_ms: None,
+            policy: ClientPolicy::NONE,
         }
     }
 }
@@ -149,6 +155,7 @@ impl LoadConfig {
         if let Some(ms) = s.timeline_ms {
             crate::load::TIMELINE_MS.check(ms)?;
         }
+        s.policy.check()?;
         let too_large = |max_s: f64, why: String| LiveError::PlanTooLarge {
             value: num(s.seconds),
             accepted: format!("a number from {MIN_SECONDS} to {} (s) {why}", floor3(max_s)),
@@ -220,6 +227,11 @@ impl LoadConfig {
     /// Timeline window width, ms, if a timeline is asked for.
     pub fn timeline_ms(&self) -> Option<u64> {
         self.s.timeline_ms
+    }
+
+    /// The callers' policies.
+    pub fn policy(&self) -> &ClientPolicy {
+        &self.s.policy
     }
 
     /// The send schedule of every rate (ms offsets, see

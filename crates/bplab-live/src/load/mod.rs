@@ -2,6 +2,7 @@
 
 pub(crate) mod client;
 mod config;
+pub mod policy;
 pub mod schedule;
 mod sweep;
 mod table;
@@ -14,10 +15,11 @@ pub use config::{
     LoadSettings, MAX_CLIENT_TIMEOUT_MS, MAX_PLAN_REQUESTS, MAX_PLAN_SECONDS, MAX_RATE_RPS, MAX_RATES, MIN_SECONDS,
     RATE, SECONDS, SEED, parse_rates,
 };
+pub use policy::ClientPolicy;
 pub use schedule::schedule;
 pub use sweep::{Stop, TICK, sweep, sweep_with_progress};
 pub(crate) use table::num as format_rate;
-pub use table::{RateRow, format_row, header, to_csv};
+pub use table::{ClientCounts, RateRow, format_row, header, header_for, to_csv};
 pub use tally::Tick;
 pub use target::{Target, is_loopback};
 pub use timeline::{ModelWindow, Split, TIMELINE_MS, Timeline, Window, format_timeline};

@@ -25,13 +25,19 @@ use tokio::sync::watch;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
+use std::collections::BinaryHeap;
+
+use bplab_core::stochastic::{ClientState, NoRetry};
+
 use crate::compare::ModelInputs;
 use crate::error::LiveError;
 use crate::load::client::{FetchError, get, get_stats, reset_peak};
+use crate::load::table::ClientCounts;
 use crate::load::tally::{Outcome, Tally, Tick};
 use crate::load::timeline::TimelineTally;
 use crate::load::{LoadConfig, RateRow, Timeline};
 use crate::stats::StatsSnapshot;
+use crate::timeline_model::{Chain, Earlier};
 
 /// How often [`sweep_with_progress`] reports a [`Tick`].
 pub const TICK: Duration = Duration::from_millis(200);
@@ -45,24 +51,132 @@ struct Shot {
     timeout: Duration,
 }
 
-/// One request sent at `at`; the outcome and when it happened, µs after `start`.
-async fn one(shot: Arc<Shot>, at: Instant, start: Instant) -> (Outcome, u64) {
-    let outcome = outcome(&shot, at).await;
-    (outcome, u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX))
+/// Which try of its caller a request is: 0 for the first, and the backoff
+/// drawn before it (the core's `prev` for decorrelated jitter).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Try {
+    attempt: u32,
+    prev_backoff_ms: Option<f64>,
 }
 
-async fn outcome(shot: &Shot, at: Instant) -> Outcome {
+/// What one try came back with.
+#[derive(Debug, Clone, Copy)]
+struct Done {
+    outcome: Outcome,
+    /// When it happened, µs after `start`.
+    at_us: u64,
+    /// A 503's `Retry-After`, ms.
+    retry_after_ms: Option<f64>,
+    try_: Try,
+}
+
+/// One request sent at `at`: its outcome and when it happened.
+async fn one(shot: Arc<Shot>, at: Instant, start: Instant, try_: Try) -> Done {
+    let (outcome, retry_after_ms) = outcome(&shot, at).await;
+    Done { outcome, at_us: u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX), retry_after_ms, try_ }
+}
+
+async fn outcome(shot: &Shot, at: Instant) -> (Outcome, Option<f64>) {
     let deadline = at + shot.timeout;
     match tokio::time::timeout_at(deadline, get(shot.addr, &shot.host, &shot.path)).await {
-        Err(_) => Outcome::GaveUp,
-        Ok(Err(FetchError::Connect(e))) => Outcome::NoConnect(e.kind()),
-        Ok(Err(FetchError::NotHttp(_))) => Outcome::NotHttp,
-        Ok(Err(_)) => Outcome::Error,
-        Ok(Ok((status, _))) if status.is_success() => {
-            Outcome::Ok(u64::try_from(at.elapsed().as_micros()).unwrap_or(u64::MAX))
+        Err(_) => (Outcome::GaveUp, None),
+        Ok(Err(FetchError::Connect(e))) => (Outcome::NoConnect(e.kind()), None),
+        Ok(Err(FetchError::NotHttp(_))) => (Outcome::NotHttp, None),
+        Ok(Err(_)) => (Outcome::Error, None),
+        Ok(Ok((status, _, _))) if status.is_success() => {
+            (Outcome::Ok(u64::try_from(at.elapsed().as_micros()).unwrap_or(u64::MAX)), None)
         }
-        Ok(Ok((StatusCode::SERVICE_UNAVAILABLE, _))) => Outcome::Refused,
-        Ok(Ok(_)) => Outcome::OtherStatus,
+        Ok(Ok((StatusCode::SERVICE_UNAVAILABLE, _, ra))) => (Outcome::Refused, ra),
+        Ok(Ok(_)) => (Outcome::OtherStatus, None),
+    }
+}
+
+/// A retry waiting for its time: ordered by (time, order scheduled), so
+/// simultaneous retries go first in, first out, as in the engine.
+#[derive(Debug, Clone, Copy)]
+struct Pending {
+    at_us: u64,
+    seq: u64,
+    try_: Try,
+}
+
+impl PartialEq for Pending {
+    fn eq(&self, o: &Self) -> bool {
+        (self.at_us, self.seq) == (o.at_us, o.seq)
+    }
+}
+impl Eq for Pending {}
+impl PartialOrd for Pending {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl Ord for Pending {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        (o.at_us, o.seq).cmp(&(self.at_us, self.seq)) // a min-heap in BinaryHeap
+    }
+}
+
+/// The callers of one rate's window: the core's [`ClientState`] decides
+/// whether each try is sent (throttling), whether and when a failed one
+/// is retried (count, backoff, Retry-After, window, budget); this only
+/// keeps the counts and the retries waiting for their time.
+struct Callers {
+    state: Option<ClientState>,
+    window_ms: f64,
+    pending: BinaryHeap<Pending>,
+    seq: u64,
+    counts: ClientCounts,
+}
+
+impl Callers {
+    fn new(cfg: &LoadConfig, seconds: f64) -> Self {
+        let p = cfg.policy();
+        let state = p.is_active().then(|| p.state(cfg.client_timeout_ms() as f64, cfg.seed()));
+        Callers {
+            state,
+            window_ms: seconds * 1000.0,
+            pending: BinaryHeap::new(),
+            seq: 0,
+            counts: ClientCounts::default(),
+        }
+    }
+
+    /// A try at `now_ms` (since the window's start): sent, or rejected
+    /// locally by the throttle (final).
+    fn send(&mut self, now_ms: f64) -> bool {
+        self.state.as_mut().is_none_or(|s| s.send(now_ms))
+    }
+
+    /// Try `t` ended at `now_ms` with `outcome`: an on-time answer feeds
+    /// the budget and the throttle; a 503, a give-up or a connection error
+    /// is a failure its caller may retry (a 503's Retry-After with it).
+    /// Returns whether the budget denied the retry.
+    fn ended(&mut self, now_ms: f64, outcome: Outcome, retry_after_ms: Option<f64>, t: Try) -> bool {
+        let Some(s) = self.state.as_mut() else { return false };
+        match outcome {
+            Outcome::Ok(_) => {
+                s.success(now_ms);
+                return false;
+            }
+            // An answer that is not a refusal (another status, not HTTP) is
+            // final: retrying it would get the same.
+            Outcome::OtherStatus | Outcome::NotHttp => return false,
+            Outcome::Refused | Outcome::GaveUp | Outcome::NoConnect(_) | Outcome::Error => {}
+        }
+        match s.retry(now_ms, t.attempt, t.prev_backoff_ms, retry_after_ms, self.window_ms) {
+            Ok((at_ms, backoff)) => {
+                self.seq += 1;
+                let try_ = Try { attempt: t.attempt + 1, prev_backoff_ms: Some(backoff) };
+                self.pending.push(Pending { at_us: (at_ms * 1000.0).ceil() as u64, seq: self.seq, try_ });
+                false
+            }
+            Err(NoRetry::Denied) => {
+                self.counts.denied += 1;
+                true
+            }
+            Err(NoRetry::Exhausted | NoRetry::PastWindow) => false,
+        }
     }
 }
 
@@ -127,7 +241,10 @@ pub async fn sweep_with_progress(
         path: cfg.target().path().to_string(),
         timeout: Duration::from_millis(cfg.client_timeout_ms()),
     });
-    let mut rows = Vec::with_capacity(plan.len());
+    let mut rows: Vec<RateRow> = Vec::with_capacity(plan.len());
+    // The rows of the live session the model replays before the next one
+    // (indices into `rows` and `plan`): those since the last break.
+    let mut chain: Vec<usize> = Vec::new();
     for (i, (schedule, &rate)) in plan.iter().zip(cfg.rates_rps()).enumerate() {
         let tick = Tick {
             index: i,
@@ -145,7 +262,9 @@ pub async fn sweep_with_progress(
         if stop.requested() {
             break;
         }
-        let (mut row, verdict) = run_rate(&shot, tick, schedule, cfg.timeline_ms(), &mut on_tick, &mut stop).await;
+        let callers = Callers::new(cfg, cfg.seconds());
+        let (mut row, verdict) =
+            run_rate(&shot, tick, schedule, cfg.timeline_ms(), callers, &mut on_tick, &mut stop).await;
         match verdict {
             Verdict::Answered => {}
             Verdict::NoConnect(kind) => {
@@ -153,8 +272,26 @@ pub async fn sweep_with_progress(
             }
             Verdict::NoHttp(what) => return Err(LiveError::NoHttp { addr, what, sent: row.sent, rate_rps: rate }),
         }
+        if chain.last().and_then(|&j| rows.get(j)).is_some_and(|prev| !continues(prev, &row)) {
+            chain.clear();
+        }
         if let Some(m) = model {
-            attach_model(m, &mut row, schedule, cfg.timeline_ms());
+            let earlier: Vec<(&RateRow, &[f64])> =
+                chain.iter().filter_map(|&j| Some((rows.get(j)?, plan.get(j)?.as_slice()))).collect();
+            attach_model(m, &mut row, &earlier, schedule, cfg.timeline_ms());
+        }
+        if row.config_change.is_some() || row.start_uptime_ms.is_none() {
+            chain.clear();
+        } else {
+            chain.push(rows.len());
+        }
+        let seconds = row_seconds(&row, cfg);
+        if let (Some(t), Some(server)) = (row.timeline.as_mut(), row.server.as_ref()) {
+            // Capacity from the measured service time with --compare, else
+            // from the server's spin + wait.
+            let service_ms = model.map_or((server.spin_ms + server.wait_ms) as f64, |m| m.service_for(server));
+            let capacity = server.workers as f64 * 1000.0 / service_ms.max(1e-3);
+            t.verdicts = crate::load::timeline::judge(t, rate, seconds, capacity);
         }
         on_row(&row);
         let partial = row.partial;
@@ -166,9 +303,27 @@ pub async fn sweep_with_progress(
     Ok(rows)
 }
 
+/// Whether `row` continues the live session of `prev` for the model: both
+/// windows' starts are known and the configuration stayed the same between.
+fn continues(prev: &RateRow, row: &RateRow) -> bool {
+    let epoch = |r: &RateRow| r.server.as_ref().map(|s| s.config_epoch);
+    prev.config_change.is_none()
+        && prev.start_uptime_ms.is_some()
+        && row.start_uptime_ms.is_some()
+        && epoch(prev).is_some()
+        && epoch(prev) == epoch(row)
+}
+
 /// Run the model for `row`'s window (unless it is partial or `/config`
-/// changed during it) and attach its prediction, windows and notes.
-fn attach_model(m: &ModelInputs, row: &mut RateRow, schedule: &[f64], timeline_ms: Option<u64>) {
+/// changed during it), after the `earlier` rows of its session with their
+/// schedules, and attach its prediction, windows and notes.
+fn attach_model(
+    m: &ModelInputs,
+    row: &mut RateRow,
+    earlier: &[(&RateRow, &[f64])],
+    schedule: &[f64],
+    timeline_ms: Option<u64>,
+) {
     let Some(server) = row.server.clone() else {
         row.model_note = Some("no model: the target's /stats did not answer".to_string());
         return;
@@ -186,16 +341,29 @@ fn attach_model(m: &ModelInputs, row: &mut RateRow, schedule: &[f64], timeline_m
     }
     let deploy_ms = deploy_in_window(&server, row.start_uptime_ms);
     let bucket_ms = timeline_ms.unwrap_or(1000);
-    match m.run(&server, row.start_limit, schedule, deploy_ms, bucket_ms) {
+    let start = earlier.first().map_or(row.start_uptime_ms, |(r, _)| r.start_uptime_ms).unwrap_or(0);
+    let since = |r: &RateRow| r.start_uptime_ms.unwrap_or(start).saturating_sub(start) as f64;
+    let before: Vec<Earlier<'_>> =
+        earlier.iter().map(|&(r, arrivals)| Earlier { arrivals, offset_ms: since(r) }).collect();
+    let chain = Chain {
+        start_limit: earlier.first().map_or(row.start_limit, |(r, _)| r.start_limit),
+        earlier: &before,
+        offset_ms: since(row),
+    };
+    match m.run(&server, chain, schedule, deploy_ms, bucket_ms) {
         Ok(run) => {
             row.prediction = Some(run.prediction);
             if let Some(t) = row.timeline.as_mut() {
                 t.model = Some(run.windows);
-                t.model_note = run.windows_note;
             }
         }
         Err(e) => row.model_note = Some(format!("no model: {e}")),
     }
+}
+
+/// The seconds a row's window sent for (shorter when it was interrupted).
+fn row_seconds(row: &RateRow, cfg: &LoadConfig) -> f64 {
+    if row.partial && row.ok_per_sec > 0.0 { row.ok as f64 / row.ok_per_sec } else { cfg.seconds() }
 }
 
 /// Where the deploy falls in a window that started at server uptime
@@ -215,6 +383,40 @@ enum Verdict {
     NoHttp(String),
 }
 
+/// A try (first or retry) due at `at`: counted, then rejected locally by
+/// the throttle (false) or sent (true).
+fn fire(
+    shot: &Arc<Shot>,
+    start: Instant,
+    at: Instant,
+    try_: Try,
+    callers: &mut Callers,
+    tasks: &mut JoinSet<Done>,
+    timeline: &mut Option<TimelineTally>,
+) -> bool {
+    let at_us = u64::try_from(at.duration_since(start).as_micros()).unwrap_or(u64::MAX);
+    if let Some(t) = timeline.as_mut() {
+        t.attempt(at_us, try_.attempt == 0);
+    }
+    if try_.attempt == 0 {
+        callers.counts.first_tries += 1;
+    } else {
+        callers.counts.retries += 1;
+    }
+    if !callers.send(at_us as f64 / 1000.0) {
+        callers.counts.rejected += 1;
+        if let Some(t) = timeline.as_mut() {
+            t.rejected(at_us);
+        }
+        return false;
+    }
+    tasks.spawn(one(shot.clone(), at, start, try_));
+    if let Some(t) = timeline.as_mut() {
+        t.sent(at_us);
+    }
+    true
+}
+
 /// Run one rate's window (`tick` holds the rate, the window and the plan
 /// size). The second value is the connect error when every request of a
 /// non-empty window failed to connect.
@@ -223,6 +425,7 @@ async fn run_rate(
     mut tick: Tick,
     schedule: &[f64],
     timeline_ms: Option<u64>,
+    mut callers: Callers,
     on_tick: &mut impl FnMut(&Tick),
     stop: &mut Stop,
 ) -> (RateRow, Verdict) {
@@ -240,7 +443,9 @@ async fn run_rate(
     let mut stopped_at: Option<Instant> = None;
     let mut sent = 0u64;
     let window_end = |(i, _, ms): (usize, usize, u64)| start + Duration::from_millis((i as u64 + 1) * ms);
+    let first = Try { attempt: 0, prev_backoff_ms: None };
     loop {
+        let retry_due = callers.pending.peek().map(|p| start + Duration::from_micros(p.at_us));
         tokio::select! {
             biased;
             () = stop.wait(), if stopped_at.is_none() => {
@@ -249,22 +454,36 @@ async fn run_rate(
                 stopped_at = Some(Instant::now());
                 due = None;
                 next_window = None;
+                callers.pending.clear();
             }
             () = tokio::time::sleep_until(due.unwrap_or(start)), if due.is_some() => {
-                if let Some(at) = due {
+                if let Some(at) = due
+                    && fire(shot, start, at, first, &mut callers, &mut tasks, &mut timeline)
+                {
                     sent += 1;
-                    tasks.spawn(one(shot.clone(), at, start));
-                    if let Some(t) = timeline.as_mut() {
-                        t.sent(u64::try_from(at.duration_since(start).as_micros()).unwrap_or(u64::MAX));
-                    }
                 }
                 due = next_send.next();
             }
+            () = tokio::time::sleep_until(retry_due.unwrap_or(start)), if retry_due.is_some() => {
+                if let (Some(p), Some(at)) = (callers.pending.pop(), retry_due)
+                    && fire(shot, start, at, p.try_, &mut callers, &mut tasks, &mut timeline)
+                {
+                    sent += 1;
+                }
+            }
             joined = tasks.join_next(), if !tasks.is_empty() => {
-                let (outcome, at_us) = joined.map_or((Outcome::Error, u64::MAX), |j| j.unwrap_or((Outcome::Error, u64::MAX)));
+                let done = joined.and_then(|j| j.ok());
+                let (outcome, at_us) = done.map_or((Outcome::Error, u64::MAX), |d| (d.outcome, d.at_us));
                 tally.record(outcome);
                 if let Some(t) = timeline.as_mut() {
                     t.record(at_us, outcome);
+                }
+                if let Some(d) = done
+                    && stopped_at.is_none()
+                    && callers.ended(d.at_us as f64 / 1000.0, d.outcome, d.retry_after_ms, d.try_)
+                    && let Some(t) = timeline.as_mut()
+                {
+                    t.denied(d.at_us);
                 }
             }
             () = tokio::time::sleep_until(next_window.map_or(start, window_end)), if next_window.is_some() => {
@@ -283,7 +502,7 @@ async fn run_rate(
                 next_tick += TICK;
             }
         }
-        if due.is_none() && tasks.is_empty() {
+        if due.is_none() && tasks.is_empty() && callers.pending.is_empty() {
             break;
         }
     }
@@ -302,6 +521,7 @@ async fn run_rate(
             }
             let mut tl = Timeline {
                 window_ms: t.window_ms(),
+                client: callers.state.is_some(),
                 start_uptime_ms: before.as_ref().map(|b| b.uptime_ms),
                 server: before.as_ref().map(|b| b.config.clone()),
                 ..Timeline::default()
@@ -339,6 +559,7 @@ async fn run_rate(
         start_limit: before.as_ref().and_then(|b| b.door.limit),
         config_change,
         model_note: None,
+        client: callers.state.is_some().then_some(callers.counts),
     };
     let stats_answered = after.is_some();
     if let (Some(b), Some(a)) = (before, after) {
@@ -394,6 +615,8 @@ mod tests {
                 budget_ms: None,
                 slowdown_at_ms: None,
                 slowdown_factor: 1.0,
+                slowdown_for_ms: None,
+                retry_after_s: 1,
                 config_epoch: 0,
             },
             arrived,

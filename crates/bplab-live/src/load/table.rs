@@ -6,10 +6,27 @@ use std::fmt::Write as _;
 use crate::compare::Prediction;
 use crate::load::Timeline;
 
+/// What the callers did, apart from what the server answered (with a
+/// client policy: `bplab load --retries`, `--retry-budget`, `--throttle-k`):
+/// `first_tries + retries = sent + rejected`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ClientCounts {
+    /// First tries: one per scheduled request.
+    pub first_tries: u64,
+    /// Retries made (sent, or rejected locally by the throttle).
+    pub retries: u64,
+    /// Tries rejected locally by adaptive throttling (never sent, never retried).
+    pub rejected: u64,
+    /// Retries the budget did not allow (not tries: nothing was made).
+    pub denied: u64,
+}
+
 /// The result of one offered rate.
 ///
-/// Client-side columns count every scheduled request exactly once:
-/// `sent = ok + refused + gaveup + error`.
+/// Client-side columns count every try sent exactly once:
+/// `sent = ok + refused + gaveup + error`. Without a client policy each
+/// scheduled request is one try; with one, [`RateRow::client`] counts the
+/// first tries, the retries and the local rejections apart.
 ///
 /// Server-side columns (`done`, `lost`, `queued`) come from `/stats` read
 /// just before the window starts (`POST /stats/reset-peak`) and again after
@@ -74,16 +91,30 @@ pub struct RateRow {
     pub config_change: Option<(u64, u64)>,
     /// Why the row has no model prediction, with `--compare`.
     pub model_note: Option<String>,
+    /// First tries, retries and local rejections, when the client has a
+    /// policy (printed as the `first retries rejected denied` columns).
+    pub client: Option<ClientCounts>,
 }
 
 const HEADER: &str =
     " offered    sent     ok  refused  gaveup  error  ok_per_sec   p50_ms   p99_ms    done    lost  queued";
 const PRED_HEADER: &str = "  model_ok/s  model_p99";
+const CLIENT_HEADER: &str = "   first  retries  rejected  denied";
 const CSV_HEADER: &str = "offered,sent,ok,refused,gaveup,error,ok_per_sec,p50_ms,p99_ms,done,lost,queued,partial";
 
 /// The table header; with `compare`, two model columns follow.
 pub fn header(compare: bool) -> String {
     if compare { format!("{HEADER}{PRED_HEADER}") } else { HEADER.to_string() }
+}
+
+/// The header for rows like `row`: [`header`], with the client columns
+/// after `queued` when the row has [`RateRow::client`] counts.
+pub fn header_for(row: &RateRow, compare: bool) -> String {
+    match (row.client.is_some(), compare) {
+        (false, _) => header(compare),
+        (true, false) => format!("{HEADER}{CLIENT_HEADER}"),
+        (true, true) => format!("{HEADER}{CLIENT_HEADER}{PRED_HEADER}"),
+    }
 }
 
 /// A number as the lesson writes rates: `40`, `47.5`.
@@ -117,6 +148,9 @@ pub fn format_row(r: &RateRow, compare: bool) -> String {
         opt(r.lost),
         opt(r.queued),
     );
+    if let Some(c) = &r.client {
+        let _ = write!(s, "{:>8}{:>9}{:>10}{:>8}", c.first_tries, c.retries, c.rejected, c.denied);
+    }
     if compare {
         let (ok, p99) = match &r.prediction {
             Some(p) => (format!("{:.1}", p.ok_per_sec), opt1(p.p99_ms)),
@@ -134,6 +168,10 @@ pub fn format_row(r: &RateRow, compare: bool) -> String {
 /// missing values are empty fields.
 pub fn to_csv(rows: &[RateRow], compare: bool) -> String {
     let mut out = String::from(CSV_HEADER);
+    let client = rows.iter().any(|r| r.client.is_some());
+    if client {
+        out.push_str(",first_tries,retries,rejected,denied");
+    }
     if compare {
         out.push_str(",model_ok_per_sec,model_p99_ms");
     }
@@ -157,6 +195,10 @@ pub fn to_csv(rows: &[RateRow], compare: bool) -> String {
             e(r.queued.map(|x| x.to_string())),
             u8::from(r.partial),
         );
+        if client {
+            let c = r.client.unwrap_or_default();
+            let _ = write!(out, ",{},{},{},{}", c.first_tries, c.retries, c.rejected, c.denied);
+        }
         if compare {
             let (ok, p99) = match &r.prediction {
                 Some(p) => (format!("{:.3}", p.ok_per_sec), e(p.p99_ms.map(|x| format!("{x:.3}")))),
@@ -217,6 +259,16 @@ mod tests {
         assert!(csv.contains("\n40,797,795,2,0,0,39.750,,225.100,,0,10,0,47.600,230.000\n"), "{csv}");
         r.partial = true;
         assert!(format_row(&r, false).ends_with("      10  partial"), "{}", format_row(&r, false));
-        assert!(to_csv(&[r], false).ends_with(",10,1\n"));
+        assert!(to_csv(&[r.clone()], false).ends_with(",10,1\n"));
+        r.partial = false;
+        r.client = Some(ClientCounts { first_tries: 797, retries: 40, rejected: 3, denied: 2 });
+        r.sent = 834;
+        let line = format_row(&r, true);
+        assert_eq!(line.len(), header_for(&r, true).len());
+        assert!(header_for(&r, true).contains("queued   first  retries  rejected  denied  model_ok/s"));
+        assert!(line.contains("      10     797       40         3       2        47.6"), "{line}");
+        let csv = to_csv(&[r.clone()], false);
+        assert!(csv.starts_with(&format!("{CSV_HEADER},first_tries,retries,rejected,denied\n")), "{csv}");
+        assert!(csv.ends_with(",10,0,797,40,3,2\n"), "{csv}");
     }
 }

@@ -88,6 +88,20 @@ pub const MAX_SLOWDOWN_AT_MS: u64 = 86_400_000;
 /// What `--slowdown-at` accepts.
 pub const SLOWDOWN_AT_ACCEPTED: &str =
     "a duration after the server starts like 10s, 2.5s or 7500ms, from 0ms to 86400s";
+/// What `--slowdown-for` accepts.
+pub const SLOWDOWN_FOR_ACCEPTED: &str =
+    "a duration like 3s, 2.5s or 500ms, from 1ms to 86400s, together with --slowdown-at (default: for good)";
+/// Largest accepted `retry_after_s` (1 day).
+pub const MAX_RETRY_AFTER_S: u64 = 86_400;
+/// `--retry-after-s`: the `Retry-After` of the door's 503s, seconds.
+pub const RETRY_AFTER_S: WholeFlag = WholeFlag {
+    name: "retry-after-s",
+    label: "the Retry-After header of the door's 503s (limit refusals and CoDel sheds)",
+    min: 0,
+    max: MAX_RETRY_AFTER_S,
+    unit: "s",
+    or_word: None,
+};
 /// `--max-connections`: open connections at once, `1..=MAX_CONNECTIONS`.
 pub const MAX_CONNECTIONS_FLAG: WholeFlag = WholeFlag {
     name: "max-connections",
@@ -142,14 +156,21 @@ pub struct ServeSettings {
     pub slowdown_at_ms: Option<u64>,
     /// The deploy's multiplier, in [`SLOWDOWN_FACTOR`]'s range.
     pub slowdown_factor: f64,
+    /// How long the deploy lasts, ms (`1..=MAX_SLOWDOWN_AT_MS`): requests
+    /// starting service in `[at, at + for)` are slowed, later ones are not
+    /// (a bounded trigger); `None` = for good. Only with `slowdown_at_ms`.
+    pub slowdown_for_ms: Option<u64>,
+    /// `Retry-After` of the door's 503s, seconds, in [`RETRY_AFTER_S`]'s range.
+    pub retry_after_s: u64,
 }
 
 impl ServeSettings {
     /// The lesson's service (and the CLI defaults): 1 worker, 2 ms spin,
     /// 18 ms wait, no limit, 127.0.0.1:8081, 1024 connections, 5 s header
-    /// timeout, no budget, no deploy (a factor of 2 once one is asked for).
+    /// timeout, no budget, no deploy (a factor of 2 once one is asked for,
+    /// for good unless bounded), `Retry-After: 1`.
     pub const DEFAULT: ServeSettings = ServeSettings {
-        workers: 1,
+        workers: bplab_core::params::LESSON_WORKERS as usize,
         spin_ms: 2,
         wait_ms: 18,
         limit: None,
@@ -159,6 +180,8 @@ impl ServeSettings {
         budget_ms: None,
         slowdown_at_ms: None,
         slowdown_factor: 2.0,
+        slowdown_for_ms: None,
+        retry_after_s: 1,
     };
 }
 
@@ -199,6 +222,12 @@ impl ServeConfig {
             return Err(slowdown_at_error(&format!("{at}ms")));
         }
         SLOWDOWN_FACTOR.check(settings.slowdown_factor)?;
+        if let Some(d) = settings.slowdown_for_ms
+            && (d == 0 || d > MAX_SLOWDOWN_AT_MS || settings.slowdown_at_ms.is_none())
+        {
+            return Err(slowdown_for_error(&format!("{d}ms")));
+        }
+        RETRY_AFTER_S.check(settings.retry_after_s)?;
         Ok(ServeConfig { s: settings, door: DoorSpec::Queue(settings.limit), given: BTreeMap::new() })
     }
 
@@ -223,6 +252,26 @@ impl ServeConfig {
     /// The deploy: (ms after start, factor).
     pub fn slowdown(&self) -> Option<(u64, f64)> {
         self.s.slowdown_at_ms.map(|at| (at, self.s.slowdown_factor))
+    }
+    /// The deploy's length, ms (`None`: for good).
+    pub fn slowdown_for_ms(&self) -> Option<u64> {
+        self.s.slowdown_for_ms
+    }
+    /// The deploy's multiplier for a request starting service `since_start`
+    /// after the server started: the factor in `[at, at + for)`, else 1.
+    pub fn slowdown_factor_at(&self, since_start: std::time::Duration) -> f64 {
+        let ms = since_start.as_millis();
+        match (self.s.slowdown_at_ms, self.s.slowdown_for_ms) {
+            (Some(at), None) if ms >= u128::from(at) => self.s.slowdown_factor,
+            (Some(at), Some(d)) if ms >= u128::from(at) && ms < u128::from(at) + u128::from(d) => {
+                self.s.slowdown_factor
+            }
+            _ => 1.0,
+        }
+    }
+    /// `Retry-After` of the door's 503s, seconds.
+    pub fn retry_after_s(&self) -> u64 {
+        self.s.retry_after_s
     }
 
     /// The settings it was built from.
@@ -272,6 +321,8 @@ impl ServeConfig {
             budget_ms: self.s.budget_ms,
             slowdown_at_ms: self.s.slowdown_at_ms,
             slowdown_factor: if self.s.slowdown_at_ms.is_some() { self.s.slowdown_factor } else { 1.0 },
+            slowdown_for_ms: self.s.slowdown_for_ms,
+            retry_after_s: self.s.retry_after_s,
             config_epoch: 0,
         }
     }
@@ -307,9 +358,24 @@ fn slowdown_at_error(text: &str) -> LiveError {
     LiveError::OutOfRange { flag: "slowdown-at", value: text.to_string(), accepted: SLOWDOWN_AT_ACCEPTED.to_string() }
 }
 
+fn slowdown_for_error(text: &str) -> LiveError {
+    LiveError::OutOfRange { flag: "slowdown-for", value: text.to_string(), accepted: SLOWDOWN_FOR_ACCEPTED.to_string() }
+}
+
 /// Parse a `--slowdown-at` value: `10s`, `2.5s`, `7500ms` or `7500` (ms),
 /// whole ms from 0 to [`MAX_SLOWDOWN_AT_MS`].
 pub fn parse_slowdown_at(text: &str) -> Result<u64, LiveError> {
+    duration_ms(text).ok_or_else(|| slowdown_at_error(text))
+}
+
+/// Parse a `--slowdown-for` value: as `--slowdown-at`, but at least 1 ms.
+pub fn parse_slowdown_for(text: &str) -> Result<u64, LiveError> {
+    duration_ms(text).filter(|&ms| ms > 0).ok_or_else(|| slowdown_for_error(text))
+}
+
+/// `10s`, `2.5s`, `7500ms` or `7500` (ms) as whole ms from 0 to
+/// [`MAX_SLOWDOWN_AT_MS`].
+fn duration_ms(text: &str) -> Option<u64> {
     let t = text.trim();
     let ms = if let Some(v) = t.strip_suffix("ms") {
         v.trim().parse::<f64>().ok()
@@ -320,9 +386,9 @@ pub fn parse_slowdown_at(text: &str) -> Result<u64, LiveError> {
     };
     match ms {
         Some(ms) if ms.is_finite() && ms.fract() == 0.0 && (0.0..=MAX_SLOWDOWN_AT_MS as f64).contains(&ms) => {
-            Ok(ms as u64)
+            Some(ms as u64)
         }
-        _ => Err(slowdown_at_error(text)),
+        _ => None,
     }
 }
 
@@ -395,6 +461,39 @@ mod tests {
                     .to_string()
             ]
         );
+    }
+
+    #[test]
+    fn a_bounded_slowdown_ends_and_retry_after_is_a_setting() {
+        use std::time::Duration;
+        let ms = Duration::from_millis;
+        let bounded = ServeConfig::new(ServeSettings {
+            slowdown_at_ms: Some(1000),
+            slowdown_factor: 3.0,
+            slowdown_for_ms: Some(500),
+            retry_after_s: 0,
+            ..settings(1, Some(40))
+        })
+        .expect("valid");
+        let f: Vec<f64> = [999, 1000, 1499, 1500].iter().map(|&t| bounded.slowdown_factor_at(ms(t))).collect();
+        assert_eq!(f, [1.0, 3.0, 3.0, 1.0]);
+        assert_eq!(bounded.retry_after_s(), 0);
+        let c = bounded.stats_config();
+        assert_eq!((c.slowdown_for_ms, c.retry_after_s), (Some(500), 0));
+        assert!(c.config_line().ends_with("slowdown 3x at 1000ms for 500ms retry-after 0s"), "{}", c.config_line());
+        let forever = ServeConfig::new(ServeSettings { slowdown_at_ms: Some(1000), ..settings(1, None) }).expect("ok");
+        assert_eq!(forever.slowdown_factor_at(ms(86_400_000)), 2.0);
+        let e = ServeConfig::new(ServeSettings { slowdown_for_ms: Some(500), ..settings(1, None) }).unwrap_err();
+        assert!(e.to_string().starts_with("--slowdown-for: '500ms' is not accepted; expected a duration"), "{e}");
+        let e = ServeConfig::new(ServeSettings { retry_after_s: 86_401, ..settings(1, None) }).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--retry-after-s: '86401' is not accepted; expected a whole number from 0 to 86400 (s)"
+        );
+        assert_eq!(parse_slowdown_for("3s").ok(), Some(3000));
+        for bad in ["0", "0ms", "-1s", "x", "1.5ms", "86401s"] {
+            assert!(parse_slowdown_for(bad).unwrap_err().to_string().starts_with(&format!("--slowdown-for: '{bad}'")));
+        }
     }
 
     #[test]

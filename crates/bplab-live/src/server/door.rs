@@ -11,7 +11,7 @@
 //!
 //! The deploy (`--slowdown-at`, `--slowdown-factor`) multiplies the spin and
 //! wait of every request that takes its slot at or after that moment (time
-//! since the server started). Fewer `workers` from `POST /config` take
+//! since the server started), and before `--slowdown-for` after it if given. Fewer `workers` from `POST /config` take
 //! effect as slots are released: a released slot is retired instead of
 //! handed on until the count is down.
 
@@ -265,10 +265,7 @@ impl Door {
 
     /// The deploy's multiplier for a request starting `since_start` after start.
     fn factor_at(&self, since_start: Duration) -> f64 {
-        match self.cfg.slowdown() {
-            Some((at_ms, factor)) if since_start >= Duration::from_millis(at_ms) => factor,
-            _ => 1.0,
-        }
+        self.cfg.slowdown_factor_at(since_start)
     }
 
     /// Apply a `POST /config` change. More workers add slots at once; fewer

@@ -79,13 +79,14 @@ pub(crate) async fn handle(
         _ => {}
     }
 
+    let retry_after = door.config().retry_after_s();
     let task = tokio::spawn(work(door, shutdown));
     let outcome = task.await.unwrap_or(Outcome::Cancelled);
     Ok(match outcome {
         Outcome::Done => plain(StatusCode::OK, "ok\n", false),
-        Outcome::Refused(Refusal::Limit) => refusal("busy: admission limit reached\n"),
-        Outcome::Refused(Refusal::Shed) => refusal("busy: shed by CoDel (queue delay over target)\n"),
-        Outcome::Cancelled => refusal("shutting down\n"),
+        Outcome::Refused(Refusal::Limit) => refusal("busy: admission limit reached\n", retry_after),
+        Outcome::Refused(Refusal::Shed) => refusal("busy: shed by CoDel (queue delay over target)\n", retry_after),
+        Outcome::Cancelled => refusal("shutting down\n", retry_after),
     })
 }
 
@@ -131,7 +132,8 @@ async fn read_body(body: Incoming, timeout: Duration) -> Result<Bytes, Response<
 }
 
 /// Answer a request on a connection accepted over the connection cap: the
-/// same head checks, the body read, then 503 with `Retry-After`.
+/// same head checks, the body read, then 503 with `Retry-After: 1` (the
+/// connection cap's, not the door's `--retry-after-s`).
 pub(crate) async fn refuse_over_cap(
     req: Request<Incoming>,
     cap: usize,
@@ -225,11 +227,12 @@ fn stats(door: &Door) -> Response<Full<Bytes>> {
     }
 }
 
-/// 503 with `Retry-After: 1`. The connection stays open, so requests
-/// pipelined behind a refused one are answered too.
-fn refusal(text: &'static str) -> Response<Full<Bytes>> {
+/// 503 with `Retry-After: retry_after_s` (`--retry-after-s`, default 1).
+/// The connection stays open, so requests pipelined behind a refused one
+/// are answered too.
+fn refusal(text: &'static str, retry_after_s: u64) -> Response<Full<Bytes>> {
     let mut r = plain(StatusCode::SERVICE_UNAVAILABLE, text, false);
-    r.headers_mut().insert(RETRY_AFTER, hyper::header::HeaderValue::from_static("1"));
+    r.headers_mut().insert(RETRY_AFTER, hyper::header::HeaderValue::from(retry_after_s));
     r
 }
 
@@ -268,9 +271,11 @@ mod tests {
 
     #[test]
     fn refusal_has_retry_after_and_stays_open() {
-        let r = refusal("x");
+        let r = refusal("x", 1);
         assert_eq!(r.status(), StatusCode::SERVICE_UNAVAILABLE);
         assert_eq!(r.headers().get(RETRY_AFTER).map(|v| v.as_bytes()), Some(&b"1"[..]));
+        let r = refusal("x", 120);
+        assert_eq!(r.headers().get(RETRY_AFTER).map(|v| v.as_bytes()), Some(&b"120"[..]));
         assert_eq!(r.headers().get(CONNECTION), None, "kept open for pipelined requests");
         let raw = raw_answer(503, "busy\n");
         assert_eq!(

@@ -16,9 +16,10 @@ pub(crate) use choice::setting_help;
 pub use choice::{CODEL_INTERVAL_MS_DEFAULT, CODEL_TARGET_MS_DEFAULT, DOOR_WORDS, DoorSpec, parse_door};
 pub use config::{
     ADDR_ACCEPTED, BUDGET_MS, HEADER_TIMEOUT_MS, LIMIT, MAX_BUDGET_MS, MAX_CONNECTIONS, MAX_CONNECTIONS_FLAG,
-    MAX_HEADER_TIMEOUT_MS, MAX_LIMIT, MAX_SLOWDOWN_AT_MS, MAX_SLOWDOWN_FACTOR, MAX_SPIN_MS, MAX_WAIT_MS, MAX_WORKERS,
-    SLOWDOWN_AT_ACCEPTED, SLOWDOWN_FACTOR, SPIN_MS, ServeConfig, ServeSettings, WAIT_MS, WORKERS, parse_addr,
-    parse_limit, parse_slowdown_at, start_warnings,
+    MAX_HEADER_TIMEOUT_MS, MAX_LIMIT, MAX_RETRY_AFTER_S, MAX_SLOWDOWN_AT_MS, MAX_SLOWDOWN_FACTOR, MAX_SPIN_MS,
+    MAX_WAIT_MS, MAX_WORKERS, RETRY_AFTER_S, SLOWDOWN_AT_ACCEPTED, SLOWDOWN_FACTOR, SLOWDOWN_FOR_ACCEPTED, SPIN_MS,
+    ServeConfig, ServeSettings, WAIT_MS, WORKERS, parse_addr, parse_limit, parse_slowdown_at, parse_slowdown_for,
+    start_warnings,
 };
 pub use handler::{MAX_BODY_BYTES, MAX_URI_BYTES};
 pub use listen::{

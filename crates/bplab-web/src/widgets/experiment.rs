@@ -135,24 +135,15 @@ impl ExperimentWidget {
         self.generation = self.generation.wrapping_add(1);
         self.compute_ms = 0.0;
         self.pending = None;
-        let section = self.status.closest("section").ok().flatten();
-        if let Some(s) = &section {
-            let _ = s.set_attribute("aria-busy", "true");
-            let _ = s.set_attribute("data-gen", &self.generation.to_string());
+        if let Ok(Some(s)) = self.status.closest("section") {
+            chart::busy(&s, self.generation);
         }
         let (me, generation) = (self.me.clone(), self.generation);
         worker::compute(
             self.exp.name,
             self.exp,
             &self.params,
-            Rc::new(move |a: Answer| {
-                if let Some(me) = me.upgrade()
-                    && let Ok(mut w) = me.try_borrow_mut()
-                    && w.generation == generation
-                {
-                    w.land(a);
-                }
-            }),
+            Rc::new(move |a: Answer| deliver(me.clone(), generation, a)),
         );
     }
 
@@ -162,23 +153,19 @@ impl ExperimentWidget {
         self.compute_ms += a.compute_ms;
         let first = self.pending.is_none();
         self.pending = Some(a);
-        if !first {
-            return;
+        if first {
+            schedule_draw(self.me.clone(), self.generation);
         }
-        let (me, generation) = (self.me.clone(), self.generation);
-        dom::next_frame(move || {
-            if let Some(me) = me.upgrade()
-                && let Ok(mut w) = me.try_borrow_mut()
-                && w.generation == generation // a newer edit's answer is its own frame's to draw
-                && let Some(a) = w.pending.take()
-            {
-                w.draw(a);
-            }
-        });
     }
 
-    /// Draws an answer; the full run ends the busy state.
+    /// Draws an answer (its numbers, and its charts in view; the others
+    /// follow, one per task); the full run ends the busy state once every
+    /// chart of it is drawn.
     fn draw(&mut self, a: Answer) {
+        let section = self.status.closest("section").ok().flatten();
+        if let Some(s) = &section {
+            let _ = s.set_attribute("data-drawing", "");
+        }
         match a.report {
             Ok(r) => {
                 self.report = Some(r);
@@ -189,16 +176,16 @@ impl ExperimentWidget {
             }
             Err(e) => show_msg(&self.status, Some(&e)),
         }
-        let Some(s) = self.status.closest("section").ok().flatten() else { return };
+        let Some(s) = section else { return };
+        let _ = s.remove_attribute("data-drawing");
         let phase = if a.phase == Phase::Full { "full" } else { "preview" };
         let _ = s.set_attribute("data-compute", if a.in_worker { "worker" } else { "main" });
         let _ = s.set_attribute("data-compute-ms", &format!("{:.3}", self.compute_ms));
-        let _ = s.set_attribute("data-shown", &format!("{}:{phase}", self.generation));
-        // Drawn in a frame callback: painted at the end of this frame (scripts/measure-page.mjs).
-        let _ = s.set_attribute("data-drawn-at", &format!("{:.3}", worker::now()));
-        if a.phase == Phase::Full {
-            let _ = s.remove_attribute("aria-busy");
-        }
+        // Drawn in a frame callback: painted at the end of this frame
+        // (scripts/measure-page.mjs); its charts in view are drawn, so it is
+        // marked shown now. A full run ends the busy state once every chart
+        // of it is drawn, out of view too.
+        chart::await_charts(&s, &format!("{}:{phase}", self.generation));
     }
 
     fn reset(&mut self) {
@@ -208,14 +195,15 @@ impl ExperimentWidget {
         url_state::changed();
     }
 
-    /// Charts first: plotters may measure legend text through the page
-    /// layout, which is cheap only while the DOM is not yet dirtied.
+    /// Charts first: drawing one reads its canvas's width, a layout that
+    /// is cheap only while the DOM is not yet dirtied.
     fn render(&mut self) {
         let Some(report) = self.report.take() else { return };
         let t0 = worker::now();
         for (c, plot) in self.canvases.iter().zip(report.plots.iter().cloned()) {
-            chart::draw(c, plot);
+            chart::show(c, plot);
         }
+        chart::draw_in_view(&self.canvases);
         worker::measure("bplab:charts", t0);
         let items = report.readouts.clone();
         if self.outputs.len() != items.len() {
@@ -260,6 +248,41 @@ impl ExperimentWidget {
             self.proof.show_hashes(&self.doc, &report.tables);
         }
     }
+}
+
+/// Hands answer `a` of edit `generation` to widget `me` (dropped if a newer
+/// edit came since). Answers arrive in their own tasks, when the widget is
+/// never borrowed; if it ever were, the answer waits a task rather than
+/// being lost (a lost full answer would leave the widget busy).
+fn deliver(me: Weak<RefCell<ExperimentWidget>>, generation: u64, a: Answer) {
+    let Some(rc) = me.upgrade() else { return };
+    let Ok(mut w) = rc.try_borrow_mut() else {
+        dom::later(0, move || deliver(me, generation, a));
+        return;
+    };
+    if w.generation == generation {
+        w.land(a);
+    }
+}
+
+/// Draws widget `me`'s pending answer in a coming frame (within the
+/// frame budget, after the widgets that answered first). A newer edit's
+/// answer is its own frame's to draw. If the widget is borrowed when the
+/// frame comes (it never is between tasks), the draw waits for the next one
+/// instead of being lost, which would leave the widget busy.
+fn schedule_draw(me: Weak<RefCell<ExperimentWidget>>, generation: u64) {
+    dom::in_frame(move || {
+        let Some(rc) = me.upgrade() else { return };
+        let Ok(mut w) = rc.try_borrow_mut() else {
+            dom::later(0, move || schedule_draw(me, generation));
+            return;
+        };
+        if w.generation == generation
+            && let Some(a) = w.pending.take()
+        {
+            w.draw(a);
+        }
+    });
 }
 
 /// What a question on this widget may read: its parameters and its experiment.

@@ -170,8 +170,13 @@ impl Littles {
 
     /// Redraws in the next frame (once, however many edits come before it):
     /// the input handler only checks the value and updates the controls.
-    /// The section is `aria-busy` until then.
+    /// The section is `aria-busy` until then (and until its chart is drawn,
+    /// when it is out of view: chart.rs).
     fn schedule_render(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if let Ok(Some(s)) = self.canvas.closest("section") {
+            chart::busy(&s, self.generation);
+        }
         if self.render_pending {
             return;
         }
@@ -180,24 +185,21 @@ impl Littles {
             return;
         };
         self.render_pending = true;
-        self.generation = self.generation.wrapping_add(1);
-        let generation = self.generation;
+        frame_render(Rc::downgrade(&me));
+    }
+
+    /// The frame's redraw: the newest values, whatever edit asked for it.
+    fn frame(&mut self) {
+        self.render_pending = false;
         let section = self.canvas.closest("section").ok().flatten();
         if let Some(s) = &section {
-            let _ = s.set_attribute("aria-busy", "true");
-            let _ = s.set_attribute("data-gen", &generation.to_string());
+            let _ = s.set_attribute("data-drawing", "");
         }
-        crate::dom::next_frame(move || {
-            if let Ok(mut w) = me.try_borrow_mut() {
-                w.render_pending = false;
-                w.render();
-            }
-            if let Some(s) = section {
-                let _ = s.set_attribute("data-shown", &format!("{generation}:full"));
-                let _ = s.set_attribute("data-drawn-at", &format!("{:.3}", crate::worker::now()));
-                let _ = s.remove_attribute("aria-busy");
-            }
-        });
+        self.render();
+        let Some(s) = section else { return };
+        let _ = s.remove_attribute("data-drawing");
+        // Shown (and no longer busy) once its chart is drawn: now, or out of view later.
+        crate::chart::await_charts(&s, &format!("{}:full", self.generation));
     }
 
     fn reset(&mut self) {
@@ -208,14 +210,15 @@ impl Littles {
         self.set_solve(0);
     }
 
-    /// Chart first (see `ExperimentWidget::render`), then the DOM.
+    /// The chart (if in view: chart.rs), then the numbers and explanations.
     fn render(&mut self) {
         let input = limit_input(&self.values);
         let lim = calc::limit(input).ok();
         if lim.is_some() {
             let hi = (input.budget_ms * 2.0).max(input.service_ms * 4.0);
-            chart::draw_limit(&self.canvas, &input, (input.service_ms, hi));
+            chart::show_limit(&self.canvas, &input, (input.service_ms, hi));
         }
+        chart::draw_in_view(std::slice::from_ref(&self.canvas));
         if let Ok(r) = calc::littles(law_input(&self.values, self.solve)) {
             let i = field_index(self.solve);
             let solved = [r.arrivals_rps, r.latency_ms, r.in_flight];
@@ -272,6 +275,20 @@ impl Littles {
         }
         out
     }
+}
+
+/// Redraws widget `me` in a coming frame. If it is borrowed then (it never
+/// is between tasks), the redraw waits a task instead of being lost: a lost
+/// redraw would leave `render_pending` set, the widget busy and every later
+/// edit ignored.
+fn frame_render(me: Weak<RefCell<Littles>>) {
+    crate::dom::in_frame(move || {
+        let Some(rc) = me.upgrade() else { return };
+        match rc.try_borrow_mut() {
+            Ok(mut w) => w.frame(),
+            Err(_) => crate::dom::later(0, move || frame_render(me)),
+        }
+    });
 }
 
 /// What a question on this widget may read: the six inputs by name.

@@ -120,7 +120,7 @@ impl Client {
 
 /// Why a retry was not scheduled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum NoRetry {
+pub enum NoRetry {
     /// No retries configured, or this caller has used them all.
     Exhausted,
     /// It would be sent at or after the end of the run window.
@@ -130,9 +130,11 @@ pub(crate) enum NoRetry {
 }
 
 /// The callers' running state: the budget's tokens, the throttle's counts,
-/// and the two random streams.
+/// and the two random streams. The engine keeps one per run; `bplab load`
+/// keeps one per offered rate, so the live client decides with this same
+/// code (times are then ms since the rate's window started).
 #[derive(Clone, Debug)]
-pub(crate) struct ClientState {
+pub struct ClientState {
     client: Client,
     jitter: Option<ChaCha8Rng>,
     throttle_rng: Option<ChaCha8Rng>,
@@ -141,6 +143,8 @@ pub(crate) struct ClientState {
 }
 
 impl ClientState {
+    /// A fresh state for `client` (a full budget, empty throttle counts),
+    /// its streams seeded from `seed` ([`CLIENT_STREAM`], [`THROTTLE_STREAM`]).
     pub fn new(client: Client, seed: u64) -> Self {
         Self {
             client,
