@@ -291,7 +291,17 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
             let waits = self.requests.get(i).is_some_and(|r| r.start_ms.is_none() && r.outcome == Outcome::Ok);
             if waits || self.m.client.retry.max_retries > 0 {
                 let a = self.requests.get(i).map_or(t, |r| r.arrival_ms);
-                self.queue.push(a + self.timeout_ms, Kind::GiveUp, i as u32);
+                let deadline = a + self.timeout_ms;
+                // A try in service that ends by its deadline is answered on
+                // time: its give-up would do nothing (`give_up` returns), and
+                // leaving it out keeps the other events' order.
+                let on_time = self
+                    .requests
+                    .get(i)
+                    .is_some_and(|r| r.outcome == Outcome::Ok && r.end_ms.is_some_and(|e| e <= deadline));
+                if !on_time {
+                    self.queue.push(deadline, Kind::GiveUp, i as u32);
+                }
             }
         }
         self.note(t);
