@@ -20,7 +20,7 @@ use serde::Serialize;
 pub use params::{MetastableParams, Trigger};
 pub use phase::{Cell, Sizing};
 pub use policy::{BACKOFF_CAP_MS, BUDGET_FLOOR_RPS, BUDGET_MAX_TOKENS, POLICIES, THROTTLE_WINDOW_MS};
-pub use sim::{Backoff, Budget, Client, Throttle, Window, Totals, World, simulate};
+pub use sim::{Backoff, Client, RetryBudget, Throttle, Totals, Window, World, simulate};
 pub use phase::boundary;
 pub use presets::{PRESETS, Preset};
 pub use verdict::{HEALTHY_SHARE, Rule, Verdict};

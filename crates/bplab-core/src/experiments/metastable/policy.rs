@@ -4,7 +4,7 @@
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
-use super::sim::{Backoff, Budget, Client, Throttle};
+use super::sim::{Backoff, Client, RetryBudget, Throttle};
 use crate::stochastic::{RateSchedule, ServiceTime};
 
 /// The policies, in race order.
@@ -29,7 +29,7 @@ pub const SPIKE_STREAM: u64 = 14;
 pub fn client(name: &str, retries: u32, backoff_ms: f64, ratio: f64, k: f64) -> Client {
     let fixed = Client {
         retries,
-        backoff: Backoff::Fixed(backoff_ms),
+        backoff: Backoff::Fixed { ms: backoff_ms },
         budget: None,
         throttle: None,
         honour_retry_after: false,
@@ -41,7 +41,7 @@ pub fn client(name: &str, retries: u32, backoff_ms: f64, ratio: f64, k: f64) -> 
             Client { backoff: Backoff::FullJitter { base_ms, cap_ms: BACKOFF_CAP_MS.max(base_ms) }, ..fixed }
         }
         "budget" => Client {
-            budget: Some(Budget { ratio, floor_rps: BUDGET_FLOOR_RPS, max_tokens: BUDGET_MAX_TOKENS }),
+            budget: Some(RetryBudget { ratio, floor_rps: BUDGET_FLOOR_RPS, max_tokens: BUDGET_MAX_TOKENS }),
             ..fixed
         },
         "throttle" => Client { throttle: Some(Throttle { k, window_ms: THROTTLE_WINDOW_MS }), ..fixed },

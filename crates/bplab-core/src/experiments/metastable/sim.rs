@@ -16,52 +16,18 @@ use serde::Serialize;
 
 pub use crate::stochastic::Window;
 
-/// The wait before retry `k` (1 = the first retry).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub enum Backoff {
-    /// The same wait each time, ms.
-    Fixed(f64),
-    /// `U × min(cap, base × 2^(k−1))`, `U` uniform in `[0, 1)` (AWS "Full Jitter").
-    FullJitter {
-        /// First retry's ceiling, ms.
-        base_ms: f64,
-        /// Largest ceiling, ms.
-        cap_ms: f64,
-    },
-}
+pub use crate::stochastic::{Backoff, RetryBudget, Throttle};
 
-/// A retry budget: `tokens = min(max, tokens + floor_rps × Δt / 1000)` as
-/// the clock runs, `+ ratio` per on-time answer, `−1` per retry; a retry
-/// without a whole token is not sent. Starts full.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Budget {
-    /// Tokens per on-time answer.
-    pub ratio: f64,
-    /// Tokens per second from the clock.
-    pub floor_rps: f64,
-    /// Most tokens held (and the start).
-    pub max_tokens: f64,
-}
-
-/// SRE adaptive throttling: reject a try locally with probability
-/// `max(0, (requests − K × accepts) / (requests + 1))` over the last `window_ms`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Throttle {
-    /// K.
-    pub k: f64,
-    /// Counting window, ms.
-    pub window_ms: f64,
-}
-
-/// What the callers do.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+/// What the callers do (the engine's client rules, `docs/client.md`; the
+/// world gives the timeout).
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Client {
     /// Retries after a refusal or a give-up (a local rejection is final).
     pub retries: u32,
     /// The wait before each.
     pub backoff: Backoff,
     /// A retry budget, if any.
-    pub budget: Option<Budget>,
+    pub budget: Option<RetryBudget>,
     /// Adaptive throttling, if any.
     pub throttle: Option<Throttle>,
     /// Wait at least the refusal's Retry-After.
@@ -127,16 +93,12 @@ impl Totals {
 /// every value in its ranges) gives an empty timeline.
 pub fn simulate(w: World<'_>, c: Client) -> (Vec<Window>, Totals) {
     use crate::stochastic as st;
-    let backoff = match c.backoff {
-        Backoff::Fixed(ms) => st::Backoff::Fixed { ms },
-        Backoff::FullJitter { base_ms, cap_ms } => st::Backoff::FullJitter { base_ms, cap_ms },
-    };
     let client = st::Client {
         timeout_ms: Some(w.timeout_ms),
         abandon: st::Abandon::Served,
-        retry: st::Retry { max_retries: c.retries, backoff },
-        budget: c.budget.map(|b| st::RetryBudget { ratio: b.ratio, floor_rps: b.floor_rps, max_tokens: b.max_tokens }),
-        throttle: c.throttle.map(|t| st::Throttle { k: t.k, window_ms: t.window_ms }),
+        retry: st::Retry { max_retries: c.retries, backoff: c.backoff },
+        budget: c.budget,
+        throttle: c.throttle,
         honour_retry_after: c.honour_retry_after,
     };
     let model = st::Model {
@@ -183,7 +145,7 @@ mod tests {
     }
 
     const NAIVE: Client =
-        Client { retries: 2, backoff: Backoff::Fixed(10.0), budget: None, throttle: None, honour_retry_after: false };
+        Client { retries: 2, backoff: Backoff::Fixed { ms: 10.0 }, budget: None, throttle: None, honour_retry_after: false };
 
     #[test]
     fn a_refused_caller_retries_after_the_backoff_and_every_try_ends_once() {
@@ -210,7 +172,7 @@ mod tests {
         let (ticks, t) = simulate(world(&[0.0, 1.0, 2.0], &[50.0; 3]), ra);
         // The refused caller's retry waits 1000 ms: at 1002 the line is empty.
         assert_eq!((ticks[0].retries, ticks[1].retries, t.retries, t.ok), (0, 1, 1, 3));
-        let b = Client { budget: Some(Budget { ratio: 0.0, floor_rps: 0.0, max_tokens: 1.0 }), ..NAIVE };
+        let b = Client { budget: Some(RetryBudget { ratio: 0.0, floor_rps: 0.0, max_tokens: 1.0 }), ..NAIVE };
         let (_, t) = simulate(world(&[0.0, 1.0, 2.0], &[50.0; 3]), b);
         assert_eq!((t.retries, t.denied), (1, 1));
     }
