@@ -168,7 +168,7 @@ impl Littles {
         url_state::changed();
     }
 
-    /// Redraws in the next frame (once, however many edits come before it):
+    /// Redraws in a coming frame (once, however many edits come before it):
     /// the input handler only checks the value and updates the controls.
     /// The section is `aria-busy` until then (and until its chart is drawn,
     /// when it is out of view: chart.rs).
@@ -185,7 +185,11 @@ impl Littles {
             return;
         };
         self.render_pending = true;
-        frame_render(Rc::downgrade(&me));
+        // From a later task, not from the handler: the frame right after
+        // the input then shows the control moved, and the redraw comes
+        // after that frame's callbacks (like an experiment widget's answer).
+        let me = Rc::downgrade(&me);
+        crate::dom::later(0, move || frame_render(me));
     }
 
     /// The frame's redraw: the newest values, whatever edit asked for it.
