@@ -2,6 +2,7 @@
 //! optional range slider paired with it, and an inline message (role=alert)
 //! beside them for refused values. Built from a spec; no parameter list here.
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
@@ -49,6 +50,8 @@ pub struct Control {
     pub msg: Element,
     /// The slider's last step stands for this text (see `ControlSpec::beyond`), at this value.
     beyond: Option<(String, f64)>,
+    /// A message may be on show (so clearing it has something to do).
+    erred: Cell<bool>,
 }
 
 /// Called with the new text whenever the user edits the control.
@@ -120,7 +123,7 @@ impl Control {
         let text = input(&text).ok_or_else(|| JsValue::from_str("input"))?;
         add(&row, text_el(doc, "small", &[("id", &hint_id), ("class", "hint")], spec.help)?)?;
         let msg = add(&row, el(doc, "p", &[("id", &msg_id), ("class", "msg"), ("role", "alert"), ("hidden", "")])?)?;
-        let c = Control { text, slider, msg, beyond };
+        let c = Control { text, slider, msg, beyond, erred: Cell::new(true) };
         c.set_value(value);
         c.wire(edit)?;
         Ok(c)
@@ -159,10 +162,16 @@ impl Control {
 
     /// Shows `v` in both inputs (no event is fired).
     pub fn set_value(&self, v: &str) {
-        self.text.set_value(v);
+        // Only what differs is written: an edit re-shows every control of
+        // its widget, and each write invalidates the page's style.
+        if self.text.value() != v {
+            self.text.set_value(v);
+        }
         if let Some(s) = &self.slider {
             if v.parse::<f64>().is_ok() {
-                s.set_value(v);
+                if s.value() != v {
+                    s.set_value(v);
+                }
             } else if let Some((text, at)) = self.beyond.as_ref().filter(|(t, _)| v.trim().eq_ignore_ascii_case(t)) {
                 s.set_value(&at.to_string());
                 label_value(s, &self.beyond, text);
@@ -182,6 +191,10 @@ impl Control {
 
     /// Shows or clears the inline message and marks the input invalid.
     pub fn show_error(&self, msg: Option<&str>) {
+        if msg.is_none() && !self.erred.get() {
+            return; // nothing on show: no DOM write
+        }
+        self.erred.set(msg.is_some());
         show_msg(&self.msg, msg);
         let invalid = if msg.is_some() { "true" } else { "false" };
         let _ = self.text.set_attribute("aria-invalid", invalid);

@@ -218,6 +218,9 @@ pub fn input(e: &Element) -> Option<HtmlInputElement> {
 /// Shows (`Some`) or hides (`None`) a message element.
 pub fn show_msg(e: &Element, msg: Option<&str>) {
     if let Some(h) = e.dyn_ref::<HtmlElement>() {
+        if msg.is_none() && h.hidden() && e.first_child().is_none() {
+            return; // hidden and empty already: no DOM write
+        }
         h.set_hidden(msg.is_none());
     }
     e.set_text_content(msg);
