@@ -1,11 +1,15 @@
-//! The canvas drawing backend: plotters-canvas with one change. Plotters
-//! sizes text by default through its web font module, which appends a
-//! `<span>` to the page and reads `offsetHeight`: a forced layout of the
-//! whole page per label, the dominant cost of a redraw (measured). Here text
-//! is sized with the canvas's own `measureText`, which needs no layout (and
-//! each width is measured once per font and text, then remembered), and
-//! text is drawn here so the font, alignment and colour are only set on the
-//! context when they change (setting `font` parses CSS every time).
+//! The canvas drawing backend for plotters (in place of plotters-canvas).
+//! Plotters sizes text by default through its web font module, which
+//! appends a `<span>` to the page and reads `offsetHeight`: a forced layout
+//! of the whole page per label, the dominant cost of a redraw (measured).
+//! Here text is sized with the canvas's own `measureText`, which needs no
+//! layout (and each width is measured once per font and text, then
+//! remembered). Every style (font, alignment, fill and stroke colour, line
+//! width) is set on the context only when it changes: each colour is a
+//! string made in wasm, decoded in JS and parsed as CSS, and plotters draws
+//! a dashed line as one path per dash, a band as one polygon per step.
+//! Consecutive opaque lines of one style are stroked as one path (they
+//! would cover the same pixels one by one).
 
 use std::cell::RefCell;
 
@@ -13,7 +17,6 @@ use plotters_backend::text_anchor::{HPos, VPos};
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind, FontTransform,
 };
-use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
@@ -31,13 +34,25 @@ thread_local! {
     static WIDTHS: RefCell<Vec<(String, f64)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Text state last set on the context (empty = unknown).
+/// Styles last set on the context (empty = unknown), and whether a path of
+/// opaque lines in the current stroke style is open (not stroked yet).
 #[derive(Default)]
 struct TextState {
     font: String,
-    fill: String,
+    fill: Option<Ink>,
     align: String,
     baseline: String,
+    stroke: Option<Ink>,
+    width: f64,
+    open: bool,
+}
+
+/// A colour as plotters gives it: `(rgb, alpha)`; compared before any
+/// CSS string is made of it.
+type Ink = ((u8, u8, u8), f64);
+
+fn ink(c: BackendColor) -> Option<Ink> {
+    Some((c.rgb, c.alpha))
 }
 
 /// Sets `slot` to `want` (and calls `apply`) only if it differs.
@@ -53,7 +68,6 @@ fn update(slot: &mut String, want: &str, apply: impl FnOnce(&str)) {
 /// logical size × `devicePixelRatio` and the context is scaled to match, so
 /// the charts see the logical size.
 pub struct Canvas {
-    inner: CanvasBackend,
     /// Size the charts draw at, CSS pixels.
     logical: (u32, u32),
     ctx: CanvasRenderingContext2d,
@@ -85,27 +99,50 @@ impl Canvas {
         let ctx = canvas.get_context("2d").ok()??.dyn_into::<CanvasRenderingContext2d>().ok()?;
         let (sx, sy) = (f64::from(w) / f64::from(logical.0.max(1)), f64::from(h) / f64::from(logical.1.max(1)));
         ctx.set_transform(sx, 0.0, 0.0, sy, 0.0, 0.0).ok()?;
-        Some(Canvas {
-            inner: CanvasBackend::with_canvas_object(canvas.clone())?,
-            logical,
-            ctx,
-            text_state: RefCell::default(),
-        })
+        Some(Canvas { logical, ctx, text_state: RefCell::default() })
     }
 
     /// Sets the text state entries that differ from the last ones set.
-    fn set_text_state(&self, font: String, fill: String, align: &str, baseline: &str) {
+    fn set_text_state(&self, font: String, fill: BackendColor, align: &str, baseline: &str) {
+        self.fill_style(fill);
         let Ok(mut st) = self.text_state.try_borrow_mut() else { return };
         update(&mut st.font, &font, |v| self.ctx.set_font(v));
-        update(&mut st.fill, &fill, |v| self.ctx.set_fill_style_str(v));
         update(&mut st.align, align, |v| self.ctx.set_text_align(v));
         update(&mut st.baseline, baseline, |v| self.ctx.set_text_baseline(v));
     }
 
-    /// Forgets the cached fill style (shape drawing sets its own).
-    fn forget_fill(&self) {
-        if let Ok(mut st) = self.text_state.try_borrow_mut() {
-            st.fill.clear();
+    /// Strokes the open path of opaque lines, if any.
+    fn flush(&self) {
+        if let Ok(mut st) = self.text_state.try_borrow_mut()
+            && st.open
+        {
+            st.open = false;
+            self.ctx.stroke();
+        }
+    }
+
+    /// Sets the fill colour (after stroking what is open).
+    fn fill_style(&self, c: BackendColor) {
+        self.flush();
+        let Ok(mut st) = self.text_state.try_borrow_mut() else { return };
+        if st.fill != ink(c) {
+            st.fill = ink(c);
+            self.ctx.set_fill_style_str(&css_color(c));
+        }
+    }
+
+    /// Sets the stroke colour and width of `style` (after stroking what is open).
+    fn line_style<S: BackendStyle>(&self, style: &S) {
+        self.flush();
+        let Ok(mut st) = self.text_state.try_borrow_mut() else { return };
+        if st.stroke != ink(style.color()) {
+            st.stroke = ink(style.color());
+            self.ctx.set_stroke_style_str(&css_color(style.color()));
+        }
+        let w = style.stroke_width() as f64;
+        if st.width != w {
+            st.width = w;
+            self.ctx.set_line_width(w);
         }
     }
 }
@@ -132,17 +169,25 @@ impl std::fmt::Display for CanvasError {
 impl std::error::Error for CanvasError {}
 
 type Res = Result<(), DrawingErrorKind<CanvasError>>;
-type Inner = <CanvasBackend as DrawingBackend>::ErrorType;
-
-fn conv(r: Result<(), DrawingErrorKind<Inner>>) -> Res {
-    r.map_err(|e| match e {
-        DrawingErrorKind::DrawingError(e) => DrawingErrorKind::DrawingError(CanvasError(e.to_string())),
-        DrawingErrorKind::FontError(e) => DrawingErrorKind::FontError(e),
-    })
-}
 
 fn js_error(e: wasm_bindgen::JsValue) -> CanvasError {
     CanvasError(e.as_string().unwrap_or_else(|| format!("{e:?}")))
+}
+
+/// A vertical or horizontal line moved half a pixel, so that a 1 px line
+/// covers one pixel column or row instead of blurring over two (what
+/// plotters-canvas does).
+fn sharp(from: BackendCoord, to: BackendCoord) -> ((f64, f64), (f64, f64)) {
+    let (mut a, mut b) = ((f64::from(from.0), f64::from(from.1)), (f64::from(to.0), f64::from(to.1)));
+    if a.0 == b.0 {
+        a.0 -= 0.5;
+        b.0 -= 0.5;
+    }
+    if a.1 == b.1 {
+        a.1 -= 0.5;
+        b.1 -= 0.5;
+    }
+    (a, b)
 }
 
 impl DrawingBackend for Canvas {
@@ -152,34 +197,113 @@ impl DrawingBackend for Canvas {
         self.logical
     }
     fn ensure_prepared(&mut self) -> Res {
-        conv(self.inner.ensure_prepared())
+        Ok(())
     }
     fn present(&mut self) -> Res {
-        conv(self.inner.present())
+        self.flush();
+        Ok(())
     }
     fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Res {
-        self.forget_fill();
-        conv(self.inner.draw_pixel(point, color))
+        if color.alpha == 0.0 {
+            return Ok(());
+        }
+        self.fill_style(color);
+        self.ctx.fill_rect(f64::from(point.0), f64::from(point.1), 1.0, 1.0);
+        Ok(())
     }
     fn draw_line<S: BackendStyle>(&mut self, from: BackendCoord, to: BackendCoord, style: &S) -> Res {
-        self.forget_fill();
-        conv(self.inner.draw_line(from, to, style))
+        if style.color().alpha == 0.0 {
+            return Ok(());
+        }
+        let (a, b) = sharp(from, to);
+        self.line_style(style);
+        self.ctx.begin_path();
+        self.ctx.move_to(a.0, a.1);
+        self.ctx.line_to(b.0, b.1);
+        self.ctx.stroke();
+        Ok(())
     }
     fn draw_rect<S: BackendStyle>(&mut self, ul: BackendCoord, br: BackendCoord, style: &S, fill: bool) -> Res {
-        self.forget_fill();
-        conv(self.inner.draw_rect(ul, br, style, fill))
+        if style.color().alpha == 0.0 {
+            return Ok(());
+        }
+        let (x, y, w, h) = (f64::from(ul.0), f64::from(ul.1), f64::from(br.0 - ul.0), f64::from(br.1 - ul.1));
+        if fill {
+            self.fill_style(style.color());
+            self.ctx.fill_rect(x, y, w, h);
+        } else {
+            self.line_style(style);
+            self.ctx.stroke_rect(x, y, w, h);
+        }
+        Ok(())
     }
     fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(&mut self, path: I, style: &S) -> Res {
-        self.forget_fill();
-        conv(self.inner.draw_path(path, style))
+        let color = style.color();
+        if color.alpha == 0.0 {
+            return Ok(());
+        }
+        let mut path = path.into_iter();
+        let Some(start) = path.next() else { return Ok(()) };
+        // Opaque lines of the style already open join its path; any other
+        // line is stroked on its own (a translucent one must not merge its overlaps).
+        let joins = color.alpha >= 1.0
+            && self
+                .text_state
+                .try_borrow()
+                .is_ok_and(|st| st.open && st.stroke == ink(color) && st.width == style.stroke_width() as f64);
+        if !joins {
+            self.line_style(style);
+            self.ctx.begin_path();
+        }
+        self.ctx.move_to(f64::from(start.0), f64::from(start.1));
+        for p in path {
+            self.ctx.line_to(f64::from(p.0), f64::from(p.1));
+        }
+        if color.alpha >= 1.0 {
+            if let Ok(mut st) = self.text_state.try_borrow_mut() {
+                st.open = true;
+            }
+        } else {
+            self.ctx.stroke();
+        }
+        Ok(())
     }
     fn draw_circle<S: BackendStyle>(&mut self, center: BackendCoord, radius: u32, style: &S, fill: bool) -> Res {
-        self.forget_fill();
-        conv(self.inner.draw_circle(center, radius, style, fill))
+        if style.color().alpha == 0.0 {
+            return Ok(());
+        }
+        if fill {
+            self.fill_style(style.color());
+        } else {
+            self.line_style(style);
+        }
+        self.ctx.begin_path();
+        let (x, y) = (f64::from(center.0), f64::from(center.1));
+        self.ctx
+            .arc(x, y, f64::from(radius), 0.0, std::f64::consts::TAU)
+            .map_err(|e| DrawingErrorKind::DrawingError(js_error(e)))?;
+        if fill {
+            self.ctx.fill();
+        } else {
+            self.ctx.stroke();
+        }
+        Ok(())
     }
     fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(&mut self, vert: I, style: &S) -> Res {
-        self.forget_fill();
-        conv(self.inner.fill_polygon(vert, style))
+        if style.color().alpha == 0.0 {
+            return Ok(());
+        }
+        let mut vert = vert.into_iter();
+        let Some(start) = vert.next() else { return Ok(()) };
+        self.fill_style(style.color());
+        self.ctx.begin_path();
+        self.ctx.move_to(f64::from(start.0), f64::from(start.1));
+        for p in vert {
+            self.ctx.line_to(f64::from(p.0), f64::from(p.1));
+        }
+        self.ctx.close_path();
+        self.ctx.fill();
+        Ok(())
     }
     fn draw_text<S: BackendTextStyle>(&mut self, text: &str, style: &S, pos: BackendCoord) -> Res {
         let color = style.color();
@@ -202,7 +326,8 @@ impl DrawingBackend for Canvas {
             HPos::Right => "end",
             HPos::Center => "center",
         };
-        self.set_text_state(font_of(style), css_color(color), align, baseline);
+        self.flush();
+        self.set_text_state(font_of(style), color, align, baseline);
         let (x, y) = (f64::from(pos.0), f64::from(pos.1));
         let r = if degrees == 0.0 {
             self.ctx.fill_text(text, x, y)

@@ -118,28 +118,30 @@ pub fn embed_query(widget: &str, pairs: Pairs) -> String {
     format!("?{q}")
 }
 
-/// The query of the whole current state.
+/// The query of the whole current state. Fills every widget's embed link
+/// on the way (written only where it changed: one pass over the widgets).
 pub fn query_now() -> String {
     let embed = EMBED.with(|e| e.borrow().clone());
     SOURCES.with(|s| {
         let s = s.borrow();
-        let q = match &embed {
-            Some(w) => s
-                .iter()
-                .find(|src| src.widget == w)
-                .map(|src| embed_query(w, with_kept(w, (src.pairs)())))
-                .unwrap_or_default(),
-            None => {
-                let all = s.iter().flat_map(|src| {
-                    with_kept(src.widget, (src.pairs)()).into_iter().map(|(k, v)| (format!("{}.{k}", src.widget), v))
-                });
-                let q = join(all);
-                if q.is_empty() { String::new() } else { format!("?{q}") }
-            }
-        };
+        let mut all = Vec::new();
+        let mut q = String::new();
         for src in s.iter() {
-            if let Some(a) = &src.embed_link {
-                let _ = a.set_attribute("href", &embed_query(src.widget, with_kept(src.widget, (src.pairs)())));
+            let pairs = with_kept(src.widget, (src.pairs)());
+            let own = embed_query(src.widget, pairs.clone());
+            if let Some(a) = src.embed_link.as_ref().filter(|a| a.get_attribute("href").as_deref() != Some(&own)) {
+                let _ = a.set_attribute("href", &own);
+            }
+            match &embed {
+                Some(w) if w == src.widget && q.is_empty() => q = own,
+                Some(_) => {}
+                None => all.extend(pairs.into_iter().map(|(k, v)| (format!("{}.{k}", src.widget), v))),
+            }
+        }
+        if embed.is_none() {
+            let joined = join(all.into_iter());
+            if !joined.is_empty() {
+                q = format!("?{joined}");
             }
         }
         q
