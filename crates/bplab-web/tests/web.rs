@@ -98,6 +98,7 @@ async fn every_widget_mounts_with_labelled_controls() {
         }
         assert!(root.query_selector(&format!("#w-{} input[type=range][data-main]", e.name)).unwrap().is_some());
     }
+    open_explanations().await;
     for name in std::iter::once("littles").chain(EXPERIMENTS.iter().map(|e| e.name)) {
         let panel = text(&format!("{name}-explain"));
         for part in ["It assumes", "It ignores", "What would change it"] {
@@ -222,6 +223,7 @@ async fn reset_restores_the_article_defaults() {
 #[wasm_bindgen_test]
 async fn patched_explanations_equal_a_fresh_render() {
     page("").await;
+    open_explanations().await;
     for v in ["250", "260", "400"] {
         type_in("collapse-deadline-ms-range", v).await;
     }
@@ -233,6 +235,7 @@ async fn patched_explanations_equal_a_fresh_render() {
         patched.0
     );
     page("?collapse.deadline-ms=400&littles.budget-ms=300").await;
+    open_explanations().await;
     assert_eq!((text("collapse-explain"), text("littles-explain")), patched);
 }
 
@@ -258,6 +261,18 @@ async fn shaping_readouts_are_at_the_chosen_burst() {
 }
 
 /// Lets the browser breathe (the test runner polls the page between tasks).
+/// Opens every explanation panel (a closed one is filled when it opens)
+/// and waits for their `toggle` events.
+async fn open_explanations() {
+    let panels = doc().query_selector_all("details.explain").unwrap();
+    for i in 0..panels.length() {
+        panels.item(i).unwrap().dyn_into::<Element>().unwrap().set_attribute("open", "").unwrap();
+    }
+    for _ in 0..5 {
+        yield_to_browser().await;
+    }
+}
+
 async fn yield_to_browser() {
     let p = js_sys::Promise::new(&mut |resolve, _| {
         let _ = web_sys::window().unwrap().set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 0);

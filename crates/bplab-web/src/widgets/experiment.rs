@@ -224,18 +224,28 @@ impl ExperimentWidget {
             }
         }
         shown.0 = values;
-        let explanations = report.explanations.clone();
-        if shown.1.as_ref() != Some(&explanations) {
-            let _ = explain::render_all(&self.doc, &self.explain, &explanations);
-            shown.1 = Some(explanations);
-        }
         drop(shown);
         self.report = Some(report);
+        self.show_explanations();
         let cmd = proof::command(&["run", self.exp.name], &pairs(self.exp, &self.params));
         self.proof.show_commands(&self.doc, &[cmd]);
         self.show_hashes();
         if let Some(q) = &self.question {
             q.refresh(&self.doc, &ExpEnv { exp: self.exp, params: &self.params });
+        }
+    }
+
+    /// The explanations of the answer shown, when their panel is open (a
+    /// closed panel is filled when it opens: an answer's explanation is
+    /// dozens of elements, rebuilt on every edit).
+    fn show_explanations(&self) {
+        let open = self.explain.parent_element().is_some_and(|d| d.has_attribute("open"));
+        let (Some(report), Ok(mut shown)) = (self.report.as_ref().filter(|_| open), self.shown.try_borrow_mut()) else {
+            return;
+        };
+        if shown.1.as_ref() != Some(&report.explanations) {
+            let _ = explain::render_all(&self.doc, &self.explain, &report.explanations);
+            shown.1 = Some(report.explanations.clone());
         }
     }
 
@@ -457,6 +467,14 @@ pub fn mount(
         on(&d, "toggle", move |_| {
             if let Ok(w) = w2.try_borrow() {
                 w.show_hashes();
+            }
+        })?;
+    }
+    if let Some(d) = w.borrow().explain.parent_element() {
+        let w2 = w.clone();
+        on(&d, "toggle", move |_| {
+            if let Ok(w) = w2.try_borrow() {
+                w.show_explanations();
             }
         })?;
     }
