@@ -305,7 +305,10 @@ pub fn schedule() {
         .is_some_and(|r| r.get_attribute("aria-busy").as_deref() == Some("true"));
     if rest && !tasked && !building {
         PUMPS.with(|p| p.set((p.get().0, true)));
-        crate::dom::later(0, || {
+        // After the answers waiting for a frame are drawn: a chart out of
+        // view never delays a widget's numbers (at first load, every
+        // widget's first answer comes before the charts nobody sees yet).
+        crate::dom::after_frames(|| {
             PUMPS.with(|p| p.set((p.get().0, false)));
             draw_some();
             schedule();

@@ -186,6 +186,20 @@ fn in_frame_boxed(f: Job) {
     }
 }
 
+/// Runs `f` in a later task once no frame job is waiting (now queued
+/// ones first, in their frames): background work that must not delay
+/// what is drawn in frames.
+pub fn after_frames(f: impl FnOnce() + 'static) {
+    fn wait(f: Job) {
+        if FRAME_JOBS.with(|q| q.borrow().is_empty()) {
+            later_boxed(0, f);
+        } else {
+            in_frame_boxed(Box::new(move || later_boxed(0, Box::new(move || wait(f)))));
+        }
+    }
+    wait(Box::new(f));
+}
+
 /// Runs the jobs queued before this frame (one queued by a job of this
 /// frame waits for the next one) until the budget is used.
 fn frame_pump() {
