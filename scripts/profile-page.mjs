@@ -4,7 +4,9 @@
 // rate, summarised as self time per function (the wasm has no name section:
 // its functions show as wasm-function[n]; the glue's imports show which DOM
 // or canvas call was made) and the page's own performance.measure entries
-// (bplab:mount, bplab:receive, bplab:render:*, bplab:charts).
+// (bplab:mount, bplab:receive, bplab:render:*, bplab:charts; the page records
+// all but the mount's only when window.__bplabMeasure is set before it starts,
+// as this script does).
 //
 // Usage: node scripts/profile-page.mjs [--rate 4] [--widget admission] [--moves 20] [--top 30]
 //   without --widget: the first load. --out FILE writes the raw .cpuprofile.
@@ -25,6 +27,8 @@ const srv = await site();
 const browser = await launch();
 try {
   const page = await openPage(browser, srv.url.replace(/\/$/, ''));
+  // Every draw and receive measured (the page keeps only the mount's otherwise).
+  await page.addInitScript(() => { window.__bplabMeasure = true; });
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: RATE });
   await cdp.send('Profiler.enable');

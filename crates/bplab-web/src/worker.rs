@@ -321,9 +321,22 @@ fn on_message(data: &JsValue) {
     done(Answer { phase, report, compute_ms: ms, in_worker: true });
 }
 
+thread_local! {
+    /// `globalThis.__bplabMeasure` was set before the page started
+    /// (scripts/profile-page.mjs): every draw and receive is measured.
+    static DETAILED: bool = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("__bplabMeasure"))
+        .is_ok_and(|v| v.is_truthy());
+}
+
 /// Records `name` from `t0` to now in the page's performance timeline
-/// (scripts/measure-page.mjs reads where the main thread's time goes).
+/// (scripts/measure-page.mjs reads `bplab:mount`; scripts/profile-page.mjs
+/// where the main thread's time goes). Only the mount's are kept unless
+/// `__bplabMeasure` asks for every one: each entry costs main-thread time,
+/// a few ms per frame at 4× CPU throttling.
 pub fn measure(name: &str, t0: f64) {
+    if !name.starts_with("bplab:mount") && !DETAILED.with(|d| *d) {
+        return;
+    }
     let Some(p) = web_sys::window().and_then(|w| w.performance()) else { return };
     let Ok(f) = js_sys::Reflect::get(&p, &JsValue::from_str("measure")) else { return };
     let opts = js_sys::Object::new();
