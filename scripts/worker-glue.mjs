@@ -18,7 +18,7 @@
 // shipped twice.
 //
 // Writes into DIST (and compacts the glue in place: no comments or
-// indentation, its integrity hash in index.html updated):
+// indentation; its integrity hash in index.html updated, and the wasm's):
 //   - bplab-worker-<hash>.js: the worker (for bplab-api.js on host pages);
 //   - index.html: the same text in <script type="text/plain"
 //     id="bplab-worker-src">, which the page starts from a Blob URL (the same
@@ -99,6 +99,11 @@ const sri = `sha384-${createHash('sha384').update(pageGlue).digest('base64')}`;
 const preload = new RegExp(`(href="\\./${glue.replace(/[.]/g, '\\.')}"[^>]*integrity=")[^"]*(")`);
 if (/integrity=/.test(html) && !preload.test(html)) die(`index.html has no integrity attribute for ${glue} to update`);
 html = html.replace(preload, (_, a, b) => `${a}${sri}${b}`);
+// The wasm's too: build-web.sh runs one more wasm-opt pass over Trunk's output.
+const wasmSri = `sha384-${createHash('sha384').update(readFileSync(join(dist, wasm))).digest('base64')}`;
+const wasmLink = new RegExp(`(href="\\./${wasm.replace(/[.]/g, '\\.')}"[^>]*integrity=")[^"]*(")`);
+if (/integrity=/.test(html) && !wasmLink.test(html)) die(`index.html has no integrity attribute for ${wasm} to update`);
+html = html.replace(wasmLink, (_, a, b) => `${a}${wasmSri}${b}`);
 html = html.replace(/\n?<script type="text\/plain" id="bplab-worker-src">[\s\S]*?<\/script>/, '');
 if (!/<\/body>/i.test(html)) die('index.html has no </body>');
 html = html.replace(/<\/body>/i, () => `<script type="text/plain" id="bplab-worker-src">${worker}</script>\n</body>`);
