@@ -33,7 +33,11 @@
 //!
 //! Cost: one heap push/pop per served try on a heap of at most `workers`
 //! entries, a deque push/pop per give-up, a heap push/pop per retry, so
-//! `O(n log workers)`; the line is a ring buffer.
+//! `O(n log workers)`; the line is a ring buffer. When only waiting
+//! callers' deadlines matter (dropped, no retries) the line, which holds
+//! exactly the waiting requests in deadline order, is the give-up lane: the
+//! queue is shown its head's deadline, and a caller whose request starts
+//! in time never becomes an event (its give-up would do nothing).
 
 use std::collections::VecDeque;
 
@@ -106,6 +110,10 @@ struct Loop<'m, 'a, const TL: bool, const CL: bool> {
     in_system: u32,
     timeout_ms: f64,
     give_ups: bool,
+    /// Only waiting callers' deadlines matter (dropped, no retries): the
+    /// line holds exactly the waiting requests, in deadline order, so the
+    /// queue is shown its head's deadline instead of one give-up per request.
+    line_give_ups: bool,
     dropped_leave: bool,
     peak_line: u64,
     last_ms: f64,
@@ -151,6 +159,7 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
             in_system: 0,
             timeout_ms: m.client.timeout_ms.unwrap_or(f64::INFINITY),
             give_ups: m.client.gives_up(),
+            line_give_ups: m.client.gives_up() && m.client.retry.max_retries == 0,
             dropped_leave: m.client.abandon == Abandon::Dropped,
             peak_line: 0,
             last_ms: 0.0,
@@ -285,8 +294,9 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
             self.waiting += 1;
             self.dispatch(t);
             self.peak_line = self.peak_line.max(u64::from(self.waiting));
+            self.watch_line();
         }
-        if self.give_ups {
+        if self.give_ups && !self.line_give_ups {
             // Dropped without retries: only a waiting caller's deadline matters.
             let waits = self.requests.get(i).is_some_and(|r| r.start_ms.is_none() && r.outcome == Outcome::Ok);
             if waits || self.m.client.retry.max_retries > 0 {
@@ -300,7 +310,7 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
                     .get(i)
                     .is_some_and(|r| r.outcome == Outcome::Ok && r.end_ms.is_some_and(|e| e <= deadline));
                 if !on_time {
-                    self.queue.push(deadline, Kind::GiveUp, i as u32);
+                    self.queue.push_give_up(deadline, i as u32);
                 }
             }
         }
@@ -356,7 +366,7 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
             r.start_ms = Some(t);
             r.end_ms = Some(end);
             self.free -= 1;
-            self.queue.push(end, Kind::Completion, i as u32);
+            self.queue.push_completion(end, i as u32);
         }
     }
 
@@ -389,8 +399,18 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
         }
         if !self.line.is_empty() {
             self.dispatch(t);
+            self.watch_line();
         }
         self.note(t);
+    }
+
+    /// With `line_give_ups`, shows the queue the line head's deadline.
+    #[inline(always)]
+    fn watch_line(&mut self) {
+        if self.line_give_ups {
+            let head = self.line.front().and_then(|&j| self.requests.get(j as usize).map(|r| (r, j)));
+            self.queue.set_give_up(head.map(|(r, j)| (r.arrival_ms + self.timeout_ms, j)));
+        }
     }
 
     /// The caller of try `i` reaches its deadline `t`.
@@ -412,6 +432,12 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
             self.door.learn(t - r.arrival_ms, inflight, true);
             if let Some(w) = self.window(t) {
                 w.dropped += 1;
+            }
+            if self.line_give_ups {
+                // The line's head (`watch_line`): every waiting request left before it.
+                self.line.pop_front();
+                self.watch_line();
+                return;
             }
         }
         if let Some(m) = self.meta.get_mut(i) {
@@ -445,7 +471,7 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
                     ..r
                 });
                 self.meta.push(Meta { inflight: 0, prev_backoff_ms: Some(backoff), abandoned: false });
-                self.queue.push(at, Kind::Retry, id);
+                self.queue.push_retry(at, id);
             }
             Err(NoRetry::Denied) => self.tally.budget_denied += 1,
             Err(NoRetry::Exhausted | NoRetry::PastWindow) => {}

@@ -77,39 +77,21 @@ pub struct Event {
 
 /// A lane entry: (time bits, seq << 32 | id); the kind is the lane's. Two
 /// full words: small heap moves, and no padding (a padded 4-byte id made
-/// every heap push stall on a store-to-load forward).
+/// every heap push stall on a store-to-load forward). Within a lane the
+/// tuple order is the `(time, seq)` order (seqs are distinct in a lane).
 type Entry = (u64, u64);
 
-/// Low bits of a packed key holding `seq`.
-const SEQ_BITS: u32 = 62;
+/// An empty lane's head: after every real entry (a finite time's bits are
+/// below `u64::MAX`, a NaN's).
+const EMPTY: Entry = (u64::MAX, u64::MAX);
 
 #[inline(always)]
 fn entry(time_ms: f64, seq: u32, id: u32) -> Entry {
     ((time_ms + 0.0).to_bits(), (u64::from(seq) << 32) | u64::from(id))
 }
 
-/// The packed key of a lane entry of `kind`, and its id.
-#[inline(always)]
-fn keyed(e: Entry, kind: Kind) -> (u128, u32) {
-    (pack(e.0, kind, e.1 >> 32), e.1 as u32)
-}
-
-/// [`Key`] as one integer with the same order: time bits, then kind, then seq.
-#[inline(always)]
-fn pack(time: u64, kind: Kind, seq: u64) -> u128 {
-    (u128::from(time) << 64) | (u128::from(kind as u8) << SEQ_BITS) | u128::from(seq & ((1 << SEQ_BITS) - 1))
-}
-
-#[inline(always)]
-fn unpack(k: u128) -> (Key, Kind) {
-    let kind = match (k >> SEQ_BITS) & 3 {
-        0 => Kind::GiveUp,
-        1 => Kind::Completion,
-        2 => Kind::Arrival,
-        _ => Kind::Retry,
-    };
-    (Key { time: (k >> 64) as u64, kind, seq: (k as u64) & ((1 << SEQ_BITS) - 1) }, kind)
-}
+/// The kinds by lane index (the declaration order).
+const KINDS: [Kind; 4] = [Kind::GiveUp, Kind::Completion, Kind::Arrival, Kind::Retry];
 
 /// A lane whose entries mostly come in order: a deque while every push is
 /// at or after the last, a binary heap from the first push before it on
@@ -135,24 +117,20 @@ impl Lane {
         }
     }
 
+    /// Removes the smallest entry and returns the next one's.
     #[inline]
-    fn peek(&self) -> Option<Entry> {
-        match self {
-            Lane::InOrder(d) => d.front().copied(),
-            Lane::Heap(h) => h.peek().map(|r| r.0),
-        }
-    }
-
-    #[inline]
-    fn pop(&mut self) {
+    fn pop(&mut self) -> Entry {
         match self {
             Lane::InOrder(d) => {
                 d.pop_front();
+                d.front().copied()
             }
             Lane::Heap(h) => {
                 h.pop();
+                h.peek().map(|r| r.0)
             }
         }
+        .unwrap_or(EMPTY)
     }
 
     fn len(&self) -> usize {
@@ -173,10 +151,12 @@ pub struct EventQueue<'a> {
     retries: Lane,
     /// Pushes so far per lane: give-ups, completions, retries.
     pushed: [u32; 3],
-    /// Each lane's head as a packed key (`u128::MAX`: empty) and its id, by
-    /// kind: kept up to date on every push and pop, so a pop compares four
-    /// integers instead of peeking four lanes.
-    heads: [(u128, u32); 4],
+    /// Each lane's smallest entry ([`EMPTY`]: none), by kind: kept up to
+    /// date on every push and pop, so a pop compares four times instead of
+    /// peeking four lanes. Two lanes' heads at one time leave in kind
+    /// order, and a lane's entries in seq order, so comparing times, with
+    /// ties to the lower kind, gives the [`Key`] order.
+    heads: [Entry; 4],
 }
 
 impl<'a> EventQueue<'a> {
@@ -191,25 +171,17 @@ impl<'a> EventQueue<'a> {
             completions: BinaryHeap::with_capacity(completion_capacity),
             retries: Lane::InOrder(VecDeque::new()),
             pushed: [0; 3],
-            heads: [(u128::MAX, 0); 4],
+            heads: [EMPTY; 4],
         };
-        q.refresh(Kind::Arrival);
+        q.heads[Kind::Arrival as usize] = q.first(0);
         q
     }
 
-    /// Recomputes the head of `kind`'s lane.
+    /// The entry of first try `i`, if any.
     #[inline(always)]
-    fn refresh(&mut self, kind: Kind) {
-        let head = match kind {
-            Kind::GiveUp => self.give_ups.front().map(|&e| keyed(e, kind)),
-            Kind::Completion => self.completions.peek().map(|&Reverse(e)| keyed(e, kind)),
-            Kind::Arrival => self.first_ms.get(self.next_first).map(|&t| {
-                let i = self.next_first as u64;
-                (pack((t + 0.0).to_bits(), kind, i), i as u32)
-            }),
-            Kind::Retry => self.retries.peek().map(|e| keyed(e, kind)),
-        };
-        self.heads[kind as usize] = head.unwrap_or((u128::MAX, 0));
+    fn first(&self, i: usize) -> Entry {
+        // `i` < u32::MAX: the slice is cut to that length.
+        self.first_ms.get(i).map_or(EMPTY, |&t| entry(t, i as u32, i as u32))
     }
 
     /// Schedules an event of `kind` at `time_ms` (finite, `>= 0`) carrying
@@ -218,68 +190,121 @@ impl<'a> EventQueue<'a> {
     /// [`Kind::Retry`].
     #[inline]
     pub fn push(&mut self, time_ms: f64, kind: Kind, id: u32) {
-        let kind = if kind == Kind::Arrival { Kind::Retry } else { kind };
-        let lane = match kind {
-            Kind::GiveUp => 0,
-            Kind::Completion => 1,
-            Kind::Arrival | Kind::Retry => 2,
-        };
+        match kind {
+            Kind::GiveUp => self.push_give_up(time_ms, id),
+            Kind::Completion => self.push_completion(time_ms, id),
+            Kind::Arrival | Kind::Retry => self.push_retry(time_ms, id),
+        }
+    }
+
+    /// The next entry of the lane with push counter `lane`, at `time_ms`.
+    #[inline(always)]
+    fn next_entry(&mut self, lane: usize, time_ms: f64, id: u32) -> Entry {
         let seq = self.pushed[lane];
         self.pushed[lane] = seq.saturating_add(1);
-        let e = entry(time_ms, seq, id);
-        match kind {
-            Kind::GiveUp => {
-                if self.give_ups.back().is_none_or(|b| *b <= e) {
-                    self.give_ups.push_back(e);
-                } else {
-                    let at = self.give_ups.partition_point(|x| *x <= e);
-                    self.give_ups.insert(at, e);
-                }
-            }
-            Kind::Completion => self.completions.push(Reverse(e)),
-            Kind::Arrival | Kind::Retry => self.retries.push(e),
-        }
-        let k = keyed(e, kind);
+        entry(time_ms, seq, id)
+    }
+
+    /// Keeps `kind`'s head the smaller of it and a pushed `e`.
+    #[inline(always)]
+    fn lower_head(&mut self, kind: Kind, e: Entry) {
         let h = &mut self.heads[kind as usize];
-        if k.0 < h.0 {
-            *h = k;
+        if e < *h {
+            *h = e;
         }
+    }
+
+    /// [`Self::push`] of a [`Kind::GiveUp`].
+    #[inline(always)]
+    pub fn push_give_up(&mut self, time_ms: f64, id: u32) {
+        let e = self.next_entry(0, time_ms, id);
+        if self.give_ups.back().is_none_or(|b| *b <= e) {
+            self.give_ups.push_back(e);
+        } else {
+            let at = self.give_ups.partition_point(|x| *x <= e);
+            self.give_ups.insert(at, e);
+        }
+        self.lower_head(Kind::GiveUp, e);
+    }
+
+    /// [`Self::push`] of a [`Kind::Completion`].
+    #[inline(always)]
+    pub fn push_completion(&mut self, time_ms: f64, id: u32) {
+        let e = self.next_entry(1, time_ms, id);
+        self.completions.push(Reverse(e));
+        self.lower_head(Kind::Completion, e);
+    }
+
+    /// [`Self::push`] of a [`Kind::Retry`].
+    #[inline(always)]
+    pub fn push_retry(&mut self, time_ms: f64, id: u32) {
+        let e = self.next_entry(2, time_ms, id);
+        self.retries.push(e);
+        self.lower_head(Kind::Retry, e);
+    }
+
+    /// Makes `(time_ms, id)` the give-up lane's one event (`None`: none),
+    /// for a caller that keeps its deadlines in time order itself and shows
+    /// the queue only the earliest (the engine's line, when only waiting
+    /// callers' deadlines matter); not counted by [`Self::len`]. A queue uses
+    /// either this or [`Self::push_give_up`].
+    #[inline(always)]
+    pub fn set_give_up(&mut self, next: Option<(f64, u32)>) {
+        self.heads[Kind::GiveUp as usize] = next.map_or(EMPTY, |(t, id)| entry(t, 0, id));
     }
 
     /// The key of the next event, if any.
     pub fn peek(&self) -> Option<Key> {
-        self.head().map(|(k, _)| unpack(k).0)
+        let k = self.head();
+        let e = self.heads[k];
+        (e != EMPTY).then(|| Key { time: e.0, kind: KINDS[k], seq: e.1 >> 32 })
     }
 
-    /// The smallest head, and its id.
+    /// The lane (kind index) of the smallest head: the earliest time, ties
+    /// to the lower kind. [`EMPTY`]'s lane when every lane is empty.
     #[inline(always)]
-    fn head(&self) -> Option<(u128, u32)> {
-        let [a, b, c, d] = self.heads;
-        let ab = if b.0 < a.0 { b } else { a };
-        let cd = if d.0 < c.0 { d } else { c };
-        let best = if cd.0 < ab.0 { cd } else { ab };
-        (best.0 != u128::MAX).then_some(best)
+    fn head(&self) -> usize {
+        let [g, c, a, r] = self.heads.map(|h| h.0);
+        let (l, lt) = if g <= c { (0, g) } else { (1, c) };
+        let (r, rt) = if a <= r { (2, a) } else { (3, r) };
+        if lt <= rt { l } else { r }
     }
 
     /// Removes and returns the next event in `(time, kind, seq)` order.
     #[inline(always)]
     pub fn pop(&mut self) -> Option<Event> {
-        let (packed, id) = self.head()?;
-        let (key, kind) = unpack(packed);
-        match kind {
+        // The usual race is a completion against a first try: one branch
+        // decides it (like the old loop's), the other lanes only have to be
+        // later; anything else takes the general comparison.
+        let [g, c, a, r] = self.heads.map(|h| h.0);
+        let k = if c <= a {
+            if c < g && c <= r { 1 } else { self.head() }
+        } else if a < g && a <= r {
+            2
+        } else {
+            self.head()
+        };
+        let e = self.heads[k];
+        if e == EMPTY {
+            return None;
+        }
+        let kind = KINDS[k];
+        self.heads[k] = match kind {
             Kind::GiveUp => {
                 self.give_ups.pop_front();
+                self.give_ups.front().copied().unwrap_or(EMPTY)
             }
             Kind::Completion => {
                 self.completions.pop();
+                self.completions.peek().map_or(EMPTY, |r| r.0)
             }
-            Kind::Arrival => self.next_first += 1,
-            Kind::Retry => {
-                self.retries.pop();
+            Kind::Arrival => {
+                self.next_first += 1;
+                self.first(self.next_first)
             }
-        }
-        self.refresh(kind);
-        Some(Event { time_ms: key.time_ms(), kind, seq: key.seq, id })
+            Kind::Retry => self.retries.pop(),
+        };
+        Some(Event { time_ms: f64::from_bits(e.0), kind, seq: e.1 >> 32, id: e.1 as u32 })
     }
 
     /// Events still queued.
@@ -344,16 +369,6 @@ mod tests {
     }
 
     proptest! {
-        /// The packed key orders like the key and unpacks to it.
-        #[test]
-        fn packing_keeps_the_order(a in (0.0f64..1e15, 0u8..4, 0u64..1 << 62), b in (0.0f64..1e15, 0u8..4, 0u64..1 << 62)) {
-            let kinds = [Kind::GiveUp, Kind::Completion, Kind::Arrival, Kind::Retry];
-            let (ka, kb) = (Key::new(a.0, kinds[usize::from(a.1)], a.2), Key::new(b.0, kinds[usize::from(b.1)], b.2));
-            let (pa, pb) = (pack(ka.time, ka.kind, ka.seq), pack(kb.time, kb.kind, kb.seq));
-            prop_assert_eq!(ka.cmp(&kb), pa.cmp(&pb));
-            prop_assert_eq!(unpack(pa).0, ka);
-        }
-
         /// Any mix of pushes and pops gives the events in the order of a
         /// plain sort by (time, kind, seq).
         #[test]
