@@ -214,12 +214,23 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
     }
 
     fn run(mut self) -> Run {
-        while let Some(e) = self.queue.pop() {
-            let (t, i) = (e.time_ms, e.id as usize);
-            match e.kind {
-                Kind::GiveUp => self.give_up(t, i),
-                Kind::Completion => self.complete(t, i),
+        while let Some(kind) = self.queue.next_kind() {
+            // Each arm takes its own kind, so `take` is specialised per lane.
+            let take = |q: &mut EventQueue<'_>, k| {
+                let e = q.take(k);
+                (e.time_ms, e.id as usize)
+            };
+            match kind {
+                Kind::GiveUp => {
+                    let (t, i) = take(&mut self.queue, Kind::GiveUp);
+                    self.give_up(t, i)
+                }
+                Kind::Completion => {
+                    let (t, i) = take(&mut self.queue, Kind::Completion);
+                    self.complete(t, i)
+                }
                 Kind::Arrival => {
+                    let (t, i) = take(&mut self.queue, Kind::Arrival);
                     self.tally.first_tries += 1;
                     if let Some(w) = self.window(t) {
                         w.first_tries += 1;
@@ -227,6 +238,7 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
                     self.arrive(t, i);
                 }
                 Kind::Retry => {
+                    let (t, i) = take(&mut self.queue, Kind::Retry);
                     self.tally.retries += 1;
                     if let Some(w) = self.window(t) {
                         w.retries += 1;

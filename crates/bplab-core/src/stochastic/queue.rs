@@ -90,9 +90,6 @@ fn entry(time_ms: f64, seq: u32, id: u32) -> Entry {
     ((time_ms + 0.0).to_bits(), (u64::from(seq) << 32) | u64::from(id))
 }
 
-/// The kinds by lane index (the declaration order).
-const KINDS: [Kind; 4] = [Kind::GiveUp, Kind::Completion, Kind::Arrival, Kind::Retry];
-
 /// A lane whose entries mostly come in order: a deque while every push is
 /// at or after the last, a binary heap from the first push before it on
 /// (either way the smallest entry leaves first; entries are distinct, so
@@ -255,41 +252,36 @@ impl<'a> EventQueue<'a> {
 
     /// The key of the next event, if any.
     pub fn peek(&self) -> Option<Key> {
-        let k = self.head();
-        let e = self.heads[k];
-        (e != EMPTY).then(|| Key { time: e.0, kind: KINDS[k], seq: e.1 >> 32 })
+        self.next_kind().map(|kind| {
+            let e = self.heads[kind as usize];
+            Key { time: e.0, kind, seq: e.1 >> 32 }
+        })
     }
 
-    /// The lane (kind index) of the smallest head: the earliest time, ties
-    /// to the lower kind. [`EMPTY`]'s lane when every lane is empty.
+    /// The kind of the next event, if any: the lane whose head has the
+    /// earliest time, ties to the lower kind. Written as branches (no
+    /// table), the usual race of a completion against a first try first,
+    /// so a caller's `match` on it compiles to those same branches.
     #[inline(always)]
-    fn head(&self) -> usize {
+    pub fn next_kind(&self) -> Option<Kind> {
         let [g, c, a, r] = self.heads.map(|h| h.0);
-        let (l, lt) = if g <= c { (0, g) } else { (1, c) };
-        let (r, rt) = if a <= r { (2, a) } else { (3, r) };
-        if lt <= rt { l } else { r }
-    }
-
-    /// Removes and returns the next event in `(time, kind, seq)` order.
-    #[inline(always)]
-    pub fn pop(&mut self) -> Option<Event> {
-        // The usual race is a completion against a first try: one branch
-        // decides it (like the old loop's), the other lanes only have to be
-        // later; anything else takes the general comparison.
-        let [g, c, a, r] = self.heads.map(|h| h.0);
-        let k = if c <= a {
-            if c < g && c <= r { 1 } else { self.head() }
+        if c <= a {
+            if c < g && c <= r {
+                return Some(Kind::Completion);
+            }
         } else if a < g && a <= r {
-            2
-        } else {
-            self.head()
-        };
-        let e = self.heads[k];
-        if e == EMPTY {
-            return None;
+            return Some(Kind::Arrival);
         }
-        let kind = KINDS[k];
-        self.heads[k] = match kind {
+        // The earliest is a give-up or a retry (or nothing): either is at
+        // or before the completion and first-try heads, a retry strictly.
+        if g <= r { (g != EMPTY.0).then_some(Kind::GiveUp) } else { Some(Kind::Retry) }
+    }
+
+    /// Removes the head of `kind`'s lane (non-empty) and returns it.
+    #[inline(always)]
+    pub fn take(&mut self, kind: Kind) -> Event {
+        let e = self.heads[kind as usize];
+        self.heads[kind as usize] = match kind {
             Kind::GiveUp => {
                 self.give_ups.pop_front();
                 self.give_ups.front().copied().unwrap_or(EMPTY)
@@ -304,7 +296,13 @@ impl<'a> EventQueue<'a> {
             }
             Kind::Retry => self.retries.pop(),
         };
-        Some(Event { time_ms: f64::from_bits(e.0), kind, seq: e.1 >> 32, id: e.1 as u32 })
+        Event { time_ms: f64::from_bits(e.0), kind, seq: e.1 >> 32, id: e.1 as u32 }
+    }
+
+    /// Removes and returns the next event in `(time, kind, seq)` order.
+    #[inline(always)]
+    pub fn pop(&mut self) -> Option<Event> {
+        self.next_kind().map(|k| self.take(k))
     }
 
     /// Events still queued.
