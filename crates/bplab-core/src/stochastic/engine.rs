@@ -67,15 +67,26 @@ pub fn serve(server: &Server, arrivals_ms: &[f64], service_ms: &[f64], window_ms
 }
 
 /// Per-try state beside the public [`Request`] (kept only for a limiter
-/// door or retries).
-#[derive(Clone, Copy, Debug, Default)]
+/// door or retries), in 16 bytes.
+#[derive(Clone, Copy, Debug)]
 struct Meta {
+    /// The backoff drawn before it, ms; NaN for a first try (a drawn
+    /// backoff is a finite number: [`super::Backoff::validate`]).
+    prev_backoff_ms: f64,
     /// Requests in the system right after it was admitted (a limiter's sample).
     inflight: i32,
-    /// The backoff drawn before it (`None` for a first try).
-    prev_backoff_ms: Option<f64>,
     /// Its caller gave up on it already (a later shed is not the caller's failure).
     abandoned: bool,
+}
+
+impl Meta {
+    /// A first try's.
+    const FIRST: Meta = Meta { prev_backoff_ms: f64::NAN, inflight: 0, abandoned: false };
+
+    /// The backoff drawn before it (`None` for a first try).
+    fn prev_backoff_ms(&self) -> Option<f64> {
+        (!self.prev_backoff_ms.is_nan()).then_some(self.prev_backoff_ms)
+    }
 }
 
 /// Runs a validated model. The loop is compiled four times, with and
@@ -128,22 +139,26 @@ struct Loop<'m, 'a, const TL: bool, const CL: bool> {
 
 impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
     fn new(m: &'m Model<'a>) -> Self {
-        let requests: Vec<Request> = m
-            .arrivals_ms
-            .iter()
-            .zip(m.service_ms)
-            .map(|(&a, &s)| Request {
-                arrival_ms: a,
-                service_ms: s,
-                start_ms: None,
-                end_ms: None,
-                outcome: Outcome::Refused,
-                attempt: 0,
-            })
-            .collect();
+        // With retries, room for as many again: the first retry would
+        // double the vectors anyway, and growing them copies every try.
+        let n = m.arrivals_ms.len();
+        let room = if m.client.retry.max_retries > 0 { n.saturating_mul(2) } else { n };
+        let mut requests: Vec<Request> = Vec::with_capacity(room);
+        requests.extend(m.arrivals_ms.iter().zip(m.service_ms).map(|(&a, &s)| Request {
+            arrival_ms: a,
+            service_ms: s,
+            start_ms: None,
+            end_ms: None,
+            outcome: Outcome::Refused,
+            attempt: 0,
+        }));
         // Only a limiter's samples and retries read it.
         let uses_meta = matches!(m.door, Door::Limit(_)) || m.client.retry.max_retries > 0;
-        let meta = if uses_meta { vec![Meta::default(); requests.len()] } else { Vec::new() };
+        let mut meta = Vec::new();
+        if uses_meta {
+            meta.reserve_exact(room);
+            meta.resize(n, Meta::FIRST);
+        }
         let split = m.slowdown.map_or(f64::INFINITY, |s| s.at_ms);
         let timeline = m.timeline_ms.map(|w| Recorder::new(m.window_ms, w, split));
         Self {
@@ -470,7 +485,7 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
     #[inline(never)]
     fn schedule_retry(&mut self, t: f64, i: usize, retry_after_ms: Option<f64>) {
         let Some(r) = self.requests.get(i).copied() else { return };
-        let prev = self.meta.get(i).and_then(|m| m.prev_backoff_ms);
+        let prev = self.meta.get(i).and_then(Meta::prev_backoff_ms);
         match self.client.retry(t, r.attempt, prev, retry_after_ms, self.m.window_ms) {
             Ok((at, backoff)) => {
                 let Ok(id) = u32::try_from(self.requests.len()) else { return };
@@ -482,7 +497,7 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
                     attempt: r.attempt + 1,
                     ..r
                 });
-                self.meta.push(Meta { inflight: 0, prev_backoff_ms: Some(backoff), abandoned: false });
+                self.meta.push(Meta { prev_backoff_ms: backoff, ..Meta::FIRST });
                 self.queue.push_retry(at, id);
             }
             Err(NoRetry::Denied) => self.tally.budget_denied += 1,

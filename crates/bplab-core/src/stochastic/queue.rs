@@ -20,8 +20,7 @@
 //! smallest [`Key`] over the four lane heads, so the lanes are invisible in
 //! the order.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 /// What happens at an event. The declaration order is the tie order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -90,6 +89,72 @@ fn entry(time_ms: f64, seq: u32, id: u32) -> Entry {
     ((time_ms + 0.0).to_bits(), (u64::from(seq) << 32) | u64::from(id))
 }
 
+/// A binary min-heap of distinct entries. Its pop hands back the new
+/// smallest entry from registers: reading it back from the slot the pop
+/// just stored to (as `BinaryHeap::peek` after `pop` does) stalled every
+/// completion on a store-to-load forward.
+#[derive(Clone, Debug, Default)]
+struct MinHeap(Vec<Entry>);
+
+impl MinHeap {
+    fn with_capacity(n: usize) -> Self {
+        MinHeap(Vec::with_capacity(n))
+    }
+
+    /// Adds `e`: up from the bottom while its parent is larger.
+    #[inline(always)]
+    fn push(&mut self, e: Entry) {
+        let v = &mut self.0;
+        let mut hole = v.len();
+        v.push(e);
+        while hole > 0 {
+            let parent = (hole - 1) / 2;
+            let p = v[parent];
+            if p <= e {
+                break;
+            }
+            v[hole] = p;
+            hole = parent;
+        }
+        v[hole] = e;
+    }
+
+    /// Removes the smallest entry and returns the next one ([`EMPTY`]: none):
+    /// the last entry goes down from the root while a child is smaller.
+    #[inline(always)]
+    fn pop(&mut self) -> Entry {
+        let v = &mut self.0;
+        let Some(last) = v.pop() else { return EMPTY };
+        let n = v.len();
+        if n == 0 {
+            return EMPTY;
+        }
+        let (mut hole, mut top) = (0, last);
+        loop {
+            let l = 2 * hole + 1;
+            if l >= n {
+                break;
+            }
+            let c = if l + 1 < n && v[l + 1] < v[l] { l + 1 } else { l };
+            let ce = v[c];
+            if last <= ce {
+                break;
+            }
+            if hole == 0 {
+                top = ce;
+            }
+            v[hole] = ce;
+            hole = c;
+        }
+        v[hole] = last;
+        top
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
+}
+
 /// A lane whose entries mostly come in order: a deque while every push is
 /// at or after the last, a binary heap from the first push before it on
 /// (either way the smallest entry leaves first; entries are distinct, so
@@ -97,7 +162,7 @@ fn entry(time_ms: f64, seq: u32, id: u32) -> Entry {
 #[derive(Clone, Debug)]
 enum Lane {
     InOrder(VecDeque<Entry>),
-    Heap(BinaryHeap<Reverse<Entry>>),
+    Heap(MinHeap),
 }
 
 impl Lane {
@@ -106,11 +171,14 @@ impl Lane {
         match self {
             Lane::InOrder(d) if d.back().is_none_or(|b| *b <= e) => d.push_back(e),
             Lane::InOrder(d) => {
-                let mut h: BinaryHeap<Reverse<Entry>> = d.drain(..).map(Reverse).collect();
-                h.push(Reverse(e));
+                let mut h = MinHeap::with_capacity(d.len() + 1);
+                for x in d.drain(..) {
+                    h.push(x);
+                }
+                h.push(e);
                 *self = Lane::Heap(h);
             }
-            Lane::Heap(h) => h.push(Reverse(e)),
+            Lane::Heap(h) => h.push(e),
         }
     }
 
@@ -120,14 +188,10 @@ impl Lane {
         match self {
             Lane::InOrder(d) => {
                 d.pop_front();
-                d.front().copied()
+                d.front().copied().unwrap_or(EMPTY)
             }
-            Lane::Heap(h) => {
-                h.pop();
-                h.peek().map(|r| r.0)
-            }
+            Lane::Heap(h) => h.pop(),
         }
-        .unwrap_or(EMPTY)
     }
 
     fn len(&self) -> usize {
@@ -144,7 +208,7 @@ pub struct EventQueue<'a> {
     first_ms: &'a [f64],
     next_first: usize,
     give_ups: VecDeque<Entry>,
-    completions: BinaryHeap<Reverse<Entry>>,
+    completions: MinHeap,
     retries: Lane,
     /// Pushes so far per lane: give-ups, completions, retries.
     pushed: [u32; 3],
@@ -165,7 +229,7 @@ impl<'a> EventQueue<'a> {
             first_ms: first_ms.get(..first_ms.len().min(u32::MAX as usize)).unwrap_or_default(),
             next_first: 0,
             give_ups: VecDeque::new(),
-            completions: BinaryHeap::with_capacity(completion_capacity),
+            completions: MinHeap::with_capacity(completion_capacity),
             retries: Lane::InOrder(VecDeque::new()),
             pushed: [0; 3],
             heads: [EMPTY; 4],
@@ -228,7 +292,7 @@ impl<'a> EventQueue<'a> {
     #[inline(always)]
     pub fn push_completion(&mut self, time_ms: f64, id: u32) {
         let e = self.next_entry(1, time_ms, id);
-        self.completions.push(Reverse(e));
+        self.completions.push(e);
         self.lower_head(Kind::Completion, e);
     }
 
@@ -286,10 +350,7 @@ impl<'a> EventQueue<'a> {
                 self.give_ups.pop_front();
                 self.give_ups.front().copied().unwrap_or(EMPTY)
             }
-            Kind::Completion => {
-                self.completions.pop();
-                self.completions.peek().map_or(EMPTY, |r| r.0)
-            }
+            Kind::Completion => self.completions.pop(),
             Kind::Arrival => {
                 self.next_first += 1;
                 self.first(self.next_first)
