@@ -26,14 +26,25 @@ for door in $doors; do
     live_stop
 done
 
-printf '%-10s %5s %10s %10s %8s %10s %10s %8s\n' door rate live_ok/s model_ok/s gap_ok live_p99 model_p99 gap_p99
+# model_range: the model's ok/s for starts up to 1 s either side of the live
+# one, where that range is wider than 10 % of the row's own (the load
+# tool's "hangs on when the rate started" note); "-" where it is not.
+printf '%-10s %5s %10s %10s %8s %10s %10s %8s %12s\n' door rate live_ok/s model_ok/s gap_ok live_p99 model_p99 gap_p99 model_range
 for door in $doors; do
     awk -v door="$door" '
         function gap(m, l) { return (l + 0 == 0) ? "-" : sprintf("%+.1f%%", 100 * (m - l) / l) }
+        function flush() { if (line != "") printf "%s %12s\n", line, range; line = "" }
         /^ offered/ { rows = 1; next }
         rows && $1 ~ /^[0-9.]+$/ && NF >= 14 {
+            flush()
             name = (door ~ /^[0-9]+$/) ? "fixed " door : door
-            printf "%-10s %5s %10s %10s %8s %10s %10s %8s\n", name, $1, $7, $13, gap($13, $7), $9, $14, gap($14, $9)
-        }' "$out/load-$door.txt"
+            line = sprintf("%-10s %5s %10s %10s %8s %10s %10s %8s", name, $1, $7, $13, gap($13, $7), $9, $14, gap($14, $9))
+            range = "-"
+            next
+        }
+        line != "" && /hangs on when the rate started/ {
+            for (i = 1; i <= NF; i++) if ($i ~ /^[0-9.]+–[0-9.]+$/) range = $i
+        }
+        END { flush() }' "$out/load-$door.txt"
 done
 if [ -n "${KEEP:-}" ]; then cp "$out"/load-*.txt "$KEEP"/; fi

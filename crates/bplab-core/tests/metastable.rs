@@ -1,7 +1,7 @@
 //! The metastable experiment: presets' predicates, the phase diagram's
 //! monotonicity, the sizing answer re-run, refusals and same bytes.
 
-use bplab_core::metastable::{MetastableReport, PINNED_EDITS, PINNED_SHA256, PRESETS, Verdict};
+use bplab_core::metastable::{MetastableReport, PINNED_EDITS, PINNED_SHA256, PRESETS, Policy, Verdict};
 use bplab_core::{Caps, Experiment, ExperimentId, Report, Scenario};
 
 fn run_edits(edits: &[(&str, &str)]) -> MetastableReport {
@@ -29,7 +29,7 @@ fn show_defaults() {
     }
     for l in &r.lanes {
         let g: Vec<u64> = l.ticks.iter().map(|t| t.ok).collect();
-        println!("{} {:?}", l.policy, g);
+        println!("{:?} {:?}", l.policy, g);
     }
     println!("{}", rep.explanations()[0].to_text());
     let _ = (PRESETS.len(), Verdict::Stuck);
@@ -51,18 +51,18 @@ fn every_preset_keeps_its_promise() {
 #[test]
 fn the_naive_preset_collapses_and_the_budget_preset_comes_back() {
     let r = run_preset("naive-retries");
-    let naive = r.lane("naive").unwrap();
+    let naive = r.lane(Policy::Naive).unwrap();
     assert_eq!(naive.verdict, Verdict::Stuck);
     // The loop: the server works at capacity for callers who left.
     assert!(naive.totals.late > 500, "{:?}", naive.totals);
-    let budget = r.lane("budget").unwrap();
+    let budget = r.lane(Policy::Budget).unwrap();
     assert!(matches!(budget.verdict, Verdict::Recovered { after_ms } if after_ms <= 5000));
     assert!(budget.totals.denied > 0, "the budget must have denied retries: {:?}", budget.totals);
     // The predicates can fail: the budget's timeline does not collapse for 10 s.
     let naive_pred = PRESETS.iter().find(|p| p.name == "naive-retries").unwrap();
     let mut swapped = r.clone();
     swapped.lanes.iter_mut().for_each(|l| {
-        if l.policy == "naive" {
+        if l.policy == Policy::Naive {
             l.ticks = budget.ticks.clone();
         }
     });
@@ -73,8 +73,8 @@ fn the_naive_preset_collapses_and_the_budget_preset_comes_back() {
 fn without_the_trigger_nobody_is_stuck() {
     let r = run_edits(&[("trigger-size", "1")]);
     for l in &r.lanes {
-        assert!(matches!(l.verdict, Verdict::Recovered { .. }), "{}: {:?}", l.policy, l.verdict);
-        assert_eq!(l.totals.late, 0, "{}", l.policy);
+        assert!(matches!(l.verdict, Verdict::Recovered { .. }), "{:?}: {:?}", l.policy, l.verdict);
+        assert_eq!(l.totals.late, 0, "{:?}", l.policy);
     }
 }
 
@@ -86,20 +86,20 @@ fn without_the_trigger_nobody_is_stuck() {
 #[test]
 fn the_stuck_region_grows_with_size_and_length() {
     let r = run_edits(&[]);
-    for name in ["none", "naive", "backoff", "retry-after"] {
+    for name in [Policy::None, Policy::Naive, Policy::Backoff, Policy::RetryAfter] {
         let stuck = |s: f64, l: u32| {
             r.phase.iter().any(|c| c.policy == name && c.size == s && c.len_ms == l && c.verdict == Verdict::Stuck)
         };
         for c in r.phase.iter().filter(|c| c.policy == name && c.verdict == Verdict::Stuck) {
             for &s in r.sizes.iter().filter(|&&s| s > c.size) {
-                assert!(stuck(s, c.len_ms), "{name}: {}× {} ms stuck but {s}× not", c.size, c.len_ms);
+                assert!(stuck(s, c.len_ms), "{name:?}: {}× {} ms stuck but {s}× not", c.size, c.len_ms);
             }
             for &l in r.lengths_ms.iter().filter(|&&l| l > c.len_ms) {
-                assert!(stuck(c.size, l), "{name}: {}× {} ms stuck but {l} ms not", c.size, c.len_ms);
+                assert!(stuck(c.size, l), "{name:?}: {}× {} ms stuck but {l} ms not", c.size, c.len_ms);
             }
         }
     }
-    let naive = r.phase.iter().filter(|c| c.policy == "naive" && c.verdict == Verdict::Stuck).count();
+    let naive = r.phase.iter().filter(|c| c.policy == Policy::Naive && c.verdict == Verdict::Stuck).count();
     assert!(naive > 0 && naive < r.phase.len() / 6, "the grid crosses the boundary: {naive}");
 }
 
@@ -113,7 +113,7 @@ fn the_sizing_answer_holds_when_re_run() {
             let mut e = edits.clone();
             let v: &'static str = Box::leak(retries.into_boxed_str());
             e.push(("retries", v));
-            run_edits(&e).lane("naive").unwrap().verdict
+            run_edits(&e).lane(Policy::Naive).unwrap().verdict
         };
         assert!(matches!(at(k.to_string()), Verdict::Recovered { .. }), "{edits:?}: {k}");
         if let Some(next) = r.sizing.retries_stuck_at {
@@ -172,7 +172,7 @@ fn bad_input_is_refused_with_the_flag_and_the_range() {
 #[test]
 fn a_slowdown_trigger_runs_and_is_explained() {
     let r = run_edits(&[("trigger", "slowdown"), ("trigger-size", "2")]);
-    assert_eq!(r.trigger, "slowdown");
+    assert_eq!(r.trigger, bplab_core::metastable::Trigger::Slowdown);
     let rep = Report::Metastable(r);
     bplab_core::claim::check_report("metastable", &rep).unwrap();
 }

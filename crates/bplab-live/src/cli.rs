@@ -605,6 +605,11 @@ async fn load_rows(
             if let Some(note) = &row.model_note {
                 println!("note: {note}");
             }
+            if let (Some(range), Some(p)) = (&row.model_phase, &row.prediction)
+                && range.sensitive(p.ok_per_sec, PHASE_NOTE_SHARE)
+            {
+                println!("note: {}", range.note(p.ok_per_sec, row.ok_per_sec));
+            }
             if let Some(t) = &row.timeline {
                 println!("{}", load::format_timeline(row.offered_rps, t));
             }
@@ -617,6 +622,10 @@ async fn load_rows(
     progress.borrow_mut().clear();
     rows
 }
+
+/// A row's model range wider than this share of its own ok/s either way
+/// gets a note under the row (the 10 % the live comparison is held to).
+pub const PHASE_NOTE_SHARE: f64 = 0.1;
 
 /// Measure the service time and print the measurement and the model's
 /// inputs.

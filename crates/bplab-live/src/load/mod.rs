@@ -17,9 +17,9 @@ pub use config::{
 };
 pub use policy::ClientPolicy;
 pub use schedule::schedule;
-pub use sweep::{Stop, TICK, sweep, sweep_with_progress};
+pub use sweep::{PHASE_SHIFTS_MS, Stop, TICK, sweep, sweep_with_progress};
 pub(crate) use table::num as format_rate;
-pub use table::{ClientCounts, RateRow, format_row, header, header_for, to_csv};
+pub use table::{ClientCounts, PhaseRange, RateRow, format_row, header, header_for, to_csv};
 pub use tally::Tick;
 pub use target::{Target, is_loopback};
 pub use timeline::{ModelWindow, Split, TIMELINE_MS, Timeline, Window, format_timeline};

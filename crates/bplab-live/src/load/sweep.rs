@@ -39,6 +39,12 @@ use crate::load::{LoadConfig, RateRow, Timeline};
 use crate::stats::StatsSnapshot;
 use crate::timeline_model::{Chain, Earlier};
 
+/// With `--compare`, the model also runs each rate starting this much
+/// earlier and later than it did live (ms; a start before the previous
+/// rate's last send is skipped), so a row whose answer hangs on its phase
+/// says so ([`crate::load::PhaseRange`]).
+pub const PHASE_SHIFTS_MS: [f64; 4] = [-1000.0, -500.0, 500.0, 1000.0];
+
 /// How often [`sweep_with_progress`] reports a [`Tick`].
 pub const TICK: Duration = Duration::from_millis(200);
 
@@ -352,6 +358,7 @@ fn attach_model(
     };
     match m.run(&server, chain, schedule, deploy_ms, bucket_ms) {
         Ok(run) => {
+            row.model_phase = phase_range(m, &server, chain, schedule, deploy_ms, run.prediction.ok_per_sec);
             row.prediction = Some(run.prediction);
             if let Some(t) = row.timeline.as_mut() {
                 t.model = Some(run.windows);
@@ -359,6 +366,37 @@ fn attach_model(
         }
         Err(e) => row.model_note = Some(format!("no model: {e}")),
     }
+}
+
+/// The model's ok/s with this rate's start moved by each of
+/// [`PHASE_SHIFTS_MS`] (the deploy stays where it was in server time; the
+/// earlier rates stay as they were), with the row's own `own` ok/s.
+fn phase_range(
+    m: &ModelInputs,
+    server: &crate::stats::StatsConfig,
+    chain: Chain<'_>,
+    schedule: &[f64],
+    deploy_ms: Option<i64>,
+    own: f64,
+) -> Option<crate::load::PhaseRange> {
+    // The previous rate's last send, in chain time: no start before it.
+    let floor = chain.earlier.last().map_or(0.0, |e| e.offset_ms + e.arrivals.last().copied().unwrap_or(0.0));
+    let (mut lo, mut hi, mut first, mut last) = (own, own, 0.0_f64, 0.0_f64);
+    let mut any = false;
+    for shift in PHASE_SHIFTS_MS {
+        let offset_ms = chain.offset_ms + shift;
+        if offset_ms < floor {
+            continue;
+        }
+        // Whole milliseconds, as the live offsets are.
+        let deploy = deploy_ms.map(|d| d - shift as i64);
+        let Ok(run) = m.run(server, Chain { offset_ms, ..chain }, schedule, deploy, 1000) else { continue };
+        let ok = run.prediction.ok_per_sec;
+        (lo, hi) = (lo.min(ok), hi.max(ok));
+        (first, last) = if any { (first.min(shift), last.max(shift)) } else { (shift, shift) };
+        any = true;
+    }
+    any.then_some(crate::load::PhaseRange { min_ok_per_sec: lo, max_ok_per_sec: hi, shifts_ms: (first, last) })
 }
 
 /// The seconds a row's window sent for (shorter when it was interrupted).
@@ -559,6 +597,7 @@ async fn run_rate(
         start_limit: before.as_ref().and_then(|b| b.door.limit),
         config_change,
         model_note: None,
+        model_phase: None,
         client: callers.state.is_some().then_some(callers.counts),
     };
     let stats_answered = after.is_some();
@@ -640,5 +679,42 @@ mod tests {
         assert_eq!((row.done, row.lost, row.queued, row.queued_end), (Some(60), Some(0), Some(37), Some(34)));
         apply_server_deltas(&mut row, &snap(0, 0, 0, 0, 0), &snap(10, 5, 0, 0, 0));
         assert_eq!(row.lost, Some(5));
+    }
+
+    #[test]
+    fn the_phase_range_moves_only_this_rates_start_and_never_before_the_last_send() {
+        let server = |limit: &str| StatsConfig {
+            limit: Some(10),
+            door: limit.into(),
+            slowdown_at_ms: Some(10_000),
+            slowdown_factor: 3.0,
+            ..snap(0, 0, 0, 0, 0).config
+        };
+        let m = ModelInputs {
+            service_ms: 21.5,
+            measured_work_ms: 20,
+            measured_epoch: 0,
+            deadline_ms: 2000,
+            seconds: 30.0,
+            seed: 1,
+            policy: crate::load::ClientPolicy::NONE,
+        };
+        let sixty = crate::load::schedule(60.0, 30.0, 1, 100_000);
+        let hundred = crate::load::schedule(100.0, 30.0, 1, 100_000);
+        let last = *sixty.last().unwrap();
+        let earlier = [Earlier { arrivals: &sixty, offset_ms: 0.0 }];
+        // 100 rps starts 700 ms after the 60 rps rate's last send: the
+        // -1000 ms shift would start before it and is skipped.
+        let chain = Chain { start_limit: None, earlier: &earlier, offset_ms: (last + 700.0).round() };
+        let deploy = Some(10_000 - chain.offset_ms as i64);
+        let fixed = server("fixed");
+        let own = m.run(&fixed, chain, &hundred, deploy, 1000).unwrap().prediction.ok_per_sec;
+        let r = phase_range(&m, &fixed, chain, &hundred, deploy, own).unwrap();
+        assert_eq!(r.shifts_ms, (-500.0, 1000.0));
+        // A fixed limit serves at capacity whenever the rate starts.
+        assert!(r.min_ok_per_sec <= own && own <= r.max_ok_per_sec && !r.sensitive(own, 0.1), "{own} {r:?}");
+        // The first rate of a chain has nothing before it: only later starts.
+        let first = phase_range(&m, &fixed, Chain::default(), &sixty, Some(10_000), own).unwrap();
+        assert_eq!(first.shifts_ms, (500.0, 1000.0));
     }
 }

@@ -91,9 +91,49 @@ pub struct RateRow {
     pub config_change: Option<(u64, u64)>,
     /// Why the row has no model prediction, with `--compare`.
     pub model_note: Option<String>,
+    /// The model's ok/s when this rate starts earlier or later than it did
+    /// live, with `--compare` ([`crate::load::PHASE_SHIFTS_MS`]).
+    pub model_phase: Option<PhaseRange>,
     /// First tries, retries and local rejections, when the client has a
     /// policy (printed as the `first retries rejected denied` columns).
     pub client: Option<ClientCounts>,
+}
+
+/// The model's ok/s over start times around the live one: how much the
+/// row's answer hangs on the phase it started in (a limit cycle's answer
+/// phases, a deploy just before or after).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PhaseRange {
+    /// Fewest ok/s of the shifted runs and the row's own.
+    pub min_ok_per_sec: f64,
+    /// Most ok/s of the shifted runs and the row's own.
+    pub max_ok_per_sec: f64,
+    /// Earliest and latest shift run, ms from the live start.
+    pub shifts_ms: (f64, f64),
+}
+
+impl PhaseRange {
+    /// Whether the range is wider than `share` of the row's own model ok/s
+    /// either way (the row's number alone would mislead).
+    pub fn sensitive(&self, own_ok_per_sec: f64, share: f64) -> bool {
+        let tol = share * own_ok_per_sec.abs().max(0.5);
+        own_ok_per_sec - self.min_ok_per_sec > tol || self.max_ok_per_sec - own_ok_per_sec > tol
+    }
+
+    /// One line for the table: the range and whether `live` falls in it.
+    pub fn note(&self, own_ok_per_sec: f64, live_ok_per_sec: f64) -> String {
+        let inside = (self.min_ok_per_sec..=self.max_ok_per_sec).contains(&live_ok_per_sec);
+        format!(
+            "the model's {:.1} ok/s hangs on when the rate started: {:.1}–{:.1} ok/s for starts {:+.0} ms to {:+.0} ms from the live one (live {:.1} is {} that range)",
+            own_ok_per_sec,
+            self.min_ok_per_sec,
+            self.max_ok_per_sec,
+            self.shifts_ms.0,
+            self.shifts_ms.1,
+            live_ok_per_sec,
+            if inside { "inside" } else { "outside" }
+        )
+    }
 }
 
 const HEADER: &str =
@@ -270,5 +310,23 @@ mod tests {
         let csv = to_csv(&[r.clone()], false);
         assert!(csv.starts_with(&format!("{CSV_HEADER},first_tries,retries,rejected,denied\n")), "{csv}");
         assert!(csv.ends_with(",10,0,797,40,3,2\n"), "{csv}");
+    }
+
+    #[test]
+    fn a_phase_range_wider_than_ten_percent_says_so_and_where_live_falls() {
+        let r = PhaseRange { min_ok_per_sec: 4.9, max_ok_per_sec: 6.8, shifts_ms: (-1000.0, 1000.0) };
+        assert!(r.sensitive(5.1, 0.1));
+        assert_eq!(
+            r.note(5.1, 5.2),
+            "the model's 5.1 ok/s hangs on when the rate started: 4.9–6.8 ok/s for starts -1000 ms to +1000 ms from the live one (live 5.2 is inside that range)"
+        );
+        assert!(r.note(5.1, 3.1).ends_with("(live 3.1 is outside that range)"));
+        // Within 10 % either way: no note.
+        let tight = PhaseRange { min_ok_per_sec: 16.4, max_ok_per_sec: 16.9, shifts_ms: (-1000.0, 1000.0) };
+        assert!(!tight.sensitive(16.6, 0.1));
+        // One side alone is enough.
+        assert!(PhaseRange { min_ok_per_sec: 16.6, max_ok_per_sec: 18.5, ..tight }.sensitive(16.6, 0.1));
+        // Near zero, half an answer per second is the floor of the tolerance.
+        assert!(!PhaseRange { min_ok_per_sec: 0.0, max_ok_per_sec: 0.04, ..tight }.sensitive(0.0, 0.1));
     }
 }

@@ -1,7 +1,8 @@
 //! What happened, as checked claims: the per-policy verdicts, the wasted
 //! work, why the loop sustains itself, the phase diagram and the sizing.
 
-use super::{Lane, MetastableReport, POLICIES, Verdict, phase, policy};
+use super::{Knob, Lane, MetastableReport, POLICIES, Policy, Trigger, Verdict, phase, policy};
+use crate::params::Named;
 use crate::calc::{Explanation, Step, fmt_num};
 use crate::claim::equation::{add, ceil, div, mul, n};
 use crate::claim::{Agg, Claim, Cmp, Equation, Fact};
@@ -26,7 +27,7 @@ fn column(table: &'static str, filter: Vec<(&'static str, String)>, column: &'st
 }
 
 fn trigger_words(r: &MetastableReport) -> String {
-    let what = if r.trigger == "spike" {
+    let what = if r.trigger == Trigger::Spike {
         format!("a spike to {}× the first tries", fmt_num(r.trigger_size))
     } else {
         format!("a slowdown to {}× the service time", fmt_num(r.trigger_size))
@@ -35,13 +36,13 @@ fn trigger_words(r: &MetastableReport) -> String {
 }
 
 fn verdict_line(r: &MetastableReport, l: &Lane, claims: &mut Vec<Claim>) -> String {
-    let by = |v: &str| vec![("policy", l.policy.clone()), ("verdict", v.to_owned())];
+    let by = |v: &str| vec![("policy", l.policy.name().to_owned()), ("verdict", v.to_owned())];
     match l.verdict {
         Verdict::Recovered { after_ms } => said(
             claims,
             "verdict",
             "recovered",
-            format!("{} recovered {after_ms} ms after the trigger's end", l.policy),
+            format!("{} recovered {after_ms} ms after the trigger's end", l.policy.name()),
             column(SUMMARY, by("recovered"), "recovery_ms", Agg::Max, after_ms as f64),
         ),
         Verdict::Stuck => said(
@@ -50,7 +51,7 @@ fn verdict_line(r: &MetastableReport, l: &Lane, claims: &mut Vec<Claim>) -> Stri
             "stuck",
             format!(
                 "{} did not recover within the run (goodput under {} and failed tries in the last window)",
-                l.policy,
+                l.policy.name(),
                 rps(r.rule.healthy_rps)
             ),
             count(SUMMARY, by("stuck"), 1),
@@ -59,15 +60,16 @@ fn verdict_line(r: &MetastableReport, l: &Lane, claims: &mut Vec<Claim>) -> Stri
             claims,
             "verdict",
             "no-window",
-            format!("{}: no whole window after the trigger's end to judge", l.policy),
+            format!("{}: no whole window after the trigger's end to judge", l.policy.name()),
             count(SUMMARY, by("no-window"), 1),
         ),
     }
 }
 
-fn phase_line(r: &MetastableReport, name: &str, claims: &mut Vec<Claim>) -> String {
-    let stuck = r.phase.iter().filter(|c| c.policy == name && c.verdict == Verdict::Stuck).count();
-    let all = r.phase.iter().filter(|c| c.policy == name).count();
+fn phase_line(r: &MetastableReport, policy: Policy, claims: &mut Vec<Claim>) -> String {
+    let name = policy.name();
+    let stuck = r.phase.iter().filter(|c| c.policy == policy && c.verdict == Verdict::Stuck).count();
+    let all = r.phase.iter().filter(|c| c.policy == policy).count();
     let mut text = said(
         claims,
         "phase",
@@ -78,7 +80,7 @@ fn phase_line(r: &MetastableReport, name: &str, claims: &mut Vec<Claim>) -> Stri
     let edges: Vec<String> = r
         .lengths_ms
         .iter()
-        .filter_map(|&len| phase::boundary(&r.phase, name, len).map(|s| format!("{}× at {len} ms", fmt_num(s))))
+        .filter_map(|&len| phase::boundary(&r.phase, policy, len).map(|s| format!("{}× at {len} ms", fmt_num(s))))
         .collect();
     if stuck > 0 && !edges.is_empty() {
         text.push_str(&format!(" (from {})", edges.join(", ")));
@@ -88,8 +90,8 @@ fn phase_line(r: &MetastableReport, name: &str, claims: &mut Vec<Claim>) -> Stri
 
 fn sizing_lines(r: &MetastableReport, claims: &mut Vec<Claim>) -> Vec<String> {
     let s = &r.sizing;
-    let tried = |knob: &str| s.runs.iter().filter(|x| x.0 == knob).map(|x| fmt_num(x.1)).collect::<Vec<_>>().join(", ");
-    let by = |knob: &str, v: &str| vec![("knob", knob.to_owned()), ("verdict", v.to_owned())];
+    let tried = |knob: Knob| s.runs.iter().filter(|x| x.0 == knob).map(|x| fmt_num(x.1)).collect::<Vec<_>>().join(", ");
+    let by = |knob: Knob, v: &str| vec![("knob", knob.name().to_owned()), ("verdict", v.to_owned())];
     let mut out = Vec::new();
     let retries = match (s.retries, s.retries_stuck_at) {
         (Some(k), Some(stuck)) => {
@@ -98,28 +100,28 @@ fn sizing_lines(r: &MetastableReport, claims: &mut Vec<Claim>) -> Vec<String> {
                 "sizing",
                 "claim",
                 format!("At this load and trigger the largest naive retry count that recovers is {k}"),
-                column(SIZING, by("retries", "recovered"), "value", Agg::Max, f64::from(k)),
+                column(SIZING, by(Knob::Retries, "recovered"), "value", Agg::Max, f64::from(k)),
             ) + &said(
                 claims,
                 "sizing",
                 "next-stuck",
-                format!("; {stuck} stays stuck (tried {})", tried("retries")),
-                column(SIZING, by("retries", "stuck"), "value", Agg::Min, f64::from(stuck)),
+                format!("; {stuck} stays stuck (tried {})", tried(Knob::Retries)),
+                column(SIZING, by(Knob::Retries, "stuck"), "value", Agg::Min, f64::from(stuck)),
             )
         }
         (Some(k), None) => said(
             claims,
             "sizing",
             "all-recover",
-            format!("Every naive retry count tried recovers, up to {k} (tried {})", tried("retries")),
-            column(SIZING, by("retries", "recovered"), "value", Agg::Max, f64::from(k)),
+            format!("Every naive retry count tried recovers, up to {k} (tried {})", tried(Knob::Retries)),
+            column(SIZING, by(Knob::Retries, "recovered"), "value", Agg::Max, f64::from(k)),
         ),
         (None, _) => said(
             claims,
             "sizing",
             "none-recovers",
             "Even without retries the server does not recover within the run".to_owned(),
-            count(SIZING, by("retries", "stuck"), 1),
+            count(SIZING, by(Knob::Retries, "stuck"), 1),
         ),
     };
     out.push(retries);
@@ -140,13 +142,13 @@ fn sizing_lines(r: &MetastableReport, claims: &mut Vec<Claim>) -> Vec<String> {
                 "sizing",
                 "claim",
                 format!("with {} retries, the largest budget ratio that recovers is {}", r.retries, fmt_num(x)),
-                column(SIZING, by("budget-ratio", "recovered"), "value", Agg::Max, x),
+                column(SIZING, by(Knob::BudgetRatio, "recovered"), "value", Agg::Max, x),
             ) + &said(
                 claims,
                 "sizing",
                 "next-stuck",
-                format!("; {} stays stuck (tried {})", fmt_num(stuck), tried("budget-ratio")),
-                column(SIZING, by("budget-ratio", "stuck"), "value", Agg::Min, stuck),
+                format!("; {} stays stuck (tried {})", fmt_num(stuck), tried(Knob::BudgetRatio)),
+                column(SIZING, by(Knob::BudgetRatio, "stuck"), "value", Agg::Min, stuck),
             )
         }
         (Some(x), None) => said(
@@ -157,18 +159,18 @@ fn sizing_lines(r: &MetastableReport, claims: &mut Vec<Claim>) -> Vec<String> {
                 "with {} retries every budget ratio tried recovers, up to {} (tried {}): while nothing succeeds only the {} held tokens and the clock's {} per second pay for retries",
                 r.retries,
                 fmt_num(x),
-                tried("budget-ratio"),
+                tried(Knob::BudgetRatio),
                 fmt_num(policy::BUDGET_MAX_TOKENS),
                 fmt_num(policy::BUDGET_FLOOR_RPS)
             ),
-            column(SIZING, by("budget-ratio", "recovered"), "value", Agg::Max, x),
+            column(SIZING, by(Knob::BudgetRatio, "recovered"), "value", Agg::Max, x),
         ),
         (None, _) => said(
             claims,
             "sizing",
             "none-recovers",
             format!("with {} retries even the smallest budget ratio tried stays stuck", r.retries),
-            count(SIZING, by("budget-ratio", "stuck"), 1),
+            count(SIZING, by(Knob::BudgetRatio, "stuck"), 1),
         ),
     };
     out.push(ratio);
@@ -195,7 +197,7 @@ fn explanation(r: &MetastableReport) -> Explanation {
     );
     let verdicts: Vec<String> = r.lanes.iter().map(|l| verdict_line(r, l, &mut claims)).collect();
     let mut answer = format!("After {}: {}.", trigger_words(r), verdicts.join("; "));
-    if let Some(l) = r.lane("naive") {
+    if let Some(l) = r.lane(Policy::Naive) {
         let t = said(
             &mut claims,
             "wasted",
@@ -205,7 +207,7 @@ fn explanation(r: &MetastableReport) -> Explanation {
         );
         answer.push_str(&format!(" {t}."));
     }
-    if let Some(l) = r.lane("throttle") {
+    if let Some(l) = r.lane(Policy::Throttle) {
         let t = said(
             &mut claims,
             "throttled",
@@ -261,7 +263,7 @@ fn explanation(r: &MetastableReport) -> Explanation {
         },
     );
     steps.push(Step::eq("tries per second when every try fails (naive)", "(1 + retries) × first tries", amp, &over));
-    let mut would_change: Vec<String> = POLICIES.iter().map(|p| phase_line(r, p, &mut claims)).collect();
+    let mut would_change: Vec<String> = POLICIES.iter().map(|&p| phase_line(r, p, &mut claims)).collect();
     would_change.extend(sizing_lines(r, &mut claims));
     Explanation {
         title: "A failure that outlives its trigger".into(),
@@ -287,7 +289,7 @@ fn explanation(r: &MetastableReport) -> Explanation {
             ),
         ]
         .into_iter()
-        .chain(POLICIES.iter().map(|p| {
+        .chain(POLICIES.iter().map(|&p| {
             policy::describe(p, r.retries, f64::from(r.backoff_ms), r.budget_ratio, r.throttle_k) + "."
         }))
         .collect(),

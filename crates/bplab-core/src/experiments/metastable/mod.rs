@@ -7,6 +7,7 @@
 //! budget. The rules are in `docs/metastable.md`.
 
 pub(super) mod explain;
+pub mod memo;
 mod params;
 mod phase;
 pub(super) mod plots;
@@ -18,8 +19,8 @@ mod verdict;
 use serde::Serialize;
 
 pub use params::{MetastableParams, Trigger};
-pub use phase::{Cell, Sizing};
-pub use policy::{BACKOFF_CAP_MS, BUDGET_FLOOR_RPS, BUDGET_MAX_TOKENS, POLICIES, THROTTLE_WINDOW_MS};
+pub use phase::{Cell, Knob, Sizing};
+pub use policy::{BACKOFF_CAP_MS, BUDGET_FLOOR_RPS, BUDGET_MAX_TOKENS, POLICIES, Policy, THROTTLE_WINDOW_MS};
 pub use sim::{Backoff, Client, RetryBudget, Throttle, Totals, Window, World, simulate};
 pub use phase::boundary;
 pub use presets::{PRESETS, Preset};
@@ -114,8 +115,8 @@ pub const SIZING_RATIOS: [f64; 8] = [0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0];
 /// One policy's race.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Lane {
-    /// Policy name.
-    pub policy: String,
+    /// The policy.
+    pub policy: Policy,
     /// The timeline.
     pub ticks: Vec<Window>,
     /// Every try.
@@ -141,8 +142,8 @@ pub struct MetastableReport {
     pub timeout_ms: u32,
     /// Most waiting beyond the workers (`None`: unbounded).
     pub line_limit: Option<u32>,
-    /// `spike` or `slowdown`.
-    pub trigger: String,
+    /// Spike or slowdown.
+    pub trigger: Trigger,
     /// Trigger start, ms.
     pub trigger_at_ms: u32,
     /// Trigger length, ms.
@@ -179,7 +180,7 @@ pub struct MetastableReport {
 
 impl MetastableReport {
     /// The lane of `policy`.
-    pub fn lane(&self, policy: &str) -> Option<&Lane> {
+    pub fn lane(&self, policy: Policy) -> Option<&Lane> {
         self.lanes.iter().find(|l| l.policy == policy)
     }
 }
@@ -294,8 +295,27 @@ impl Setup {
         }
     }
 
-    /// One run of `client` with a trigger of `size` × lasting `len_ms`.
-    pub(crate) fn run(&self, p: &MetastableParams, client: sim::Client, size: f64, len_ms: u32) -> (Vec<Window>, Totals, Verdict) {
+    /// One run of `client` with a trigger of `size` × lasting `len_ms`: its
+    /// timeline (empty unless `ticks`), totals and verdict; a run kept in
+    /// [`memo`] is not run again.
+    pub(crate) fn run(
+        &self,
+        p: &MetastableParams,
+        client: sim::Client,
+        size: f64,
+        len_ms: u32,
+        ticks: bool,
+    ) -> (Vec<Window>, Totals, Verdict) {
+        let key = memo::Key::new(p, client, size, len_ms);
+        if let Some(kept) = memo::get(&key, ticks) {
+            return kept;
+        }
+        let (timeline, totals, verdict) = self.run_now(p, client, size, len_ms);
+        memo::put(key, &timeline, &totals, verdict);
+        (if ticks { timeline } else { Vec::new() }, totals, verdict)
+    }
+
+    fn run_now(&self, p: &MetastableParams, client: sim::Client, size: f64, len_ms: u32) -> (Vec<Window>, Totals, Verdict) {
         let at = f64::from(p.trigger_at_ms);
         let (arrivals, work) = if self.spike {
             self.traffic.merged(at, size, f64::from(len_ms))
@@ -321,15 +341,15 @@ impl Setup {
 }
 
 /// The client of `policy` at the parameters.
-pub(crate) fn client_of(p: &MetastableParams, policy: &str) -> sim::Client {
+pub(crate) fn client_of(p: &MetastableParams, policy: Policy) -> sim::Client {
     policy::client(policy, p.retries, f64::from(p.retry_backoff_ms), p.budget_ratio, p.throttle_k)
 }
 
 pub(super) fn run(p: &MetastableParams, exec: &dyn Exec) -> MetastableReport {
     let setup = Setup::new(p);
-    let lanes = par_map(exec, &POLICIES, |name| {
-        let (ticks, totals, verdict) = setup.run(p, client_of(p, name), p.trigger_size, p.trigger_ms);
-        Lane { policy: (*name).to_owned(), ticks, totals, verdict }
+    let lanes = par_map(exec, &POLICIES, |&policy| {
+        let (ticks, totals, verdict) = setup.run(p, client_of(p, policy), p.trigger_size, p.trigger_ms, true);
+        Lane { policy, ticks, totals, verdict }
     });
     let phase = phase::diagram(&setup, p, exec);
     let sizing = phase::sizing(&setup, p);
@@ -341,7 +361,7 @@ pub(super) fn run(p: &MetastableParams, exec: &dyn Exec) -> MetastableReport {
         service_words: setup.svc.describe(),
         timeout_ms: p.client_timeout_ms,
         line_limit: p.door_limit.waiting(),
-        trigger: p.trigger.name().to_owned(),
+        trigger: p.trigger,
         trigger_at_ms: p.trigger_at_ms,
         trigger_ms: p.trigger_ms,
         trigger_size: p.trigger_size,
@@ -380,11 +400,11 @@ fn tally(label: String, t: &Totals) -> RunTally {
 
 impl super::Rows for MetastableReport {
     fn tallies(&self) -> Vec<RunTally> {
-        let mut v: Vec<RunTally> = self.lanes.iter().map(|l| tally(l.policy.clone(), &l.totals)).collect();
+        let mut v: Vec<RunTally> = self.lanes.iter().map(|l| tally(l.policy.name().to_owned(), &l.totals)).collect();
         v.extend(
-            self.phase.iter().map(|c| tally(format!("{} {}× {} ms", c.policy, c.size, c.len_ms), &c.totals)),
+            self.phase.iter().map(|c| tally(format!("{} {}× {} ms", c.policy.name(), c.size, c.len_ms), &c.totals)),
         );
-        v.extend(self.sizing.runs.iter().map(|(knob, value, _, t)| tally(format!("sizing {knob} {value}"), t)));
+        v.extend(self.sizing.runs.iter().map(|(knob, value, _, t)| tally(format!("sizing {} {value}", knob.name()), t)));
         v
     }
 
@@ -398,7 +418,7 @@ impl super::Rows for MetastableReport {
                 let r = |n: u64| n as f64 * per_s;
                 tl.rows.push(
                     Row::new()
-                        .text(l.policy.clone())
+                        .text(l.policy.name())
                         .int(i as u64 * u64::from(self.window_ms))
                         .f1(r(t.first_tries))
                         .f1(r(t.retries))
@@ -416,7 +436,7 @@ impl super::Rows for MetastableReport {
             let t = &l.totals;
             sum.rows.push(
                 Row::new()
-                    .text(l.policy.clone())
+                    .text(l.policy.name())
                     .int(t.first_tries)
                     .int(t.retries)
                     .int(t.ok)
@@ -433,7 +453,7 @@ impl super::Rows for MetastableReport {
         for c in &self.phase {
             ph.rows.push(
                 Row::new()
-                    .text(c.policy.clone())
+                    .text(c.policy.name())
                     .text(crate::calc::fmt_num(c.size))
                     .int(c.len_ms)
                     .text(c.verdict.word())
@@ -445,7 +465,7 @@ impl super::Rows for MetastableReport {
         for (knob, value, v, _) in &self.sizing.runs {
             sz.rows.push(
                 Row::new()
-                    .text(*knob)
+                    .text(knob.name())
                     .text(crate::calc::fmt_num(*value))
                     .text(v.word())
                     .text(opt(v.after_ms()))

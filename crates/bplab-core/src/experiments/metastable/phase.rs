@@ -5,15 +5,16 @@
 
 use serde::Serialize;
 
-use super::{MAX_SIZING_RETRIES, POLICIES, SIZING_RATIOS, Setup, Totals, Verdict, client_of, policy};
+use super::{MAX_SIZING_RETRIES, POLICIES, Policy, SIZING_RATIOS, Setup, Totals, Verdict, client_of, policy};
 use crate::experiments::{Exec, par_map};
+use crate::params::Named;
 use super::MetastableParams as Params;
 
 /// One cell of the phase diagram.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Cell {
-    /// Policy.
-    pub policy: String,
+    /// The policy.
+    pub policy: Policy,
     /// Trigger size (×).
     pub size: f64,
     /// Trigger length, ms.
@@ -27,34 +28,60 @@ pub struct Cell {
 /// Every cell, policies in [`POLICIES`] order, then lengths, then sizes.
 pub(super) fn diagram(setup: &Setup, p: &Params, exec: &dyn Exec) -> Vec<Cell> {
     let mut jobs = Vec::new();
-    for name in POLICIES {
+    for policy in POLICIES {
         for &len in &p.trigger_lengths_ms {
             for &size in &p.trigger_sizes {
-                jobs.push((name, size, len));
+                jobs.push((policy, size, len));
             }
         }
     }
-    par_map(exec, &jobs, |&(name, size, len)| {
-        let (_, totals, verdict) = setup.run(p, client_of(p, name), size, len);
-        Cell { policy: name.to_owned(), size, len_ms: len, verdict, totals }
+    par_map(exec, &jobs, |&(policy, size, len)| {
+        let (_, totals, verdict) = setup.run(p, client_of(p, policy), size, len, false);
+        Cell { policy, size, len_ms: len, verdict, totals }
     })
 }
 
 /// For each policy and length, the smallest size in the grid that is stuck,
 /// when every larger size is stuck too (the boundary); `None` when no size
 /// is stuck or the stuck sizes are not an upper range.
-pub fn boundary(cells: &[Cell], policy: &str, len_ms: u32) -> Option<f64> {
+pub fn boundary(cells: &[Cell], policy: Policy, len_ms: u32) -> Option<f64> {
     let mut row: Vec<&Cell> = cells.iter().filter(|c| c.policy == policy && c.len_ms == len_ms).collect();
     row.sort_by(|a, b| a.size.total_cmp(&b.size));
     let first = row.iter().position(|c| c.verdict == Verdict::Stuck)?;
     row[first..].iter().all(|c| c.verdict == Verdict::Stuck).then_some(row[first].size)
 }
 
+/// The parameter the sizing search moves (named as its flag).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(into = "&'static str")]
+pub enum Knob {
+    /// The naive policy's retry count.
+    Retries,
+    /// The budget policy's ratio.
+    BudgetRatio,
+}
+
+impl Named for Knob {
+    const ALL: &'static [Self] = &[Knob::Retries, Knob::BudgetRatio];
+    fn name(self) -> &'static str {
+        match self {
+            Knob::Retries => "retries",
+            Knob::BudgetRatio => "budget-ratio",
+        }
+    }
+}
+
+impl From<Knob> for &'static str {
+    fn from(k: Knob) -> Self {
+        k.name()
+    }
+}
+
 /// The sizing search's runs and answers.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Sizing {
     /// Every run, in order: `(knob, value, verdict, tries)`.
-    pub runs: Vec<(&'static str, f64, Verdict, Totals)>,
+    pub runs: Vec<(Knob, f64, Verdict, Totals)>,
     /// The largest retry count of the naive policy with every count up to
     /// it unstuck (`None`: even 0 is stuck).
     pub retries: Option<u32>,
@@ -74,9 +101,9 @@ pub(super) fn sizing(setup: &Setup, p: &Params) -> Sizing {
     let mut runs = Vec::new();
     let (mut retries, mut retries_stuck_at) = (None, None);
     for r in 0..=MAX_SIZING_RETRIES {
-        let c = policy::client("naive", r, f64::from(p.retry_backoff_ms), p.budget_ratio, p.throttle_k);
-        let (_, t, v) = setup.run(p, c, p.trigger_size, p.trigger_ms);
-        runs.push(("retries", f64::from(r), v, t));
+        let c = policy::client(Policy::Naive, r, f64::from(p.retry_backoff_ms), p.budget_ratio, p.throttle_k);
+        let (_, t, v) = setup.run(p, c, p.trigger_size, p.trigger_ms, false);
+        runs.push((Knob::Retries, f64::from(r), v, t));
         if v == Verdict::Stuck {
             retries_stuck_at = Some(r);
             break;
@@ -86,9 +113,9 @@ pub(super) fn sizing(setup: &Setup, p: &Params) -> Sizing {
     let (mut ratio, mut ratio_stuck_at) = (None, None);
     if p.retries > 0 {
         for &x in &SIZING_RATIOS {
-            let c = policy::client("budget", p.retries, f64::from(p.retry_backoff_ms), x, p.throttle_k);
-            let (_, t, v) = setup.run(p, c, p.trigger_size, p.trigger_ms);
-            runs.push(("budget-ratio", x, v, t));
+            let c = policy::client(Policy::Budget, p.retries, f64::from(p.retry_backoff_ms), x, p.throttle_k);
+            let (_, t, v) = setup.run(p, c, p.trigger_size, p.trigger_ms, false);
+            runs.push((Knob::BudgetRatio, x, v, t));
             if v == Verdict::Stuck {
                 ratio_stuck_at = Some(x);
                 break;

@@ -2,11 +2,12 @@
 //! (with capacity) over time per policy, the trigger marked, and the phase
 //! diagram's boundary per policy.
 
-use super::{CHARTS, MetastableReport, POLICIES, Window, phase};
+use super::{CHARTS, MetastableReport, Policy, Window, phase};
+use crate::params::Named;
 use crate::plot::{Marker, Plot, Role, Series};
 
-fn role(policy: &str) -> Role {
-    Role::Series(POLICIES.iter().position(|p| *p == policy).unwrap_or(POLICIES.len()) as u8)
+fn role(policy: Policy) -> Role {
+    Role::Series(policy as u8)
 }
 
 fn lines(r: &MetastableReport, f: impl Fn(&Window) -> u64) -> Vec<Series> {
@@ -23,15 +24,15 @@ fn lines(r: &MetastableReport, f: impl Fn(&Window) -> u64) -> Vec<Series> {
                     (start, f(t) as f64 * 1000.0 / w.min(r.run_ms - start).max(1e-9))
                 })
                 .collect();
-            Series::new(l.policy.clone(), role(&l.policy), pts)
+            Series::new(l.policy.name(), role(l.policy), pts)
         })
         .collect()
 }
 
 fn with_trigger(mut plot: Plot, r: &MetastableReport) -> Plot {
     let at = f64::from(r.trigger_at_ms);
-    plot.vlines.push(Marker::new(at, format!("{} starts", r.trigger), Role::Event));
-    plot.vlines.push(Marker::new(at + f64::from(r.trigger_ms), format!("{} ends", r.trigger), Role::Event));
+    plot.vlines.push(Marker::new(at, format!("{} starts", r.trigger.name()), Role::Event));
+    plot.vlines.push(Marker::new(at + f64::from(r.trigger_ms), format!("{} ends", r.trigger.name()), Role::Event));
     plot
 }
 
@@ -47,14 +48,14 @@ pub(in crate::experiments) fn plots(r: &MetastableReport) -> Vec<Plot> {
     sent.hlines.push(Marker::new(r.capacity_rps, "capacity", Role::Reference));
 
     let mut ph = Plot::new(CHARTS[2].title, "trigger_ms", "trigger length (ms)", "smallest stuck trigger size (×)");
-    for name in POLICIES {
+    for &policy in Policy::ALL {
         let pts: Vec<(f64, f64)> = r
             .lengths_ms
             .iter()
-            .filter_map(|&len| phase::boundary(&r.phase, name, len).map(|s| (f64::from(len), s)))
+            .filter_map(|&len| phase::boundary(&r.phase, policy, len).map(|s| (f64::from(len), s)))
             .collect();
         if !pts.is_empty() {
-            ph.series.push(Series::new(name, role(name), pts));
+            ph.series.push(Series::new(policy.name(), role(policy), pts));
         }
     }
     if let (Some(lo), Some(hi)) = (

@@ -4,11 +4,54 @@
 use rand_chacha::ChaCha8Rng;
 use rand_chacha::rand_core::{Rng, SeedableRng};
 
+use serde::Serialize;
+
 use super::sim::{Backoff, Client, RetryBudget, Throttle};
+use crate::params::Named;
 use crate::stochastic::{RateSchedule, ServiceTime};
 
+/// A client policy the experiment races.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(into = "&'static str")]
+pub enum Policy {
+    /// No retries.
+    None,
+    /// Retries after a fixed backoff.
+    Naive,
+    /// Retries after capped exponential backoff with full jitter.
+    Backoff,
+    /// Naive retries that each spend a budget token.
+    Budget,
+    /// Naive retries under SRE adaptive throttling.
+    Throttle,
+    /// Naive retries that wait at least the refusal's Retry-After.
+    RetryAfter,
+}
+
+impl Named for Policy {
+    const ALL: &'static [Self] =
+        &[Policy::None, Policy::Naive, Policy::Backoff, Policy::Budget, Policy::Throttle, Policy::RetryAfter];
+    fn name(self) -> &'static str {
+        match self {
+            Policy::None => "none",
+            Policy::Naive => "naive",
+            Policy::Backoff => "backoff",
+            Policy::Budget => "budget",
+            Policy::Throttle => "throttle",
+            Policy::RetryAfter => "retry-after",
+        }
+    }
+}
+
+impl From<Policy> for &'static str {
+    fn from(p: Policy) -> Self {
+        p.name()
+    }
+}
+
 /// The policies, in race order.
-pub const POLICIES: [&str; 6] = ["none", "naive", "backoff", "budget", "throttle", "retry-after"];
+pub const POLICIES: [Policy; 6] =
+    [Policy::None, Policy::Naive, Policy::Backoff, Policy::Budget, Policy::Throttle, Policy::RetryAfter];
 
 /// Largest backoff ceiling of the `backoff` policy, ms.
 pub const BACKOFF_CAP_MS: f64 = 2000.0;
@@ -26,7 +69,7 @@ pub const SPIKE_STREAM: u64 = 14;
 
 /// What a policy's callers do, given the retry count, backoff, budget
 /// ratio and K of the parameters.
-pub fn client(name: &str, retries: u32, backoff_ms: f64, ratio: f64, k: f64) -> Client {
+pub fn client(policy: Policy, retries: u32, backoff_ms: f64, ratio: f64, k: f64) -> Client {
     let fixed = Client {
         retries,
         backoff: Backoff::Fixed { ms: backoff_ms },
@@ -34,45 +77,45 @@ pub fn client(name: &str, retries: u32, backoff_ms: f64, ratio: f64, k: f64) -> 
         throttle: None,
         honour_retry_after: false,
     };
-    match name {
-        "none" => Client { retries: 0, ..fixed },
-        "backoff" => {
+    match policy {
+        Policy::None => Client { retries: 0, ..fixed },
+        Policy::Naive => fixed,
+        Policy::Backoff => {
             let base_ms = backoff_ms.max(1.0);
             Client { backoff: Backoff::FullJitter { base_ms, cap_ms: BACKOFF_CAP_MS.max(base_ms) }, ..fixed }
         }
-        "budget" => Client {
+        Policy::Budget => Client {
             budget: Some(RetryBudget { ratio, floor_rps: BUDGET_FLOOR_RPS, max_tokens: BUDGET_MAX_TOKENS }),
             ..fixed
         },
-        "throttle" => Client { throttle: Some(Throttle { k, window_ms: THROTTLE_WINDOW_MS }), ..fixed },
-        "retry-after" => Client { honour_retry_after: true, ..fixed },
-        _ => fixed,
+        Policy::Throttle => Client { throttle: Some(Throttle { k, window_ms: THROTTLE_WINDOW_MS }), ..fixed },
+        Policy::RetryAfter => Client { honour_retry_after: true, ..fixed },
     }
 }
 
 /// One line per policy: what it does, for the explanation.
-pub fn describe(name: &str, retries: u32, backoff_ms: f64, ratio: f64, k: f64) -> String {
+pub fn describe(policy: Policy, retries: u32, backoff_ms: f64, ratio: f64, k: f64) -> String {
     let b = crate::calc::fmt_num(backoff_ms);
-    match name {
-        "none" => "none: no retries; a caller that times out or is refused gives up".to_owned(),
-        "naive" => format!("naive: up to {retries} retries, each {b} ms after the failure"),
-        "backoff" => format!(
+    match policy {
+        Policy::None => "none: no retries; a caller that times out or is refused gives up".to_owned(),
+        Policy::Naive => format!("naive: up to {retries} retries, each {b} ms after the failure"),
+        Policy::Backoff => format!(
             "backoff: up to {retries} retries after U × min({} ms, {} ms × 2^(k−1)) (full jitter)",
             crate::calc::fmt_num(BACKOFF_CAP_MS.max(backoff_ms.max(1.0))),
             crate::calc::fmt_num(backoff_ms.max(1.0))
         ),
-        "budget" => format!(
+        Policy::Budget => format!(
             "budget: naive retries that each spend a token; an on-time answer earns {}, the clock {} per second, at most {} held",
             crate::calc::fmt_num(ratio),
             crate::calc::fmt_num(BUDGET_FLOOR_RPS),
             crate::calc::fmt_num(BUDGET_MAX_TOKENS)
         ),
-        "throttle" => format!(
+        Policy::Throttle => format!(
             "throttle: naive retries, and every try is rejected locally with probability max(0, (requests − {} × accepts) / (requests + 1)) over the last {} s",
             crate::calc::fmt_num(k),
             crate::calc::fmt_num(THROTTLE_WINDOW_MS / 1000.0)
         ),
-        _ => "retry-after: naive retries that wait at least the refusal's Retry-After".to_owned(),
+        Policy::RetryAfter => "retry-after: naive retries that wait at least the refusal's Retry-After".to_owned(),
     }
 }
 

@@ -1,7 +1,7 @@
 //! Named sets of parameter values, each with the predicate its name
 //! promises; the tests run every preset and check its predicate.
 
-use super::MetastableReport;
+use super::{MetastableReport, Policy};
 
 /// A preset: the values it sets (over the defaults) and what must hold.
 #[derive(Clone, Copy, Debug)]
@@ -41,7 +41,7 @@ const UNBOUNDED: [(&str, &str); 11] = [
 ];
 
 fn naive(r: &MetastableReport) -> Result<(), String> {
-    let l = r.lane("naive").ok_or("no naive lane")?;
+    let l = r.lane(Policy::Naive).ok_or("no naive lane")?;
     if r.rule.collapsed_for(&l.ticks, r.capacity_rps, 0.2, 10_000.0) {
         Ok(())
     } else {
@@ -50,7 +50,7 @@ fn naive(r: &MetastableReport) -> Result<(), String> {
 }
 
 fn budget(r: &MetastableReport) -> Result<(), String> {
-    let l = r.lane("budget").ok_or("no budget lane")?;
+    let l = r.lane(Policy::Budget).ok_or("no budget lane")?;
     if r.rule.back_within(&l.ticks, r.capacity_rps, 0.8, 5000.0) && l.verdict.after_ms().is_some() {
         Ok(())
     } else {
@@ -59,8 +59,8 @@ fn budget(r: &MetastableReport) -> Result<(), String> {
 }
 
 fn throttling(r: &MetastableReport) -> Result<(), String> {
-    let t = r.lane("throttle").ok_or("no throttle lane")?;
-    let b = r.lane("budget").ok_or("no budget lane")?;
+    let t = r.lane(Policy::Throttle).ok_or("no throttle lane")?;
+    let b = r.lane(Policy::Budget).ok_or("no budget lane")?;
     match (t.verdict.after_ms(), b.verdict.after_ms()) {
         // A budget still stuck at the end recovers later than any recovery.
         (Some(x), y) if y.is_none_or(|y| x < y) && t.totals.throttled > 0 => Ok(()),

@@ -5,7 +5,7 @@ use crate::calc::{Explanation, Step, worst_sojourn_ms};
 use crate::claim::Equation;
 use crate::claim::equation::{div, mul, n, round};
 use crate::experiments::{Readout, rps, argmax, step, strings};
-use crate::models::shedding::ShedOutcome;
+use crate::models::shedding::{ShedOutcome, ShedPolicy};
 
 /// Each policy's row at the highest offered rate (the list need not be sorted).
 fn at_highest(r: &SheddingReport) -> Vec<&ShedOutcome> {
@@ -64,8 +64,8 @@ fn explanation(r: &SheddingReport) -> Explanation {
     let mut would_change = vec![
         "LIFO's goodput is high because it serves the newest first; the requests that wait longest are the ones it leaves behind: it hides the old, it does not save them.".to_owned(),
     ];
-    let late_ms = |name: &str| r.hangover.iter().find(|o| o.policy.label() == name).map(|o| over_deadline_ms(r, o));
-    if let (Some(f), Some(l), Some(b)) = (late_ms("fifo"), late_ms("lifo"), late_ms("tail-drop")) {
+    let late_ms = |p: ShedPolicy| r.hangover.iter().find(|o| o.policy == p).map(|o| over_deadline_ms(r, o));
+    if let (Some(f), Some(l), Some(b)) = (late_ms(ShedPolicy::Fifo), late_ms(ShedPolicy::Lifo), late_ms(ShedPolicy::TailDrop)) {
         would_change.push(format!(
             "Without a bound or expiry, FIFO serves late answers for {f} ms of this run's windows and LIFO for {l} ms; tail-drop at B does so for {b} ms."
         ));
