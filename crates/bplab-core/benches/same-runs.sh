@@ -16,32 +16,11 @@ if [ ! -d "$base_tree" ]; then
   mkdir -p "$base_tree"
   git -C "$ROOT" archive "$BASE" | tar -x -C "$base_tree"
 fi
+# shellcheck source=harness.sh
+. "$ROOT/crates/bplab-core/benches/harness.sh"
 build() {
-  local d="$OUT/harness-$2"
-  mkdir -p "$d"
-  cat >"$d/Cargo.toml" <<TOML
-[package]
-name = "same-runs"
-version = "0.0.0"
-edition = "2024"
-publish = false
-
-[[bin]]
-name = "same-runs"
-path = "$ROOT/crates/bplab-core/benches/same-runs/main.rs"
-
-[dependencies]
-bplab-core = { path = "$1/crates/bplab-core" }
-
-[profile.release]
-opt-level = 3
-debug-assertions = true
-overflow-checks = true
-
-[workspace]
-TOML
-  (cd "$d" && CARGO_TARGET_DIR="$d/target" cargo build --release -q)
-  echo "$d/target/release/same-runs"
+  harness_build same-runs "$ROOT/crates/bplab-core/benches/same-runs/main.rs" "$1" "$OUT/harness-$2" \
+    $'opt-level = 3\ndebug-assertions = true\noverflow-checks = true'
 }
 b=$(build "$base_tree" base)
 n=$(build "$ROOT" new)
