@@ -18,33 +18,12 @@ MODE="${MODE:-both}"
 OUT="${OUT:-$ROOT/target/old-vs-new}"
 [ -d "$OLD" ] || git -C "$ROOT" worktree add --detach "$OLD" 4a2df7c
 bin() { (cd "$1" && cargo bench -p bplab-core --bench engine --no-run 2>&1 | sed -n 's/.*Executable .*(\(.*\))/\1/p' | tail -1); }
+# shellcheck source=harness.sh
+. "$ROOT/crates/bplab-core/benches/harness.sh"
 # The probe, built against a tree's core (same release profile as the workspace).
 probe() {
-  local d="$OUT/probe-$2"
-  mkdir -p "$d"
-  cat >"$d/Cargo.toml" <<TOML
-[package]
-name = "old-vs-new-probe"
-version = "0.0.0"
-edition = "2024"
-publish = false
-
-[[bin]]
-name = "probe"
-path = "$ROOT/crates/bplab-core/benches/old-vs-new/probe.rs"
-
-[dependencies]
-bplab-core = { path = "$1/crates/bplab-core" }
-
-[profile.release]
-opt-level = 3
-lto = "thin"
-codegen-units = 4
-
-[workspace]
-TOML
-  (cd "$d" && CARGO_TARGET_DIR="$d/target" cargo build --release -q)
-  echo "$d/target/release/probe"
+  harness_build probe "$ROOT/crates/bplab-core/benches/old-vs-new/probe.rs" "$1" "$OUT/probe-$2" \
+    $'opt-level = 3\nlto = "thin"\ncodegen-units = 4'
 }
 mkdir -p "$OUT"
 rm -f "$OUT"/[cp]*-*.txt

@@ -33,7 +33,11 @@
 //!
 //! Cost: one heap push/pop per served try on a heap of at most `workers`
 //! entries, a deque push/pop per give-up, a heap push/pop per retry, so
-//! `O(n log workers)`; the line is a ring buffer.
+//! `O(n log workers)`; the line is a ring buffer. When only waiting
+//! callers' deadlines matter (dropped, no retries) the line, which holds
+//! exactly the waiting requests in deadline order, is the give-up lane: the
+//! queue is shown its head's deadline, and a caller whose request starts
+//! in time never becomes an event (its give-up would do nothing).
 
 use std::collections::VecDeque;
 
@@ -63,15 +67,26 @@ pub fn serve(server: &Server, arrivals_ms: &[f64], service_ms: &[f64], window_ms
 }
 
 /// Per-try state beside the public [`Request`] (kept only for a limiter
-/// door or retries).
-#[derive(Clone, Copy, Debug, Default)]
+/// door or retries), in 16 bytes.
+#[derive(Clone, Copy, Debug)]
 struct Meta {
+    /// The backoff drawn before it, ms; NaN for a first try (a drawn
+    /// backoff is a finite number: [`super::Backoff::validate`]).
+    prev_backoff_ms: f64,
     /// Requests in the system right after it was admitted (a limiter's sample).
     inflight: i32,
-    /// The backoff drawn before it (`None` for a first try).
-    prev_backoff_ms: Option<f64>,
     /// Its caller gave up on it already (a later shed is not the caller's failure).
     abandoned: bool,
+}
+
+impl Meta {
+    /// A first try's.
+    const FIRST: Meta = Meta { prev_backoff_ms: f64::NAN, inflight: 0, abandoned: false };
+
+    /// The backoff drawn before it (`None` for a first try).
+    fn prev_backoff_ms(&self) -> Option<f64> {
+        (!self.prev_backoff_ms.is_nan()).then_some(self.prev_backoff_ms)
+    }
 }
 
 /// Runs a validated model. The loop is compiled four times, with and
@@ -106,6 +121,10 @@ struct Loop<'m, 'a, const TL: bool, const CL: bool> {
     in_system: u32,
     timeout_ms: f64,
     give_ups: bool,
+    /// Only waiting callers' deadlines matter (dropped, no retries): the
+    /// line holds exactly the waiting requests, in deadline order, so the
+    /// queue is shown its head's deadline instead of one give-up per request.
+    line_give_ups: bool,
     dropped_leave: bool,
     peak_line: u64,
     last_ms: f64,
@@ -120,22 +139,26 @@ struct Loop<'m, 'a, const TL: bool, const CL: bool> {
 
 impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
     fn new(m: &'m Model<'a>) -> Self {
-        let requests: Vec<Request> = m
-            .arrivals_ms
-            .iter()
-            .zip(m.service_ms)
-            .map(|(&a, &s)| Request {
-                arrival_ms: a,
-                service_ms: s,
-                start_ms: None,
-                end_ms: None,
-                outcome: Outcome::Refused,
-                attempt: 0,
-            })
-            .collect();
+        // With retries, room for as many again: the first retry would
+        // double the vectors anyway, and growing them copies every try.
+        let n = m.arrivals_ms.len();
+        let room = if m.client.retry.max_retries > 0 { n.saturating_mul(2) } else { n };
+        let mut requests: Vec<Request> = Vec::with_capacity(room);
+        requests.extend(m.arrivals_ms.iter().zip(m.service_ms).map(|(&a, &s)| Request {
+            arrival_ms: a,
+            service_ms: s,
+            start_ms: None,
+            end_ms: None,
+            outcome: Outcome::Refused,
+            attempt: 0,
+        }));
         // Only a limiter's samples and retries read it.
         let uses_meta = matches!(m.door, Door::Limit(_)) || m.client.retry.max_retries > 0;
-        let meta = if uses_meta { vec![Meta::default(); requests.len()] } else { Vec::new() };
+        let mut meta = Vec::new();
+        if uses_meta {
+            meta.reserve_exact(room);
+            meta.resize(n, Meta::FIRST);
+        }
         let split = m.slowdown.map_or(f64::INFINITY, |s| s.at_ms);
         let timeline = m.timeline_ms.map(|w| Recorder::new(m.window_ms, w, split));
         Self {
@@ -151,6 +174,7 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
             in_system: 0,
             timeout_ms: m.client.timeout_ms.unwrap_or(f64::INFINITY),
             give_ups: m.client.gives_up(),
+            line_give_ups: m.client.gives_up() && m.client.retry.max_retries == 0,
             dropped_leave: m.client.abandon == Abandon::Dropped,
             peak_line: 0,
             last_ms: 0.0,
@@ -205,12 +229,23 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
     }
 
     fn run(mut self) -> Run {
-        while let Some(e) = self.queue.pop() {
-            let (t, i) = (e.time_ms, e.id as usize);
-            match e.kind {
-                Kind::GiveUp => self.give_up(t, i),
-                Kind::Completion => self.complete(t, i),
+        while let Some(kind) = self.queue.next_kind() {
+            // Each arm takes its own kind, so `take` is specialised per lane.
+            let take = |q: &mut EventQueue<'_>, k| {
+                let e = q.take(k);
+                (e.time_ms, e.id as usize)
+            };
+            match kind {
+                Kind::GiveUp => {
+                    let (t, i) = take(&mut self.queue, Kind::GiveUp);
+                    self.give_up(t, i)
+                }
+                Kind::Completion => {
+                    let (t, i) = take(&mut self.queue, Kind::Completion);
+                    self.complete(t, i)
+                }
                 Kind::Arrival => {
+                    let (t, i) = take(&mut self.queue, Kind::Arrival);
                     self.tally.first_tries += 1;
                     if let Some(w) = self.window(t) {
                         w.first_tries += 1;
@@ -218,6 +253,7 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
                     self.arrive(t, i);
                 }
                 Kind::Retry => {
+                    let (t, i) = take(&mut self.queue, Kind::Retry);
                     self.tally.retries += 1;
                     if let Some(w) = self.window(t) {
                         w.retries += 1;
@@ -285,8 +321,9 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
             self.waiting += 1;
             self.dispatch(t);
             self.peak_line = self.peak_line.max(u64::from(self.waiting));
+            self.watch_line();
         }
-        if self.give_ups {
+        if self.give_ups && !self.line_give_ups {
             // Dropped without retries: only a waiting caller's deadline matters.
             let waits = self.requests.get(i).is_some_and(|r| r.start_ms.is_none() && r.outcome == Outcome::Ok);
             if waits || self.m.client.retry.max_retries > 0 {
@@ -300,7 +337,7 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
                     .get(i)
                     .is_some_and(|r| r.outcome == Outcome::Ok && r.end_ms.is_some_and(|e| e <= deadline));
                 if !on_time {
-                    self.queue.push(deadline, Kind::GiveUp, i as u32);
+                    self.queue.push_give_up(deadline, i as u32);
                 }
             }
         }
@@ -356,7 +393,7 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
             r.start_ms = Some(t);
             r.end_ms = Some(end);
             self.free -= 1;
-            self.queue.push(end, Kind::Completion, i as u32);
+            self.queue.push_completion(end, i as u32);
         }
     }
 
@@ -389,8 +426,18 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
         }
         if !self.line.is_empty() {
             self.dispatch(t);
+            self.watch_line();
         }
         self.note(t);
+    }
+
+    /// With `line_give_ups`, shows the queue the line head's deadline.
+    #[inline(always)]
+    fn watch_line(&mut self) {
+        if self.line_give_ups {
+            let head = self.line.front().and_then(|&j| self.requests.get(j as usize).map(|r| (r, j)));
+            self.queue.set_give_up(head.map(|(r, j)| (r.arrival_ms + self.timeout_ms, j)));
+        }
     }
 
     /// The caller of try `i` reaches its deadline `t`.
@@ -413,6 +460,12 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
             if let Some(w) = self.window(t) {
                 w.dropped += 1;
             }
+            if self.line_give_ups {
+                // The line's head (`watch_line`): every waiting request left before it.
+                self.line.pop_front();
+                self.watch_line();
+                return;
+            }
         }
         if let Some(m) = self.meta.get_mut(i) {
             m.abandoned = true;
@@ -432,7 +485,7 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
     #[inline(never)]
     fn schedule_retry(&mut self, t: f64, i: usize, retry_after_ms: Option<f64>) {
         let Some(r) = self.requests.get(i).copied() else { return };
-        let prev = self.meta.get(i).and_then(|m| m.prev_backoff_ms);
+        let prev = self.meta.get(i).and_then(Meta::prev_backoff_ms);
         match self.client.retry(t, r.attempt, prev, retry_after_ms, self.m.window_ms) {
             Ok((at, backoff)) => {
                 let Ok(id) = u32::try_from(self.requests.len()) else { return };
@@ -444,8 +497,8 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
                     attempt: r.attempt + 1,
                     ..r
                 });
-                self.meta.push(Meta { inflight: 0, prev_backoff_ms: Some(backoff), abandoned: false });
-                self.queue.push(at, Kind::Retry, id);
+                self.meta.push(Meta { prev_backoff_ms: backoff, ..Meta::FIRST });
+                self.queue.push_retry(at, id);
             }
             Err(NoRetry::Denied) => self.tally.budget_denied += 1,
             Err(NoRetry::Exhausted | NoRetry::PastWindow) => {}

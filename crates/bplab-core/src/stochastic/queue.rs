@@ -20,8 +20,7 @@
 //! smallest [`Key`] over the four lane heads, so the lanes are invisible in
 //! the order.
 
-use std::cmp::Reverse;
-use std::collections::{BinaryHeap, VecDeque};
+use std::collections::VecDeque;
 
 /// What happens at an event. The declaration order is the tie order.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -77,38 +76,83 @@ pub struct Event {
 
 /// A lane entry: (time bits, seq << 32 | id); the kind is the lane's. Two
 /// full words: small heap moves, and no padding (a padded 4-byte id made
-/// every heap push stall on a store-to-load forward).
+/// every heap push stall on a store-to-load forward). Within a lane the
+/// tuple order is the `(time, seq)` order (seqs are distinct in a lane).
 type Entry = (u64, u64);
 
-/// Low bits of a packed key holding `seq`.
-const SEQ_BITS: u32 = 62;
+/// An empty lane's head: after every real entry (a finite time's bits are
+/// below `u64::MAX`, a NaN's).
+const EMPTY: Entry = (u64::MAX, u64::MAX);
 
 #[inline(always)]
 fn entry(time_ms: f64, seq: u32, id: u32) -> Entry {
     ((time_ms + 0.0).to_bits(), (u64::from(seq) << 32) | u64::from(id))
 }
 
-/// The packed key of a lane entry of `kind`, and its id.
-#[inline(always)]
-fn keyed(e: Entry, kind: Kind) -> (u128, u32) {
-    (pack(e.0, kind, e.1 >> 32), e.1 as u32)
-}
+/// A binary min-heap of distinct entries. Its pop hands back the new
+/// smallest entry from registers: reading it back from the slot the pop
+/// just stored to (as `BinaryHeap::peek` after `pop` does) stalled every
+/// completion on a store-to-load forward.
+#[derive(Clone, Debug, Default)]
+struct MinHeap(Vec<Entry>);
 
-/// [`Key`] as one integer with the same order: time bits, then kind, then seq.
-#[inline(always)]
-fn pack(time: u64, kind: Kind, seq: u64) -> u128 {
-    (u128::from(time) << 64) | (u128::from(kind as u8) << SEQ_BITS) | u128::from(seq & ((1 << SEQ_BITS) - 1))
-}
+impl MinHeap {
+    fn with_capacity(n: usize) -> Self {
+        MinHeap(Vec::with_capacity(n))
+    }
 
-#[inline(always)]
-fn unpack(k: u128) -> (Key, Kind) {
-    let kind = match (k >> SEQ_BITS) & 3 {
-        0 => Kind::GiveUp,
-        1 => Kind::Completion,
-        2 => Kind::Arrival,
-        _ => Kind::Retry,
-    };
-    (Key { time: (k >> 64) as u64, kind, seq: (k as u64) & ((1 << SEQ_BITS) - 1) }, kind)
+    /// Adds `e`: up from the bottom while its parent is larger.
+    #[inline(always)]
+    fn push(&mut self, e: Entry) {
+        let v = &mut self.0;
+        let mut hole = v.len();
+        v.push(e);
+        while hole > 0 {
+            let parent = (hole - 1) / 2;
+            let p = v[parent];
+            if p <= e {
+                break;
+            }
+            v[hole] = p;
+            hole = parent;
+        }
+        v[hole] = e;
+    }
+
+    /// Removes the smallest entry and returns the next one ([`EMPTY`]: none):
+    /// the last entry goes down from the root while a child is smaller.
+    #[inline(always)]
+    fn pop(&mut self) -> Entry {
+        let v = &mut self.0;
+        let Some(last) = v.pop() else { return EMPTY };
+        let n = v.len();
+        if n == 0 {
+            return EMPTY;
+        }
+        let (mut hole, mut top) = (0, last);
+        loop {
+            let l = 2 * hole + 1;
+            if l >= n {
+                break;
+            }
+            let c = if l + 1 < n && v[l + 1] < v[l] { l + 1 } else { l };
+            let ce = v[c];
+            if last <= ce {
+                break;
+            }
+            if hole == 0 {
+                top = ce;
+            }
+            v[hole] = ce;
+            hole = c;
+        }
+        v[hole] = last;
+        top
+    }
+
+    fn len(&self) -> usize {
+        self.0.len()
+    }
 }
 
 /// A lane whose entries mostly come in order: a deque while every push is
@@ -118,7 +162,7 @@ fn unpack(k: u128) -> (Key, Kind) {
 #[derive(Clone, Debug)]
 enum Lane {
     InOrder(VecDeque<Entry>),
-    Heap(BinaryHeap<Reverse<Entry>>),
+    Heap(MinHeap),
 }
 
 impl Lane {
@@ -127,31 +171,26 @@ impl Lane {
         match self {
             Lane::InOrder(d) if d.back().is_none_or(|b| *b <= e) => d.push_back(e),
             Lane::InOrder(d) => {
-                let mut h: BinaryHeap<Reverse<Entry>> = d.drain(..).map(Reverse).collect();
-                h.push(Reverse(e));
+                let mut h = MinHeap::with_capacity(d.len() + 1);
+                for x in d.drain(..) {
+                    h.push(x);
+                }
+                h.push(e);
                 *self = Lane::Heap(h);
             }
-            Lane::Heap(h) => h.push(Reverse(e)),
+            Lane::Heap(h) => h.push(e),
         }
     }
 
+    /// Removes the smallest entry and returns the next one's.
     #[inline]
-    fn peek(&self) -> Option<Entry> {
-        match self {
-            Lane::InOrder(d) => d.front().copied(),
-            Lane::Heap(h) => h.peek().map(|r| r.0),
-        }
-    }
-
-    #[inline]
-    fn pop(&mut self) {
+    fn pop(&mut self) -> Entry {
         match self {
             Lane::InOrder(d) => {
                 d.pop_front();
+                d.front().copied().unwrap_or(EMPTY)
             }
-            Lane::Heap(h) => {
-                h.pop();
-            }
+            Lane::Heap(h) => h.pop(),
         }
     }
 
@@ -169,14 +208,16 @@ pub struct EventQueue<'a> {
     first_ms: &'a [f64],
     next_first: usize,
     give_ups: VecDeque<Entry>,
-    completions: BinaryHeap<Reverse<Entry>>,
+    completions: MinHeap,
     retries: Lane,
     /// Pushes so far per lane: give-ups, completions, retries.
     pushed: [u32; 3],
-    /// Each lane's head as a packed key (`u128::MAX`: empty) and its id, by
-    /// kind: kept up to date on every push and pop, so a pop compares four
-    /// integers instead of peeking four lanes.
-    heads: [(u128, u32); 4],
+    /// Each lane's smallest entry ([`EMPTY`]: none), by kind: kept up to
+    /// date on every push and pop, so a pop compares four times instead of
+    /// peeking four lanes. Two lanes' heads at one time leave in kind
+    /// order, and a lane's entries in seq order, so comparing times, with
+    /// ties to the lower kind, gives the [`Key`] order.
+    heads: [Entry; 4],
 }
 
 impl<'a> EventQueue<'a> {
@@ -188,28 +229,20 @@ impl<'a> EventQueue<'a> {
             first_ms: first_ms.get(..first_ms.len().min(u32::MAX as usize)).unwrap_or_default(),
             next_first: 0,
             give_ups: VecDeque::new(),
-            completions: BinaryHeap::with_capacity(completion_capacity),
+            completions: MinHeap::with_capacity(completion_capacity),
             retries: Lane::InOrder(VecDeque::new()),
             pushed: [0; 3],
-            heads: [(u128::MAX, 0); 4],
+            heads: [EMPTY; 4],
         };
-        q.refresh(Kind::Arrival);
+        q.heads[Kind::Arrival as usize] = q.first(0);
         q
     }
 
-    /// Recomputes the head of `kind`'s lane.
+    /// The entry of first try `i`, if any.
     #[inline(always)]
-    fn refresh(&mut self, kind: Kind) {
-        let head = match kind {
-            Kind::GiveUp => self.give_ups.front().map(|&e| keyed(e, kind)),
-            Kind::Completion => self.completions.peek().map(|&Reverse(e)| keyed(e, kind)),
-            Kind::Arrival => self.first_ms.get(self.next_first).map(|&t| {
-                let i = self.next_first as u64;
-                (pack((t + 0.0).to_bits(), kind, i), i as u32)
-            }),
-            Kind::Retry => self.retries.peek().map(|e| keyed(e, kind)),
-        };
-        self.heads[kind as usize] = head.unwrap_or((u128::MAX, 0));
+    fn first(&self, i: usize) -> Entry {
+        // `i` < u32::MAX: the slice is cut to that length.
+        self.first_ms.get(i).map_or(EMPTY, |&t| entry(t, i as u32, i as u32))
     }
 
     /// Schedules an event of `kind` at `time_ms` (finite, `>= 0`) carrying
@@ -218,68 +251,119 @@ impl<'a> EventQueue<'a> {
     /// [`Kind::Retry`].
     #[inline]
     pub fn push(&mut self, time_ms: f64, kind: Kind, id: u32) {
-        let kind = if kind == Kind::Arrival { Kind::Retry } else { kind };
-        let lane = match kind {
-            Kind::GiveUp => 0,
-            Kind::Completion => 1,
-            Kind::Arrival | Kind::Retry => 2,
-        };
+        match kind {
+            Kind::GiveUp => self.push_give_up(time_ms, id),
+            Kind::Completion => self.push_completion(time_ms, id),
+            Kind::Arrival | Kind::Retry => self.push_retry(time_ms, id),
+        }
+    }
+
+    /// The next entry of the lane with push counter `lane`, at `time_ms`.
+    #[inline(always)]
+    fn next_entry(&mut self, lane: usize, time_ms: f64, id: u32) -> Entry {
         let seq = self.pushed[lane];
         self.pushed[lane] = seq.saturating_add(1);
-        let e = entry(time_ms, seq, id);
-        match kind {
-            Kind::GiveUp => {
-                if self.give_ups.back().is_none_or(|b| *b <= e) {
-                    self.give_ups.push_back(e);
-                } else {
-                    let at = self.give_ups.partition_point(|x| *x <= e);
-                    self.give_ups.insert(at, e);
-                }
-            }
-            Kind::Completion => self.completions.push(Reverse(e)),
-            Kind::Arrival | Kind::Retry => self.retries.push(e),
-        }
-        let k = keyed(e, kind);
+        entry(time_ms, seq, id)
+    }
+
+    /// Keeps `kind`'s head the smaller of it and a pushed `e`.
+    #[inline(always)]
+    fn lower_head(&mut self, kind: Kind, e: Entry) {
         let h = &mut self.heads[kind as usize];
-        if k.0 < h.0 {
-            *h = k;
+        if e < *h {
+            *h = e;
         }
+    }
+
+    /// [`Self::push`] of a [`Kind::GiveUp`].
+    #[inline(always)]
+    pub fn push_give_up(&mut self, time_ms: f64, id: u32) {
+        let e = self.next_entry(0, time_ms, id);
+        if self.give_ups.back().is_none_or(|b| *b <= e) {
+            self.give_ups.push_back(e);
+        } else {
+            let at = self.give_ups.partition_point(|x| *x <= e);
+            self.give_ups.insert(at, e);
+        }
+        self.lower_head(Kind::GiveUp, e);
+    }
+
+    /// [`Self::push`] of a [`Kind::Completion`].
+    #[inline(always)]
+    pub fn push_completion(&mut self, time_ms: f64, id: u32) {
+        let e = self.next_entry(1, time_ms, id);
+        self.completions.push(e);
+        self.lower_head(Kind::Completion, e);
+    }
+
+    /// [`Self::push`] of a [`Kind::Retry`].
+    #[inline(always)]
+    pub fn push_retry(&mut self, time_ms: f64, id: u32) {
+        let e = self.next_entry(2, time_ms, id);
+        self.retries.push(e);
+        self.lower_head(Kind::Retry, e);
+    }
+
+    /// Makes `(time_ms, id)` the give-up lane's one event (`None`: none),
+    /// for a caller that keeps its deadlines in time order itself and shows
+    /// the queue only the earliest (the engine's line, when only waiting
+    /// callers' deadlines matter); not counted by [`Self::len`]. A queue uses
+    /// either this or [`Self::push_give_up`].
+    #[inline(always)]
+    pub fn set_give_up(&mut self, next: Option<(f64, u32)>) {
+        self.heads[Kind::GiveUp as usize] = next.map_or(EMPTY, |(t, id)| entry(t, 0, id));
     }
 
     /// The key of the next event, if any.
     pub fn peek(&self) -> Option<Key> {
-        self.head().map(|(k, _)| unpack(k).0)
+        self.next_kind().map(|kind| {
+            let e = self.heads[kind as usize];
+            Key { time: e.0, kind, seq: e.1 >> 32 }
+        })
     }
 
-    /// The smallest head, and its id.
+    /// The kind of the next event, if any: the lane whose head has the
+    /// earliest time, ties to the lower kind. Written as branches (no
+    /// table), the usual race of a completion against a first try first,
+    /// so a caller's `match` on it compiles to those same branches.
     #[inline(always)]
-    fn head(&self) -> Option<(u128, u32)> {
-        let [a, b, c, d] = self.heads;
-        let ab = if b.0 < a.0 { b } else { a };
-        let cd = if d.0 < c.0 { d } else { c };
-        let best = if cd.0 < ab.0 { cd } else { ab };
-        (best.0 != u128::MAX).then_some(best)
+    pub fn next_kind(&self) -> Option<Kind> {
+        let [g, c, a, r] = self.heads.map(|h| h.0);
+        if c <= a {
+            if c < g && c <= r {
+                return Some(Kind::Completion);
+            }
+        } else if a < g && a <= r {
+            return Some(Kind::Arrival);
+        }
+        // The earliest is a give-up or a retry (or nothing): either is at
+        // or before the completion and first-try heads, a retry strictly.
+        if g <= r { (g != EMPTY.0).then_some(Kind::GiveUp) } else { Some(Kind::Retry) }
+    }
+
+    /// Removes the head of `kind`'s lane (non-empty) and returns it.
+    #[inline(always)]
+    pub fn take(&mut self, kind: Kind) -> Event {
+        let e = self.heads[kind as usize];
+        self.heads[kind as usize] = match kind {
+            Kind::GiveUp => {
+                self.give_ups.pop_front();
+                self.give_ups.front().copied().unwrap_or(EMPTY)
+            }
+            Kind::Completion => self.completions.pop(),
+            Kind::Arrival => {
+                self.next_first += 1;
+                self.first(self.next_first)
+            }
+            Kind::Retry => self.retries.pop(),
+        };
+        Event { time_ms: f64::from_bits(e.0), kind, seq: e.1 >> 32, id: e.1 as u32 }
     }
 
     /// Removes and returns the next event in `(time, kind, seq)` order.
     #[inline(always)]
     pub fn pop(&mut self) -> Option<Event> {
-        let (packed, id) = self.head()?;
-        let (key, kind) = unpack(packed);
-        match kind {
-            Kind::GiveUp => {
-                self.give_ups.pop_front();
-            }
-            Kind::Completion => {
-                self.completions.pop();
-            }
-            Kind::Arrival => self.next_first += 1,
-            Kind::Retry => {
-                self.retries.pop();
-            }
-        }
-        self.refresh(kind);
-        Some(Event { time_ms: key.time_ms(), kind, seq: key.seq, id })
+        self.next_kind().map(|k| self.take(k))
     }
 
     /// Events still queued.
@@ -344,16 +428,6 @@ mod tests {
     }
 
     proptest! {
-        /// The packed key orders like the key and unpacks to it.
-        #[test]
-        fn packing_keeps_the_order(a in (0.0f64..1e15, 0u8..4, 0u64..1 << 62), b in (0.0f64..1e15, 0u8..4, 0u64..1 << 62)) {
-            let kinds = [Kind::GiveUp, Kind::Completion, Kind::Arrival, Kind::Retry];
-            let (ka, kb) = (Key::new(a.0, kinds[usize::from(a.1)], a.2), Key::new(b.0, kinds[usize::from(b.1)], b.2));
-            let (pa, pb) = (pack(ka.time, ka.kind, ka.seq), pack(kb.time, kb.kind, kb.seq));
-            prop_assert_eq!(ka.cmp(&kb), pa.cmp(&pb));
-            prop_assert_eq!(unpack(pa).0, ka);
-        }
-
         /// Any mix of pushes and pops gives the events in the order of a
         /// plain sort by (time, kind, seq).
         #[test]
