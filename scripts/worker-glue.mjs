@@ -18,7 +18,8 @@
 // shipped twice.
 //
 // Writes into DIST (and compacts the glue in place: no comments or
-// indentation; its integrity hash in index.html updated, and the wasm's):
+// indentation; its integrity hash in index.html updated, and the wasm's;
+// the inline fallback script in index.html and the stylesheet are compacted the same way):
 //   - bplab-worker-<hash>.js: the worker (for bplab-api.js on host pages);
 //   - index.html: the same text in <script type="text/plain"
 //     id="bplab-worker-src">, which the page starts from a Blob URL (the same
@@ -104,6 +105,18 @@ const wasmSri = `sha384-${createHash('sha384').update(readFileSync(join(dist, wa
 const wasmLink = new RegExp(`(href="\\./${wasm.replace(/[.]/g, '\\.')}"[^>]*integrity=")[^"]*(")`);
 if (/integrity=/.test(html) && !wasmLink.test(html)) die(`index.html has no integrity attribute for ${wasm} to update`);
 html = html.replace(wasmLink, (_, a, b) => `${a}${wasmSri}${b}`);
+// The stylesheet without its comments and indentation (no rule holds a quoted `/*`), its
+// integrity hash in index.html updated.
+for (const css of files.filter((f) => /^style-[0-9a-f]+\.css$/.test(f))) {
+  const text = readFileSync(join(dist, css), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^[ \t]+/gm, '').replace(/\n{2,}/g, '\n');
+  writeFileSync(join(dist, css), text);
+  const link = new RegExp(`(href="\\./${css.replace(/[.]/g, '\\.')}"[^>]*integrity=")[^"]*(")`);
+  if (/integrity=/.test(html) && !link.test(html)) die(`index.html has no integrity attribute for ${css} to update`);
+  html = html.replace(link, (_, a, b) => `${a}sha384-${createHash('sha384').update(text).digest('base64')}${b}`);
+}
+// The inline fallback script (web/fallback.js, the page's first classic <script>) loses its
+// comments and indentation too: they are a third of it, and index.html counts toward the cap.
+html = html.replace(/<script>([\s\S]*?)<\/script>/, (_, body) => `<script>${compact(body)}</script>`);
 html = html.replace(/\n?<script type="text\/plain" id="bplab-worker-src">[\s\S]*?<\/script>/, '');
 if (!/<\/body>/i.test(html)) die('index.html has no </body>');
 html = html.replace(/<\/body>/i, () => `<script type="text/plain" id="bplab-worker-src">${worker}</script>\n</body>`);

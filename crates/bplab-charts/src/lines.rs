@@ -160,7 +160,7 @@ mod tests {
         // A zigzag, a steep jump, a long flat run, a backtrack and huge coordinates.
         let mut poly: Vec<P> = (0..200).map(|i| (f64::from(i) * 1.7, if i % 2 == 0 { 10.0 } else { 11.2 })).collect();
         poly.extend([(340.0, 300.0), (900.0, 300.0), (120.0, 40.0), (121.0, 41.0)]);
-        let huge = vec![(-1e300, 0.0), (0.0, 0.0), (1e300, 5.0)];
+        let huge = [(-1e300, 0.0), (0.0, 0.0), (1e300, 5.0)];
         for b in [&poly[..], &poly[..1], &huge[..], &[][..]] {
             let idx = Segments::new(b);
             let mut s = 12345u64;
