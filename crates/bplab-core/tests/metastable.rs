@@ -272,3 +272,19 @@ fn single_fuzz_edits_refuse_clearly_or_keep_every_invariant() {
     }
     assert!(ran > 40 && refused > 5, "{ran} ran, {refused} refused");
 }
+
+/// A run's numbers do not depend on the other trigger sizes asked for:
+/// the lanes are the same whatever the phase diagram's sizes (the spike's
+/// layers are drawn per run), and each cell equals the lane of that size.
+#[test]
+fn a_run_does_not_hang_on_the_other_sizes() {
+    let a = run_edits(&[("trigger-sizes", "1.5,2,3,4")]);
+    let b = run_edits(&[("trigger-sizes", "2,3,6.5")]);
+    assert_eq!(a.lanes, b.lanes);
+    for c in b.phase.iter().filter(|c| c.size == 3.0 && c.len_ms == 2000) {
+        let lane = run_edits(&[("trigger-sizes", "2,3,6.5"), ("trigger-ms", "2000")]);
+        assert_eq!(lane.lane(c.policy).unwrap().totals, c.totals, "{:?}", c.policy);
+    }
+    // No preview: a shorter grid would make shorter runs.
+    assert!(Experiment::get(ExperimentId::Metastable).defaults().preview().is_none());
+}

@@ -1,7 +1,7 @@
 //! The last runs, kept: a run is a pure function of what [`Setup`] reads of
 //! the parameters, the client and the trigger, so the same run asked again
 //! (a phase-diagram cell equal to a lane, a sizing step equal to a lane, the
-//! whole diagram again when only the chosen trigger moved) is answered from
+//! whole diagram again when only the chosen trigger's size moved) is answered from
 //! here instead of being run again. Results are the same bytes either way
 //! (tested cold against warm); only the time changes. Bounded in entries
 //! and in timeline windows held.
@@ -31,13 +31,13 @@ pub(super) struct Key {
 }
 
 impl Key {
-    /// The run of `client` with a trigger of `size` × `len_ms` at `p`. The
-    /// setup reads the chosen trigger and the diagram's grid only through
-    /// the largest size and the longest length (the spike pool and the run's
-    /// length), so those stand in for them.
+    /// The run of `client` with a trigger of `size` × `len_ms` at `p`. A run
+    /// reads the chosen trigger and the diagram's grid only through the
+    /// longest length (the run's length; the spike's layers do not depend
+    /// on the other sizes, `policy::Traffic`), so that stands in for them.
     pub(super) fn new(p: &MetastableParams, client: Client, size: f64, len_ms: u32) -> Key {
         let params = MetastableParams {
-            trigger_size: super::max_size(p),
+            trigger_size: 1.0,
             trigger_ms: super::max_len(p),
             trigger_sizes: Vec::new(),
             trigger_lengths_ms: Vec::new(),

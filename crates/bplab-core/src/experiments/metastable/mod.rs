@@ -48,10 +48,12 @@ pub(super) const DEF: Experiment = Experiment {
     window_param: "seconds",
 };
 
-/// The chosen trigger alone in the phase diagram: the page's first frame;
-/// the full run follows.
-pub(super) fn preview(p: &MetastableParams) -> Option<MetastableParams> {
-    Some(MetastableParams { trigger_sizes: vec![p.trigger_size], trigger_lengths_ms: vec![p.trigger_ms], ..p.clone() })
+/// No preview: a run with fewer phase-diagram lengths would be shorter (every
+/// run lasts until `seconds` after the longest trigger ends) and so show
+/// other numbers than the full run. The full run is the chosen point; after
+/// a `trigger-size` move only its lanes and new sizing steps run ([`memo`]).
+pub(super) fn preview(_: &MetastableParams) -> Option<MetastableParams> {
+    None
 }
 
 static TABLES: [TableSpec; 4] = [
@@ -271,17 +273,19 @@ impl Setup {
         let svc = p.service;
         let run_ms = run_ms(p);
         let spike = p.trigger == Trigger::Spike;
-        let cap = first_try_bound(p, max_size(p), max_len(p)).saturating_mul(2).saturating_add(64);
+        let load = p.load * capacity(p);
+        // Caps far past any draw (twice a Poisson bound), and independent of
+        // the sizes asked for, so a run never hangs on the other runs.
+        let base_cap = poisson_bound(load * run_ms / 1000.0).saturating_mul(2).saturating_add(64);
+        let layer_cap = poisson_bound(load * f64::from(max_len(p)) / 1000.0).saturating_mul(2).saturating_add(64);
         let traffic = policy::Traffic::draw(
-            p.load * capacity(p),
+            load,
             svc,
             run_ms,
             p.seed,
-            spike,
-            f64::from(p.trigger_at_ms),
-            f64::from(max_len(p)),
-            max_size(p),
-            cap,
+            spike.then(|| (f64::from(p.trigger_at_ms), f64::from(max_len(p)), max_size(p))),
+            base_cap,
+            layer_cap,
         );
         Setup { capacity_rps: crate::calc::capacity_rps(svc.mean_ms(), p.workers), svc, run_ms, spike, traffic }
     }

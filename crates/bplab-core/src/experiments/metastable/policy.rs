@@ -119,24 +119,23 @@ pub fn describe(policy: Policy, retries: u32, backoff_ms: f64, ratio: f64, k: f6
     }
 }
 
-/// The spike's extra first tries at the largest size any run asks for:
-/// `(time, mark)`, Poisson at `(max_size − 1) × load` over
-/// `[at, at + max_len)`. A run with size `s` and length `l` keeps those
-/// before `at + l` whose mark is below `(s − 1) / (max_size − 1)`, so a
-/// bigger or longer spike adds first tries and never moves one.
-pub fn spike_pool(seed: u64, at_ms: f64, max_len_ms: f64, load_rps: f64, max_size: f64, cap: usize) -> Vec<(f64, f64)> {
-    let rate_per_ms = (max_size - 1.0) * load_rps / 1000.0;
+/// One layer of the spike: Poisson first tries at `load_rps` over
+/// `[at, at + len)`, each with a uniform mark, from ChaCha8 stream
+/// [`SPIKE_STREAM`] × 256 + `layer` of `seed` (layers 1, 2, … are
+/// independent), at most `cap` of them.
+pub fn spike_layer(seed: u64, layer: u32, at_ms: f64, len_ms: f64, load_rps: f64, cap: usize) -> Vec<(f64, f64)> {
+    let rate_per_ms = load_rps / 1000.0;
     let mut out = Vec::new();
     if rate_per_ms <= 0.0 || !rate_per_ms.is_finite() {
         return out;
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
-    rng.set_stream(SPIKE_STREAM);
+    rng.set_stream((SPIKE_STREAM << 8) | u64::from(layer));
     let unit = |r: &mut ChaCha8Rng| (r.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
     let mut t = at_ms;
     while out.len() < cap {
         t += -libm::log(1.0 - unit(&mut rng)) / rate_per_ms;
-        if t >= at_ms + max_len_ms {
+        if t >= at_ms + len_ms {
             break;
         }
         let mark = unit(&mut rng);
@@ -145,61 +144,73 @@ pub fn spike_pool(seed: u64, at_ms: f64, max_len_ms: f64, load_rps: f64, max_siz
     out
 }
 
+/// One spike layer with its work: `(time, mark, work)`.
+type Layer = Vec<(f64, f64, f64)>;
+
 /// First tries and their work for one trigger: the base Poisson arrivals
 /// at `load` (stream 0 of the seed, with the service draws of the seed),
-/// plus the pool's kept spike arrivals (their work from the service draws
-/// of `seed + 1`).
+/// plus the spike's layers: a spike of size `s` adds layers 1 to
+/// `floor(s − 1)` whole and layer `ceil(s − 1)` thinned to the arrivals
+/// whose mark is below the fraction `s − 1 − floor(s − 1)` (Poisson at
+/// `(s − 1) × load` in all). Layer `k`'s work comes from the service draws
+/// of `seed + k`. A run's first tries depend only on its own size and
+/// length, never on the other sizes or lengths asked for, and a bigger or
+/// longer spike only adds first tries.
 pub struct Traffic {
     /// Base arrivals, ms.
     pub base: Vec<f64>,
     /// Base work, ms.
     pub base_work: Vec<f64>,
-    /// The spike pool.
-    pub pool: Vec<(f64, f64)>,
-    /// The pool's work.
-    pub pool_work: Vec<f64>,
-    /// The size the pool was drawn for.
-    pub max_size: f64,
+    /// The spike's layers, drawn up to the largest size asked for.
+    layers: Vec<Layer>,
 }
 
 impl Traffic {
-    /// Draws everything once for a run of `run_ms`.
+    /// Draws everything once for runs of `run_ms`: the base arrivals (at
+    /// most `base_cap`) and, for a spike, the layers `max_size` needs over
+    /// `[at, at + max_len)` (each at most `layer_cap`).
     #[allow(clippy::too_many_arguments)]
     pub fn draw(
         load_rps: f64,
         svc: ServiceTime,
         run_ms: f64,
         seed: u32,
-        spike: bool,
-        at_ms: f64,
-        max_len_ms: f64,
-        max_size: f64,
-        cap: u64,
+        spike: Option<(f64, f64, f64)>,
+        base_cap: u64,
+        layer_cap: u64,
     ) -> Traffic {
         let seed = u64::from(seed);
-        let base = RateSchedule::constant(load_rps).generate(run_ms, seed, cap).unwrap_or_default();
+        let base = RateSchedule::constant(load_rps).generate(run_ms, seed, base_cap).unwrap_or_default();
         let base_work: Vec<f64> = svc.draws(seed).take(base.len()).collect();
-        let pool = if spike {
-            let cap = usize::try_from(cap).unwrap_or(usize::MAX);
-            spike_pool(seed, at_ms, max_len_ms.min(run_ms - at_ms).max(0.0), load_rps, max_size, cap)
-        } else {
-            Vec::new()
-        };
-        let pool_work: Vec<f64> = svc.draws(seed.wrapping_add(1)).take(pool.len()).collect();
-        Traffic { base, base_work, pool, pool_work, max_size }
+        let mut layers = Vec::new();
+        if let Some((at_ms, max_len_ms, max_size)) = spike {
+            let cap = usize::try_from(layer_cap).unwrap_or(usize::MAX);
+            let len = max_len_ms.min(run_ms - at_ms).max(0.0);
+            // Layers up to ceil(max_size − 1), at most 99 (sizes are at most 100).
+            let n = libm::ceil(max_size - 1.0).clamp(0.0, 99.0) as u32;
+            for k in 1..=n {
+                let pts = spike_layer(seed, k, at_ms, len, load_rps, cap);
+                let work = svc.draws(seed.wrapping_add(u64::from(k)));
+                layers.push(pts.into_iter().zip(work).map(|((t, m), w)| (t, m, w)).collect());
+            }
+        }
+        Traffic { base, base_work, layers }
     }
 
     /// The first tries and work of a spike of `size` lasting `len_ms` from
-    /// `at_ms` (no extra tries for a slowdown, whose pool is empty).
+    /// `at_ms` (no extra tries for a slowdown, which has no layers).
     pub fn merged(&self, at_ms: f64, size: f64, len_ms: f64) -> (Vec<f64>, Vec<f64>) {
-        let keep = if self.max_size > 1.0 { (size - 1.0) / (self.max_size - 1.0) } else { 0.0 };
-        let extra: Vec<(f64, f64)> = self
-            .pool
-            .iter()
-            .zip(&self.pool_work)
-            .filter(|((t, m), _)| *t < at_ms + len_ms && *m < keep)
-            .map(|((t, _), w)| (*t, *w))
-            .collect();
+        let extra_size = (size - 1.0).max(0.0);
+        let whole = libm::floor(extra_size);
+        let frac = extra_size - whole;
+        let mut extra: Vec<(f64, f64)> = Vec::new();
+        for (i, layer) in self.layers.iter().enumerate() {
+            let k = (i + 1) as f64;
+            let keep = if k <= whole { 1.0 } else if k == whole + 1.0 { frac } else { break };
+            extra.extend(layer.iter().filter(|(t, m, _)| *t < at_ms + len_ms && *m < keep).map(|(t, _, w)| (*t, *w)));
+        }
+        // In time order; a tie keeps the lower layer first (a stable sort).
+        extra.sort_by(|a, b| a.0.total_cmp(&b.0));
         let mut out = Vec::with_capacity(self.base.len() + extra.len());
         let (mut i, mut j) = (0, 0);
         while i < self.base.len() || j < extra.len() {
@@ -222,7 +233,7 @@ mod tests {
 
     #[test]
     fn a_bigger_or_longer_spike_only_adds_first_tries() {
-        let t = Traffic::draw(30.0, ServiceTime::Fixed { ms: 21.0 }, 20_000.0, 3, true, 5000.0, 4000.0, 5.0, 1 << 20);
+        let t = Traffic::draw(30.0, ServiceTime::Fixed { ms: 21.0 }, 20_000.0, 3, Some((5000.0, 4000.0, 5.0)), 1 << 20, 1 << 20);
         let (small, _) = t.merged(5000.0, 2.0, 1000.0);
         let (big, _) = t.merged(5000.0, 4.0, 1000.0);
         let (long, w) = t.merged(5000.0, 2.0, 4000.0);
@@ -232,5 +243,22 @@ mod tests {
         assert!(long.windows(2).all(|p| p[0] <= p[1]));
         // Size 1 adds nothing: the base arrivals alone.
         assert_eq!(t.merged(5000.0, 1.0, 4000.0).0, t.base);
+        // Fractional sizes thin the next layer: still nested.
+        let (a, _) = t.merged(5000.0, 2.3, 2000.0);
+        let (b, _) = t.merged(5000.0, 2.7, 2000.0);
+        assert!(contains(&b, &a) && b.len() > a.len());
+    }
+
+    #[test]
+    fn a_run_does_not_depend_on_the_other_sizes_or_lengths_drawn() {
+        let svc = ServiceTime::Fixed { ms: 21.0 };
+        let small = Traffic::draw(30.0, svc, 20_000.0, 3, Some((5000.0, 2000.0, 3.0)), 1 << 20, 1 << 20);
+        let large = Traffic::draw(30.0, svc, 20_000.0, 3, Some((5000.0, 6000.0, 7.5)), 1 << 20, 1 << 20);
+        for (size, len) in [(1.5, 1000.0), (2.0, 2000.0), (3.0, 1500.0)] {
+            assert_eq!(small.merged(5000.0, size, len), large.merged(5000.0, size, len), "{size}× {len} ms");
+        }
+        // About (s − 1) × load extra tries: 2 × 30 rps for 4 s.
+        let extra = large.merged(5000.0, 3.0, 4000.0).0.len() - large.base.len();
+        assert!((180..=300).contains(&extra), "{extra}");
     }
 }
