@@ -203,28 +203,31 @@ impl Traffic {
         let extra_size = (size - 1.0).max(0.0);
         let whole = libm::floor(extra_size);
         let frac = extra_size - whole;
-        let mut extra: Vec<(f64, f64)> = Vec::new();
+        let base = self.base.iter().enumerate().map(|(i, &t)| (t, self.base_work.get(i).copied().unwrap_or(0.0)));
+        let mut out: Vec<(f64, f64)> = base.collect();
         for (i, layer) in self.layers.iter().enumerate() {
             let k = (i + 1) as f64;
             let keep = if k <= whole { 1.0 } else if k == whole + 1.0 { frac } else { break };
-            extra.extend(layer.iter().filter(|(t, m, _)| *t < at_ms + len_ms && *m < keep).map(|(t, _, w)| (*t, *w)));
-        }
-        // In time order; a tie keeps the lower layer first (a stable sort).
-        extra.sort_by(|a, b| a.0.total_cmp(&b.0));
-        let mut out = Vec::with_capacity(self.base.len() + extra.len());
-        let (mut i, mut j) = (0, 0);
-        while i < self.base.len() || j < extra.len() {
-            let take_base = j >= extra.len() || (i < self.base.len() && self.base[i] <= extra[j].0);
-            if take_base {
-                out.push((self.base[i], self.base_work.get(i).copied().unwrap_or(0.0)));
-                i += 1;
-            } else {
-                out.push(extra[j]);
-                j += 1;
-            }
+            let kept = layer.iter().filter(|(t, m, _)| *t < at_ms + len_ms && *m < keep).map(|&(t, _, w)| (t, w));
+            out = merge(out, kept);
         }
         out.into_iter().unzip()
     }
+}
+
+/// `a` and `b`, each in time order, as one list in time order; a tie keeps
+/// `a`'s first (the base before the spike, a lower layer before a higher).
+fn merge(a: Vec<(f64, f64)>, b: impl Iterator<Item = (f64, f64)>) -> Vec<(f64, f64)> {
+    let mut out = Vec::with_capacity(a.len());
+    let mut b = b.peekable();
+    for x in a {
+        while let Some(y) = b.next_if(|y| y.0 < x.0) {
+            out.push(y);
+        }
+        out.push(x);
+    }
+    out.extend(b);
+    out
 }
 
 #[cfg(test)]
