@@ -41,9 +41,15 @@ use crate::timeline_model::{Chain, Earlier};
 
 /// With `--compare`, the model also runs each rate starting this much
 /// earlier and later than it did live (ms; a start before the previous
-/// rate's last send is skipped), so a row whose answer hangs on its phase
-/// says so ([`crate::load::PhaseRange`]).
-pub const PHASE_SHIFTS_MS: [f64; 4] = [-1000.0, -500.0, 500.0, 1000.0];
+/// rate's last send is skipped), each with the measured service time and
+/// [`SERVICE_SPREAD`] either side of it, so a row whose answer hangs on its
+/// phase says so ([`crate::load::PhaseRange`]).
+pub const PHASE_SHIFTS_MS: [f64; 5] = [-1000.0, -500.0, 0.0, 500.0, 1000.0];
+
+/// The service time's share either side of the measured p50 the shifted
+/// runs also use (the p50 of 30 samples on an idle machine moves about
+/// this much between measurements).
+pub const SERVICE_SPREAD: f64 = 0.01;
 
 /// How often [`sweep_with_progress`] reports a [`Tick`].
 pub const TICK: Duration = Duration::from_millis(200);
@@ -370,7 +376,8 @@ fn attach_model(
 
 /// The model's ok/s with this rate's start moved by each of
 /// [`PHASE_SHIFTS_MS`] (the deploy stays where it was in server time; the
-/// earlier rates stay as they were), with the row's own `own` ok/s.
+/// earlier rates stay as they were) and the service time at the measured
+/// one and [`SERVICE_SPREAD`] either side, with the row's own `own` ok/s.
 fn phase_range(
     m: &ModelInputs,
     server: &crate::stats::StatsConfig,
@@ -390,13 +397,24 @@ fn phase_range(
         }
         // Whole milliseconds, as the live offsets are.
         let deploy = deploy_ms.map(|d| d - shift as i64);
-        let Ok(run) = m.run(server, Chain { offset_ms, ..chain }, schedule, deploy, 1000) else { continue };
-        let ok = run.prediction.ok_per_sec;
-        (lo, hi) = (lo.min(ok), hi.max(ok));
-        (first, last) = if any { (first.min(shift), last.max(shift)) } else { (shift, shift) };
-        any = true;
+        for f in [1.0 - SERVICE_SPREAD, 1.0, 1.0 + SERVICE_SPREAD] {
+            if shift == 0.0 && f == 1.0 {
+                continue; // the row's own run
+            }
+            let m = ModelInputs { service_ms: m.service_ms * f, ..*m };
+            let Ok(run) = m.run(server, Chain { offset_ms, ..chain }, schedule, deploy, 1000) else { continue };
+            let ok = run.prediction.ok_per_sec;
+            (lo, hi) = (lo.min(ok), hi.max(ok));
+            (first, last) = if any { (first.min(shift), last.max(shift)) } else { (shift, shift) };
+            any = true;
+        }
     }
-    any.then_some(crate::load::PhaseRange { min_ok_per_sec: lo, max_ok_per_sec: hi, shifts_ms: (first, last) })
+    any.then_some(crate::load::PhaseRange {
+        min_ok_per_sec: lo,
+        max_ok_per_sec: hi,
+        shifts_ms: (first, last),
+        service_spread: SERVICE_SPREAD,
+    })
 }
 
 /// The seconds a row's window sent for (shorter when it was interrupted).
@@ -711,10 +729,11 @@ mod tests {
         let own = m.run(&fixed, chain, &hundred, deploy, 1000).unwrap().prediction.ok_per_sec;
         let r = phase_range(&m, &fixed, chain, &hundred, deploy, own).unwrap();
         assert_eq!(r.shifts_ms, (-500.0, 1000.0));
+        assert_eq!(r.service_spread, SERVICE_SPREAD);
         // A fixed limit serves at capacity whenever the rate starts.
         assert!(r.min_ok_per_sec <= own && own <= r.max_ok_per_sec && !r.sensitive(own, 0.1), "{own} {r:?}");
         // The first rate of a chain has nothing before it: only later starts.
         let first = phase_range(&m, &fixed, Chain::default(), &sixty, Some(10_000), own).unwrap();
-        assert_eq!(first.shifts_ms, (500.0, 1000.0));
+        assert_eq!(first.shifts_ms, (0.0, 1000.0));
     }
 }

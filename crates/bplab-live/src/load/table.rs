@@ -108,8 +108,10 @@ pub struct PhaseRange {
     pub min_ok_per_sec: f64,
     /// Most ok/s of the shifted runs and the row's own.
     pub max_ok_per_sec: f64,
-    /// Earliest and latest shift run, ms from the live start.
+    /// Earliest and latest start shift run, ms from the live start.
     pub shifts_ms: (f64, f64),
+    /// The service time's share either side of the measured one.
+    pub service_spread: f64,
 }
 
 impl PhaseRange {
@@ -124,12 +126,13 @@ impl PhaseRange {
     pub fn note(&self, own_ok_per_sec: f64, live_ok_per_sec: f64) -> String {
         let inside = (self.min_ok_per_sec..=self.max_ok_per_sec).contains(&live_ok_per_sec);
         format!(
-            "the model's {:.1} ok/s hangs on when the rate started: {:.1}–{:.1} ok/s for starts {:+.0} ms to {:+.0} ms from the live one (live {:.1} is {} that range)",
+            "the model's {:.1} ok/s hangs on when the rate started and on the service time: {:.1}–{:.1} ok/s for starts {:+.0} ms to {:+.0} ms from the live one and service times within {} % of the measured one (live {:.1} is {} that range)",
             own_ok_per_sec,
             self.min_ok_per_sec,
             self.max_ok_per_sec,
             self.shifts_ms.0,
             self.shifts_ms.1,
+            self.service_spread * 100.0,
             live_ok_per_sec,
             if inside { "inside" } else { "outside" }
         )
@@ -314,15 +317,21 @@ mod tests {
 
     #[test]
     fn a_phase_range_wider_than_ten_percent_says_so_and_where_live_falls() {
-        let r = PhaseRange { min_ok_per_sec: 4.9, max_ok_per_sec: 6.8, shifts_ms: (-1000.0, 1000.0) };
+        let r =
+            PhaseRange { min_ok_per_sec: 4.9, max_ok_per_sec: 6.8, shifts_ms: (-1000.0, 1000.0), service_spread: 0.01 };
         assert!(r.sensitive(5.1, 0.1));
         assert_eq!(
             r.note(5.1, 5.2),
-            "the model's 5.1 ok/s hangs on when the rate started: 4.9–6.8 ok/s for starts -1000 ms to +1000 ms from the live one (live 5.2 is inside that range)"
+            "the model's 5.1 ok/s hangs on when the rate started and on the service time: 4.9–6.8 ok/s for starts -1000 ms to +1000 ms from the live one and service times within 1 % of the measured one (live 5.2 is inside that range)"
         );
         assert!(r.note(5.1, 3.1).ends_with("(live 3.1 is outside that range)"));
         // Within 10 % either way: no note.
-        let tight = PhaseRange { min_ok_per_sec: 16.4, max_ok_per_sec: 16.9, shifts_ms: (-1000.0, 1000.0) };
+        let tight = PhaseRange {
+            min_ok_per_sec: 16.4,
+            max_ok_per_sec: 16.9,
+            shifts_ms: (-1000.0, 1000.0),
+            service_spread: 0.01,
+        };
         assert!(!tight.sensitive(16.6, 0.1));
         // One side alone is enough.
         assert!(PhaseRange { min_ok_per_sec: 16.6, max_ok_per_sec: 18.5, ..tight }.sensitive(16.6, 0.1));
