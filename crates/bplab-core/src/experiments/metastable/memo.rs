@@ -20,14 +20,16 @@ pub const MAX_RUNS: usize = 1024;
 /// totals and verdict).
 pub const MAX_WINDOWS: usize = 1 << 18;
 
-/// Everything one run depends on.
+/// Everything one run depends on. The derived `==` compares fields in
+/// order: the trigger and the client, which tell most kept runs apart,
+/// before the whole parameter set.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Key {
-    /// The parameters as the setup reads them (see [`Key::new`]).
-    params: MetastableParams,
-    client: Client,
     size: f64,
     len_ms: u32,
+    client: Client,
+    /// The parameters as the setup reads them (see [`Key::new`]).
+    params: MetastableParams,
 }
 
 impl Key {
@@ -43,7 +45,7 @@ impl Key {
             trigger_lengths_ms: Vec::new(),
             ..p.clone()
         };
-        Key { params, client, size, len_ms }
+        Key { size, len_ms, client, params }
     }
 }
 

@@ -29,8 +29,7 @@ pub enum Policy {
 }
 
 impl Named for Policy {
-    const ALL: &'static [Self] =
-        &[Policy::None, Policy::Naive, Policy::Backoff, Policy::Budget, Policy::Throttle, Policy::RetryAfter];
+    const ALL: &'static [Self] = &POLICIES;
     fn name(self) -> &'static str {
         match self {
             Policy::None => "none",
@@ -49,7 +48,8 @@ impl From<Policy> for &'static str {
     }
 }
 
-/// The policies, in race order.
+/// The policies, in race order (also [`Named::ALL`]; a policy's plot role
+/// is its place here).
 pub const POLICIES: [Policy; 6] =
     [Policy::None, Policy::Naive, Policy::Backoff, Policy::Budget, Policy::Throttle, Policy::RetryAfter];
 
@@ -169,7 +169,6 @@ impl Traffic {
     /// Draws everything once for runs of `run_ms`: the base arrivals (at
     /// most `base_cap`) and, for a spike, the layers `max_size` needs over
     /// `[at, at + max_len)` (each at most `layer_cap`).
-    #[allow(clippy::too_many_arguments)]
     pub fn draw(
         load_rps: f64,
         svc: ServiceTime,
