@@ -9,6 +9,7 @@
 
 use std::collections::BTreeMap;
 
+use bplab_core::control::{CodelState, LimiterState};
 use serde::{Deserialize, Serialize};
 
 /// The server's configuration as reported by `/stats`: the values in force
@@ -140,6 +141,31 @@ pub struct DoorStats {
     pub codel: Option<CodelStats>,
     /// The deploy slowdown is in force (requests starting now are slower).
     pub slowed: bool,
+    /// An adaptive limiter's whole state (`aimd`, `vegas`, `gradient2`,
+    /// `gradient`), for `load --compare` to start its model there. Absent in
+    /// older servers' JSON.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limiter_state: Option<LimiterState>,
+    /// CoDel's whole state (interval end in ns since the server started).
+    /// Absent in older servers' JSON.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub codel_state: Option<CodelState>,
+}
+
+/// One request the server holds (in service or waiting at the door), as
+/// `/stats` `held` lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Held {
+    /// µs since it reached the door.
+    pub age_us: u64,
+    /// µs since it took its worker slot; `None` while it waits.
+    pub in_service_us: Option<u64>,
+    /// Its spin + wait, µs, the deploy's factor applied (0 while it waits:
+    /// the factor is set as it takes its slot).
+    pub work_us: u64,
+    /// Requests in the system right after it was admitted (its sample's
+    /// in-flight count).
+    pub inflight: i32,
 }
 
 /// Request-queue CoDel's state (folly semantics).
@@ -199,6 +225,11 @@ pub struct StatsSnapshot {
     /// The door's state (default in older servers' JSON).
     #[serde(default)]
     pub door: DoorStats,
+    /// Every request the server holds: those in service, then those waiting
+    /// in line order (the first is the next to take a slot). Absent in older
+    /// servers' JSON.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held: Option<Vec<Held>>,
 }
 
 impl StatsSnapshot {
@@ -251,6 +282,7 @@ mod tests {
             over_cap: 0,
             uptime_ms: 9,
             door: DoorStats::default(),
+            held: None,
         };
         let text = serde_json::to_string(&s).expect("serialize");
         assert!(text.contains("\"limit\":null"));

@@ -59,8 +59,8 @@
 //! happened before the chain's first rate (the service-time measurement's
 //! requests and any rate before a `/config` change).
 
-use bplab_core::control::Codel;
-use bplab_core::stochastic::{Outcome, Slowdown};
+use bplab_core::control::{Codel, LimiterState};
+use bplab_core::stochastic::{Outcome, Present, Slowdown};
 use bplab_core::{Door as SimDoor, Trace};
 use serde::Serialize;
 
@@ -114,18 +114,99 @@ pub struct RateInputs<'a> {
     pub seed: u64,
 }
 
-/// The session a rate's model run replays before the rate itself: the
-/// earlier rates of the same configuration and where this one starts.
+/// Where a rate's model run starts: from the server's state observed as the
+/// window started ([`Observed`]), or by replaying the earlier rates of the
+/// same configuration (a server whose `/stats` does not report its state).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Chain<'a> {
     /// The live controller's limit as the chain's first window started
-    /// (`/stats` `door.limit`); an adaptive limiter starts there.
+    /// (`/stats` `door.limit`); an adaptive limiter starts there (without
+    /// `observed`).
     pub start_limit: Option<i64>,
     /// The earlier rates, in order.
     pub earlier: &'a [Earlier<'a>],
     /// Where this rate's window starts, ms after the chain's first window
-    /// started (0 without earlier rates).
+    /// started (0 without earlier rates), or after `observed` was read.
     pub offset_ms: f64,
+    /// The server's state at the chain's start (at 0 ms): the run starts
+    /// there, its controller and its held requests.
+    pub observed: Option<&'a Observed>,
+}
+
+/// The server's state in one `/stats` answer, as the model starts from it:
+/// its controller's whole state and every request it holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Observed {
+    /// An adaptive limiter's state (`/stats` `door.limiter_state`).
+    pub limiter: Option<bplab_core::control::LimiterState>,
+    /// CoDel's state on the server's clock (`/stats` `door.codel_state`).
+    pub codel: Option<bplab_core::control::CodelState>,
+    /// The requests in service, then those waiting in line order.
+    pub held: Vec<crate::stats::Held>,
+    /// The server's uptime then, ms.
+    pub uptime_ms: u64,
+}
+
+impl Observed {
+    /// The state in `s`, if the server reports all of it for its door (its
+    /// held requests, and the limiter's or CoDel's state where it has one).
+    pub fn of(s: &crate::stats::StatsSnapshot) -> Option<Observed> {
+        let held = s.held.clone()?;
+        let o =
+            Observed { limiter: s.door.limiter_state.clone(), codel: s.door.codel_state, held, uptime_ms: s.uptime_ms };
+        let complete = match parse_door(s.config.door_name(), &s.config.controller) {
+            Ok(DoorSpec::Limiter(_)) => o.limiter.is_some(),
+            Ok(DoorSpec::Codel(_)) => o.codel.is_some(),
+            Ok(DoorSpec::Queue(_)) => true,
+            Err(_) => s.config.door_name() == "fixed" || s.config.door_name() == "off",
+        };
+        complete.then_some(o)
+    }
+
+    /// The held requests as the engine's [`Present`] ones: arrived `age`
+    /// before the run's 0; one in service since `in_service` ago with the
+    /// model's per-request overhead (`service_ms` less the server's spin +
+    /// wait, `work_ms`) on top of its own spin + wait; one waiting with the
+    /// model's service time (the deploy applies as it starts).
+    fn present(&self, service_ms: f64, work_ms: f64) -> Vec<Present> {
+        let ms = |us: u64| -(us as f64) / 1000.0;
+        let overhead = (service_ms - work_ms).max(0.0);
+        self.held
+            .iter()
+            .map(|h| {
+                let arrival_ms = ms(h.age_us).max(-1e15);
+                match h.in_service_us {
+                    Some(s) => Present {
+                        arrival_ms,
+                        service_ms: overhead + h.work_us as f64 / 1000.0,
+                        start_ms: Some(ms(s).clamp(arrival_ms, 0.0)),
+                        inflight: h.inflight,
+                    },
+                    None => Present { arrival_ms, service_ms, start_ms: None, inflight: h.inflight },
+                }
+            })
+            .collect()
+    }
+}
+
+/// `state` with its round-trip times moved by `overhead_ns`: the server
+/// measures a round trip from the door to the end of the work, the model
+/// from the send to the answer (its service time includes the HTTP
+/// overhead), so a state the server learned is put on the model's scale.
+fn on_model_scale(state: &LimiterState, overhead_ns: f64) -> LimiterState {
+    let mut s = state.clone();
+    match &mut s {
+        LimiterState::Vegas { rtt_noload_ns, .. } if *rtt_noload_ns > 0 => {
+            *rtt_noload_ns = rtt_noload_ns.saturating_add(overhead_ns as i64);
+        }
+        LimiterState::Gradient2 { long_rtt_ns, long_rtt_sum_ns, long_rtt_count, .. } if *long_rtt_count > 0 => {
+            *long_rtt_ns += overhead_ns;
+            *long_rtt_sum_ns += f64::from(*long_rtt_count) * overhead_ns;
+        }
+        LimiterState::Gradient { min_rtt_ns, .. } if *min_rtt_ns > 0.0 => *min_rtt_ns += overhead_ns,
+        _ => {}
+    }
+    s
 }
 
 /// An earlier rate of the session, carried into a later rate's model run.
@@ -141,7 +222,34 @@ pub struct Earlier<'a> {
 /// adaptive limiter starting at `start_limit` (if the controller accepts it
 /// as its initial limit; otherwise at its own).
 pub fn model_door(server: &StatsConfig, start_limit: Option<i64>) -> Result<SimDoor, LiveError> {
+    model_door_in(server, start_limit, None, 0.0)
+}
+
+/// [`model_door`], or with `observed` the same controller resumed in the
+/// observed state (round trips moved by `overhead_ns`, CoDel's clock to the
+/// run's, whose 0 is the server's uptime then).
+fn model_door_in(
+    server: &StatsConfig,
+    start_limit: Option<i64>,
+    observed: Option<&Observed>,
+    overhead_ns: f64,
+) -> Result<SimDoor, LiveError> {
     let bad = |reason: String| LiveError::Model { reason };
+    if let Some(o) = observed {
+        match parse_door(server.door_name(), &server.controller) {
+            Ok(DoorSpec::Limiter(c)) => {
+                let Some(state) = &o.limiter else { return Err(bad("no limiter state in /stats".to_string())) };
+                let resumed = c.resume(&on_model_scale(state, overhead_ns));
+                return resumed.map(SimDoor::Limit).map_err(|e| bad(format!("the server's limiter state: {e}")));
+            }
+            Ok(DoorSpec::Codel(c)) => {
+                let Some(state) = o.codel else { return Err(bad("no CoDel state in /stats".to_string())) };
+                let uptime_ns = i64::try_from(o.uptime_ms).unwrap_or(i64::MAX / 1_000_000).saturating_mul(1_000_000);
+                return Ok(SimDoor::Codel(Codel::resume(&c, state.shifted(-uptime_ns))));
+            }
+            _ => {}
+        }
+    }
     let fixed = |limit: usize| {
         let n = i32::try_from(limit.saturating_add(server.workers)).unwrap_or(i32::MAX);
         bplab_core::control::FixedConfig::new(n.max(1))
@@ -185,7 +293,10 @@ pub fn run_model(server: &StatsConfig, r: RateInputs<'_>) -> Result<ModelRun, Li
     if !(r.service_ms.is_finite() && r.service_ms > 0.0 && r.seconds > 0.0) {
         return Err(LiveError::Model { reason: format!("service {} ms in {} s", r.service_ms, r.seconds) });
     }
-    let door = model_door(server, r.chain.start_limit)?;
+    let work_ms = ((server.spin_ms + server.wait_ms) as f64).min(r.service_ms);
+    let overhead_ns = (r.service_ms - work_ms) * 1e6;
+    let door = model_door_in(server, r.chain.start_limit, r.chain.observed, overhead_ns)?;
+    let present = r.chain.observed.map(|o| o.present(r.service_ms, work_ms)).unwrap_or_default();
     // The session: earlier rates at their offsets, then this one (sends in
     // order: a window's sends end before the next window starts).
     let mut arrivals: Vec<f64> = Vec::new();
@@ -204,8 +315,7 @@ pub fn run_model(server: &StatsConfig, r: RateInputs<'_>) -> Result<ModelRun, Li
     let service = vec![r.service_ms; arrivals.len()];
     // The deploy scales spin and wait, not the HTTP overhead around them:
     // the factor on the whole service time that gives overhead + f x work.
-    let work = ((server.spin_ms + server.wait_ms) as f64).min(r.service_ms);
-    let factor = (r.service_ms - work + server.slowdown_factor * work) / r.service_ms;
+    let factor = (r.service_ms - work_ms + server.slowdown_factor * work_ms) / r.service_ms;
     let slowdown = r.deploy_ms.and_then(|d| {
         let at = d as f64 + r.chain.offset_ms;
         let until = server.slowdown_for_ms.map_or(f64::INFINITY, |len| at + len as f64);
@@ -234,6 +344,7 @@ pub fn run_model(server: &StatsConfig, r: RateInputs<'_>) -> Result<ModelRun, Li
     model.slowdown = slowdown;
     model.retry_after_ms = Some(server.retry_after_s as f64 * 1000.0);
     model.seed = r.seed;
+    model.present = &present;
     if r.policy.is_active() {
         model.client = r.policy.client(r.client_timeout_ms as f64);
     }
@@ -251,7 +362,7 @@ pub fn run_model(server: &StatsConfig, r: RateInputs<'_>) -> Result<ModelRun, Li
     // This rate's first tries, then every retry sent from its window's start
     // on (the engine appends retries after all first tries).
     let own = run.requests.get(first..first + r.arrivals.len()).unwrap_or_default();
-    let retries = run.requests.get(arrivals.len()..).unwrap_or_default();
+    let retries = run.requests.get(arrivals.len() + present.len()..).unwrap_or_default();
     for q in own.iter().chain(retries.iter().filter(|q| q.arrival_ms >= r.chain.offset_ms)) {
         if let Some(w) = tries.get_mut(slot(q.arrival_ms)) {
             if q.attempt == 0 {
@@ -401,7 +512,7 @@ mod tests {
         let fresh = run_model(&srv, inputs(Chain::default())).expect("model");
         assert!((fresh.prediction.ok_per_sec - light.len() as f64 / 10.0).abs() < 0.01, "{fresh:?}");
         let earlier = [Earlier { arrivals: &heavy, offset_ms: 0.0 }];
-        let chained = run_model(&srv, inputs(Chain { start_limit: None, earlier: &earlier, offset_ms: 12_000.0 }))
+        let chained = run_model(&srv, inputs(Chain { earlier: &earlier, offset_ms: 12_000.0, ..Chain::default() }))
             .expect("model");
         assert!(chained.prediction.ok_per_sec < 0.5 * fresh.prediction.ok_per_sec, "{chained:?}");
         // Only this rate's requests are counted, in this rate's windows.
@@ -452,6 +563,114 @@ mod tests {
         assert!(retries(&b) * 10 < retries(&n), "{} vs {}", retries(&b), retries(&n));
         // Before the slowdown both are the same run (common random numbers).
         assert_eq!(n.windows[..10], b.windows[..10]);
+    }
+
+    /// A run of 10 s at `rate` from `observed` (or an empty server).
+    fn from(srv: &StatsConfig, rate: f64, observed: Option<&Observed>) -> ModelRun {
+        let arrivals = schedule(rate, 10.0, 1, 100_000);
+        let inputs = RateInputs {
+            arrivals: &arrivals,
+            service_ms: 21.0,
+            client_timeout_ms: 2000,
+            seconds: 10.0,
+            deploy_ms: None,
+            bucket_ms: 1000,
+            chain: Chain { observed, ..Chain::default() },
+            policy: ClientPolicy::NONE,
+            seed: 1,
+        };
+        run_model(srv, inputs).expect("model")
+    }
+
+    fn held(n: usize, in_service: usize, age_ms: u64) -> Vec<crate::stats::Held> {
+        (0..n)
+            .map(|k| crate::stats::Held {
+                age_us: (age_ms - k as u64) * 1000,
+                in_service_us: (k < in_service).then_some(1000),
+                work_us: if k < in_service { 20_000 } else { 0 },
+                inflight: k as i32 + 1,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_observed_line_is_served_before_the_rate_s_own_requests() {
+        // 100 requests held (1 in service), the oldest 1.5 s old: 100 x 21
+        // ms of work before the first own request, so none of the first
+        // second's own requests is answered within the 2 s client timeout
+        // before 2.1 s; from an empty server they are answered at once.
+        let srv = server("off", None, None);
+        let o = Observed { limiter: None, codel: None, held: held(100, 1, 1500), uptime_ms: 20_000 };
+        let (fresh, seen) = (from(&srv, 10.0, None), from(&srv, 10.0, Some(&o)));
+        assert!(fresh.windows[0].ok > 0 && fresh.windows[1].ok > 0, "{:?}", fresh.windows);
+        assert_eq!((seen.windows[0].ok, seen.windows[1].ok), (0, 0), "{:?}", seen.windows);
+        // Only the rate's own requests are counted.
+        assert!(seen.prediction.ok_per_sec <= 10.5, "{:?}", seen.prediction);
+    }
+
+    #[test]
+    fn an_observed_controller_is_resumed_in_its_state_on_the_model_s_scale() {
+        use bplab_core::control::LimiterState;
+        let srv = server("aimd", None, None);
+        let high =
+            Observed { limiter: Some(LimiterState::Aimd { limit: 150 }), codel: None, held: vec![], uptime_ms: 0 };
+        let seen = from(&srv, 100.0, Some(&high));
+        let fresh = from(&srv, 100.0, None);
+        // AIMD only grows here (no drops): from 150 it is far above the 20
+        // an empty start has after the first window.
+        assert!(seen.windows[0].limit.is_some_and(|l| l >= 150), "{:?}", seen.windows[0]);
+        assert!(fresh.windows[0].limit.is_some_and(|l| l < 150), "{:?}", fresh.windows[0]);
+        // A state of another algorithm is a note, not a panic.
+        let wrong = Observed { limiter: Some(LimiterState::Fixed), ..high.clone() };
+        let arrivals = schedule(10.0, 1.0, 1, 100_000);
+        let inputs = RateInputs {
+            arrivals: &arrivals,
+            service_ms: 21.0,
+            client_timeout_ms: 2000,
+            seconds: 1.0,
+            deploy_ms: None,
+            bucket_ms: 1000,
+            chain: Chain { observed: Some(&wrong), ..Chain::default() },
+            policy: ClientPolicy::NONE,
+            seed: 1,
+        };
+        let e = run_model(&srv, inputs).unwrap_err().to_string();
+        assert!(e.contains("the server's limiter state: state:"), "{e}");
+        // Round trips the server measured are moved onto the model's scale.
+        let g2 =
+            LimiterState::Gradient2 { estimate: 30.0, long_rtt_ns: 20e6, long_rtt_sum_ns: 200e6, long_rtt_count: 10 };
+        let want =
+            LimiterState::Gradient2 { estimate: 30.0, long_rtt_ns: 21.5e6, long_rtt_sum_ns: 215e6, long_rtt_count: 10 };
+        assert_eq!(on_model_scale(&g2, 1.5e6), want);
+        let fresh_vegas =
+            LimiterState::Vegas { estimate: 20.0, rtt_noload_ns: 0, probe_count: 0, jitter: 0.7, draws: 1 };
+        assert_eq!(on_model_scale(&fresh_vegas, 1.5e6), fresh_vegas, "an unset no-load RTT stays unset");
+    }
+
+    #[test]
+    fn only_a_server_that_reports_its_whole_state_is_observed() {
+        let mut snap = crate::stats::StatsSnapshot {
+            config: server("gradient2", None, None),
+            arrived: 0,
+            done: 0,
+            refused: 0,
+            in_service: 0,
+            queued: 0,
+            queued_peak: 0,
+            connections_shed: 0,
+            over_cap: 0,
+            uptime_ms: 5,
+            door: Default::default(),
+            held: Some(vec![]),
+        };
+        assert_eq!(Observed::of(&snap), None, "gradient2 without its limiter state");
+        snap.door.limiter_state = Some(bplab_core::control::LimiterState::Aimd { limit: 20 });
+        assert!(Observed::of(&snap).is_some());
+        snap.held = None;
+        assert_eq!(Observed::of(&snap), None, "an older server: no held requests");
+        snap.config = server("fixed", Some(10), None);
+        snap.held = Some(vec![]);
+        assert!(Observed::of(&snap).is_some(), "a fixed limit has no controller state");
     }
 
     #[test]

@@ -66,6 +66,12 @@ impl Aimd {
     pub fn new(cfg: &AimdConfig) -> Self {
         Self { p: cfg.0, limit: cfg.0.initial_limit }
     }
+
+    /// A limiter of `cfg` holding `limit` (its whole state), as if it had got
+    /// there by samples.
+    pub(crate) fn resume(cfg: &AimdConfig, limit: i32) -> Result<Self, ControlError> {
+        Ok(Self { p: cfg.0, limit: whole("state limit", limit, LIMIT_MIN, LIMIT_MAX)? })
+    }
 }
 
 impl Limiter for Aimd {

@@ -2,7 +2,7 @@
 //! whether a request that waited `delay` should be shed. Integer ns/ms only,
 //! no floating point, no clock: `now` is an input.
 
-use super::ControlError;
+use super::{CodelState, ControlError};
 
 /// Default target queueing delay, ms (`--codel_target_delay`).
 pub const CODEL_TARGET_MS: i64 = 5;
@@ -113,6 +113,22 @@ impl Codel {
     /// The overload flag decided at the last boundary.
     pub fn overload_flag(&self) -> bool {
         self.overloaded
+    }
+
+    /// Its whole state (besides the config).
+    pub fn state(&self) -> CodelState {
+        CodelState {
+            min_delay_ns: self.min_delay_ns,
+            interval_end_ns: self.interval_end_ns,
+            reset_delay: self.reset_delay,
+            overloaded: self.overloaded,
+        }
+    }
+
+    /// A controller of `cfg` in `state` (every value is one a run can reach).
+    pub fn resume(cfg: &CodelConfig, state: CodelState) -> Self {
+        let CodelState { min_delay_ns, interval_end_ns, reset_delay, overloaded } = state;
+        Self { min_delay_ns, interval_end_ns, reset_delay, overloaded, ..Self::new(cfg, 0) }
     }
 
     /// One dequeue at `now_ns` of a request that waited `delay_ns`: `true` =

@@ -49,16 +49,37 @@ pub(crate) struct DrawStream<T> {
     given: Vec<T>,
     next: usize,
     rng: Option<Box<ChaCha8Rng>>,
+    /// Draws made so far (a resumed limiter's stream skips as many).
+    drawn: u64,
 }
 
 impl<T: Copy> DrawStream<T> {
     pub(crate) fn new(d: &Draws<T>) -> Self {
         let rng = if d.given.is_empty() { Some(Box::new(ChaCha8Rng::seed_from_u64(d.seed))) } else { None };
-        Self { given: d.given.clone(), next: 0, rng }
+        Self { given: d.given.clone(), next: 0, rng, drawn: 0 }
+    }
+
+    /// `d`'s stream after `n` draws: the same values from the next draw on
+    /// as a stream that has made them (`O(n)`).
+    pub(crate) fn after(d: &Draws<T>, n: u64) -> Self {
+        let mut s = Self::new(d);
+        for _ in 0..n {
+            if s.next_given().is_none() {
+                s.next_u64();
+            }
+        }
+        s.drawn = n;
+        s
+    }
+
+    /// Draws made so far.
+    pub(crate) fn drawn(&self) -> u64 {
+        self.drawn
     }
 
     /// The next given value, or `None` when drawing from the generator.
     fn next_given(&mut self) -> Option<T> {
+        self.drawn += 1;
         let v = self.given.get(self.next).or(self.given.last()).copied();
         self.next = (self.next + 1).min(self.given.len());
         v

@@ -6,6 +6,7 @@ use super::num::{
     LIMIT_MAX, LIMIT_MIN, RTT_TOLERANCE_MIN, SMOOTHING_MAX, SMOOTHING_MIN, at_least, closed, isqrt1, jmax, jmin, trunc,
     whole,
 };
+use super::state::checked_draws;
 use super::{ControlError, Draws, Limiter, Sample};
 
 /// Lowest accepted backoff ratio, inclusive.
@@ -151,6 +152,24 @@ impl Gradient {
     /// finds this at 0 or below); `-1` when probing is disabled.
     pub fn probe_countdown(&self) -> i32 {
         self.countdown
+    }
+
+    /// Countdown offset draws made so far (the one at construction included).
+    pub fn draws_made(&self) -> u64 {
+        self.draws.drawn()
+    }
+
+    /// A limiter of `cfg` in the state `(estimate, min RTT, countdown, draws
+    /// made)`, as if it had got there by samples; its next offset is the
+    /// draw after those.
+    pub(crate) fn resume(cfg: &GradientConfig, s: (f64, f64, i32, u64)) -> Result<Self, ControlError> {
+        let (est, min_rtt, countdown, drawn) = s;
+        let mut g = Self::new(cfg);
+        g.est = closed("state estimate", est, f64::from(LIMIT_MIN), f64::from(LIMIT_MAX))?;
+        g.min_rtt = at_least("state min-rtt-ns", min_rtt, 0.0)?;
+        g.countdown = whole("state countdown", countdown, PROBE_DISABLED, LIMIT_MAX)?;
+        g.draws = DrawStream::after(&cfg.0.offsets, checked_draws(drawn)?);
+        Ok(g)
     }
 }
 

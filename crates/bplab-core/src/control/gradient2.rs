@@ -104,6 +104,23 @@ impl Gradient2 {
     pub fn long_rtt_count(&self) -> i32 {
         self.long_count
     }
+
+    /// The sum behind the warm-up mean, ns (frozen after the warm-up).
+    pub fn long_rtt_sum_ns(&self) -> f64 {
+        self.long_sum
+    }
+
+    /// A limiter of `cfg` in the state `(estimate, long RTT, its warm-up
+    /// sum and count)`, as if it had got there by samples.
+    pub(crate) fn resume(cfg: &Gradient2Config, s: (f64, f64, f64, i32)) -> Result<Self, ControlError> {
+        let (est, long_avg, long_sum, long_count) = s;
+        let mut g = Self::new(cfg);
+        g.est = closed("state estimate", est, f64::from(LIMIT_MIN), f64::from(LIMIT_MAX))?;
+        g.long_avg = at_least("state long-rtt-ns", long_avg, 0.0)?;
+        g.long_sum = at_least("state long-rtt-sum-ns", long_sum, 0.0)?;
+        g.long_count = whole("state long-rtt-count", long_count, 0, WARMUP_SAMPLES)?;
+        Ok(g)
+    }
 }
 
 impl Limiter for Gradient2 {

@@ -33,6 +33,7 @@ mod gradient2;
 mod limiter;
 mod num;
 mod settings;
+mod state;
 mod vegas;
 
 #[cfg(test)]
@@ -56,4 +57,5 @@ pub use gradient2::{Gradient2, Gradient2Config, Gradient2Params, LONG_WINDOW_MAX
 pub use limiter::{Limiter, Sample};
 pub use num::{LIMIT_MAX, LIMIT_MIN, RTT_TOLERANCE_MIN, SMOOTHING_MAX, SMOOTHING_MIN, fmt_ns_as_ms, parse_ms_ns};
 pub use settings::{INT_ACCEPTED, LIMITER_SETTINGS, limiter_config};
+pub use state::{CodelState, LimiterState, MAX_RESUMED_DRAWS};
 pub use vegas::{JITTER_MAX, JITTER_MIN, Vegas, VegasConfig, VegasParams};

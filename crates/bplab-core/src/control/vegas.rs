@@ -3,6 +3,7 @@
 
 use super::draws::DrawStream;
 use super::num::{LIMIT_MAX, LIMIT_MIN, SMOOTHING_MAX, SMOOTHING_MIN, closed, half_open, jmax, jmin, lg, trunc, whole};
+use super::state::checked_draws;
 use super::{ControlError, Draws, Limiter, Sample};
 
 /// Lowest accepted given jitter, inclusive (the draws are uniform in `[0.5, 1)`).
@@ -125,6 +126,28 @@ impl Vegas {
     /// The current probe jitter.
     pub fn probe_jitter(&self) -> f64 {
         self.jitter
+    }
+
+    /// Jitter draws made so far (the one at construction included).
+    pub fn draws_made(&self) -> u64 {
+        self.draws.drawn()
+    }
+
+    /// A limiter of `cfg` in the state `(estimate, no-load RTT, probe count,
+    /// jitter, draws made)`, as if it had got there by samples; its next
+    /// jitter is the draw after those.
+    pub(crate) fn resume(cfg: &VegasConfig, s: (f64, i64, i32, f64, u64)) -> Result<Self, ControlError> {
+        let (est, rtt_noload_ns, probe_count, jitter, drawn) = s;
+        let mut v = Self::new(cfg);
+        v.est = closed("state estimate", est, f64::from(LIMIT_MIN), f64::from(LIMIT_MAX))?;
+        if rtt_noload_ns < 0 {
+            return Err(ControlError::range("state rtt-noload-ns", rtt_noload_ns, "a whole number of ns from 0 up"));
+        }
+        v.rtt_noload_ns = rtt_noload_ns;
+        v.probe_count = whole("state probe-count", probe_count, 0, LIMIT_MAX)?;
+        v.jitter = half_open("state jitter", jitter, JITTER_MIN, JITTER_MAX)?;
+        v.draws = DrawStream::after(&cfg.0.jitter, checked_draws(drawn)?);
+        Ok(v)
     }
 }
 

@@ -135,6 +135,8 @@ struct Loop<'m, 'a, const TL: bool, const CL: bool> {
     timeline: Option<Recorder>,
     /// The latest time a caller resolved (`Request::resolved_ms`), 0 before any.
     horizon_ms: f64,
+    /// The indices of [`Model::present`]'s requests (after the first tries).
+    present: std::ops::Range<usize>,
 }
 
 impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
@@ -161,7 +163,8 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
         }
         let split = m.slowdown.map_or(f64::INFINITY, |s| s.at_ms);
         let timeline = m.timeline_ms.map(|w| Recorder::new(m.window_ms, w, split));
-        Self {
+        let present = n..n + m.present.len();
+        let mut l = Self {
             m,
             door: m.door.clone(),
             client: ClientState::new(m.client, m.seed),
@@ -184,7 +187,48 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
             tally: Tally::default(),
             timeline,
             horizon_ms: 0.0,
+            present,
+        };
+        if !m.present.is_empty() {
+            l.enter_present();
         }
+        l
+    }
+
+    /// Puts [`Model::present`]'s requests in the system: those in service
+    /// on their workers until `start + service` (0 at the earliest), the
+    /// rest in the line in the order given. Their callers have left.
+    #[cold]
+    fn enter_present(&mut self) {
+        let uses_meta = matches!(self.m.door, Door::Limit(_)) || self.m.client.retry.max_retries > 0;
+        for (k, p) in self.m.present.iter().enumerate() {
+            let i = self.present.start + k;
+            let end = p.start_ms.map(|s| (s + p.service_ms).max(0.0));
+            self.requests.push(Request {
+                arrival_ms: p.arrival_ms,
+                service_ms: p.service_ms,
+                start_ms: p.start_ms,
+                end_ms: end,
+                outcome: Outcome::Ok, // pending: admitted, not yet resolved
+                attempt: 0,
+            });
+            if uses_meta {
+                self.meta.push(Meta { inflight: p.inflight, abandoned: true, ..Meta::FIRST });
+            }
+            self.in_system += 1;
+            match end {
+                Some(end) => {
+                    self.free -= 1;
+                    self.queue.push_completion(end, i as u32);
+                }
+                None => {
+                    self.line.push_back(i as u32);
+                    self.waiting += 1;
+                }
+            }
+        }
+        self.peak_line = u64::from(self.waiting);
+        self.dispatch(0.0);
     }
 
     /// The timeline, if recorded (`None` at compile time without `TL`).
@@ -365,14 +409,16 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
             self.waiting -= 1;
             if self.door.sheds(t, r.arrival_ms) {
                 self.in_system -= 1;
-                self.tally.shed += 1;
                 self.horizon_ms = self.horizon_ms.max(t);
                 if let Some(r) = self.requests.get_mut(j) {
                     r.outcome = Outcome::Shed;
                     r.start_ms = Some(t);
                 }
-                if let Some(w) = self.window(t) {
-                    w.refused += 1;
+                if !self.present.contains(&j) {
+                    self.tally.shed += 1;
+                    if let Some(w) = self.window(t) {
+                        w.refused += 1;
+                    }
                 }
                 // A caller that gave up already is not there to retry.
                 if !self.meta.get(j).is_some_and(|m| m.abandoned) {
@@ -405,12 +451,16 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
         let Some(r) = self.requests.get_mut(i) else { return };
         let deadline = r.arrival_ms + self.timeout_ms;
         let on_time = t <= deadline;
-        r.outcome = if on_time { Outcome::Ok } else { Outcome::Late };
+        // A present request's caller has left: never an answer, and outside
+        // the tally and the timeline's counts.
+        let present = self.present.contains(&i);
+        let answered = on_time && !present;
+        r.outcome = if answered { Outcome::Ok } else { Outcome::Late };
         // The caller resolved at the answer, or at its deadline.
         self.horizon_ms = self.horizon_ms.max(if on_time { t } else { deadline });
         let (arrival, inflight) = (r.arrival_ms, self.meta.get(i).map_or(0, |m| m.inflight));
         self.door.learn(t - arrival, inflight, !on_time);
-        if on_time {
+        if answered {
             self.tally.ok += 1;
             if CL {
                 self.client.success(t);
@@ -418,7 +468,7 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
             if let Some(tl) = self.tl() {
                 tl.answer(t, t - arrival);
             }
-        } else {
+        } else if !present {
             self.tally.late += 1;
             if let Some(w) = self.window(t) {
                 w.late += 1;

@@ -311,3 +311,70 @@ mod props {
         }
     }
 }
+
+#[test]
+fn a_run_can_start_from_requests_already_in_the_system() {
+    // One worker busy until 5 ms with a request that arrived at -30, two
+    // waiting (arrived at -20 and -10, 10 ms of work each): the first try at
+    // 0 waits behind them and starts at 25.
+    let present = [
+        Present { arrival_ms: -30.0, service_ms: 12.0, start_ms: Some(-7.0), inflight: 1 },
+        Present { arrival_ms: -20.0, service_ms: 10.0, start_ms: None, inflight: 2 },
+        Present { arrival_ms: -10.0, service_ms: 10.0, start_ms: None, inflight: 3 },
+    ];
+    let mut m = Model::new(&[0.0, 40.0], &[5.0, 5.0], 1, 1000.0);
+    m.door = fixed(10);
+    m.present = &present;
+    let run = m.run().unwrap();
+    let ends: Vec<Option<f64>> = run.requests.iter().map(|r| r.end_ms).collect();
+    assert_eq!(ends, [Some(30.0), Some(45.0), Some(5.0), Some(15.0), Some(25.0)]);
+    let o: Vec<Outcome> = run.requests.iter().map(|r| r.outcome).collect();
+    assert_eq!(o, [Outcome::Ok, Outcome::Ok, Outcome::Late, Outcome::Late, Outcome::Late]);
+    // Only the run's own tries are in the tally.
+    let t = run.tally;
+    assert_eq!((t.first_tries, t.ok, t.late), (2, 2, 0));
+    assert!(balanced(&t));
+    // An empty `present` is the same run as before.
+    let plain = Model::new(&[0.0, 40.0], &[5.0, 5.0], 1, 1000.0).run().unwrap();
+    assert_eq!(plain.requests.len(), 2);
+    assert_eq!(plain.requests[0].end_ms, Some(5.0));
+    // A limiter counts the present requests in the system (the try at 0
+    // finds 30 against Gradient2's 20 and is refused) and learns from their
+    // completions (the limit moves; alone, the try is app-limited).
+    let g2 = |present: &[Present]| {
+        let mut m = Model::new(&[0.0], &[20.0], 1, 10_000.0);
+        m.door = Door::Limit(LimiterConfig::Gradient2(Default::default()).build());
+        m.present = present;
+        m.timeline_ms = Some(1000.0);
+        m.run().unwrap()
+    };
+    let far: Vec<Present> = (0..30)
+        .map(|k| Present { arrival_ms: -5000.0 + f64::from(k), service_ms: 20.0, start_ms: None, inflight: 30 })
+        .collect();
+    let (with, alone) = (g2(&far), g2(&[]));
+    assert_eq!((with.requests[0].outcome, alone.requests[0].outcome), (Outcome::Refused, Outcome::Ok));
+    assert_eq!(alone.timeline[0].limit, 20);
+    assert!(with.timeline[0].limit > 20, "{:?}", with.timeline[0]);
+    assert!(with.requests[1..].iter().all(|r| r.outcome == Outcome::Late) && with.requests.len() == 31);
+}
+
+#[test]
+fn present_requests_are_checked() {
+    let bad = |p: Present, abandon: Abandon| {
+        let present = [p];
+        let mut m = Model::new(&[0.0], &[5.0], 1, 1000.0);
+        m.client.abandon = abandon;
+        m.client.timeout_ms = Some(100.0);
+        m.present = &present;
+        m.run().map(|_| ()).unwrap_err().to_string()
+    };
+    let ok = Present { arrival_ms: -1.0, service_ms: 1.0, start_ms: None, inflight: 1 };
+    assert!(bad(Present { arrival_ms: 1.0, ..ok }, Abandon::Served).starts_with("present-arrival-ms = 1"));
+    assert!(bad(Present { start_ms: Some(-2.0), ..ok }, Abandon::Served).starts_with("present-start-ms"));
+    assert!(bad(Present { service_ms: f64::NAN, ..ok }, Abandon::Served).starts_with("present-service-ms"));
+    assert!(bad(ok, Abandon::Dropped).starts_with("present = 1"));
+    let two = [Present { start_ms: Some(0.0), ..ok }; 2];
+    let mut m = Model::new(&[0.0], &[5.0], 1, 1000.0);
+    m.present = &two;
+    assert!(m.run().unwrap_err().to_string().starts_with("present-in-service = 2"));
+}

@@ -61,7 +61,7 @@ pub use csv::{REQUESTS_HEADER, SUMMARY_HEADER, csv, summary_csv};
 pub use door::Door;
 pub use engine::{MAX_TIME_MS, serve};
 pub use error::StochasticError;
-pub use model::{MAX_WINDOWS, Model, Slowdown};
+pub use model::{MAX_WINDOWS, Model, Present, Slowdown};
 pub use normal::{normal_cdf, normal_quantile};
 pub use parse::{GRAMMAR, ParseServiceError};
 pub use queue::{Event, EventQueue, Key, Kind};

@@ -6,7 +6,7 @@ use super::door::Door;
 use super::engine::{MAX_TIME_MS, simulate_model};
 use super::error::{StochasticError, check};
 use super::run::Run;
-use super::server::{MAX_WORKERS, Server};
+use super::server::{Abandon, MAX_WORKERS, Server};
 use super::traffic::MAX_MS;
 
 /// Most timeline windows in one run.
@@ -51,6 +51,32 @@ impl Slowdown {
             base_ms
         }
     }
+}
+
+/// A request already in the system when the run starts (time 0), whose
+/// caller is not modelled (it has left, or is counted elsewhere): the state a
+/// run starts from instead of an empty server. It is served like any other
+/// and its completion feeds a limiter door its sample (round trip from its
+/// arrival, the requests in flight then, dropped iff later than arrival +
+/// the client's timeout), but it is never given up on, never retried and
+/// never an answer: its [`super::Request`] (after the first tries', before
+/// any retry's in [`super::Run::requests`]) ends `Late` or `Shed`, outside
+/// the [`super::Tally`] and the timeline's counts (it is in the timeline's
+/// in-flight notes).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Present {
+    /// When it arrived, ms; finite, `-1e15 <= t <= 0`.
+    pub arrival_ms: f64,
+    /// Waiting: its base work, ms (the slowdown applies as it starts). In
+    /// service: its whole time in service, ms (it ends at `start + this`,
+    /// at 0 at the earliest; the slowdown is not applied again). Finite,
+    /// `0 <= s <= 1e15`.
+    pub service_ms: f64,
+    /// `Some(start)`: in service since then (`arrival <= start <= 0`);
+    /// `None`: waiting in the line, in the order given.
+    pub start_ms: Option<f64>,
+    /// Requests in the system right after it was admitted.
+    pub inflight: i32,
 }
 
 /// Whether every time is in `[0, 1e15]` and the arrivals ascend: the
@@ -100,6 +126,10 @@ pub struct Model<'a> {
     pub areas: bool,
     /// Seed of the client's random streams (jitter, throttling).
     pub seed: u64,
+    /// Requests in the system at time 0 (empty: the server starts empty);
+    /// at most `workers` of them in service; only with callers whose
+    /// abandoned requests are served ([`super::Abandon::Served`]).
+    pub present: &'a [Present],
 }
 
 impl<'a> Model<'a> {
@@ -117,6 +147,7 @@ impl<'a> Model<'a> {
             timeline_ms: None,
             areas: true,
             seed: 0,
+            present: &[],
         }
     }
 
@@ -159,8 +190,11 @@ impl<'a> Model<'a> {
                 prev = a;
             }
         }
+        self.validate_present()?;
         // Tries are numbered in 32 bits (and so are the queue's pushes per kind).
-        let tries = (self.arrivals_ms.len() as u64).saturating_mul(1 + u64::from(self.client.retry.max_retries));
+        let tries = (self.arrivals_ms.len() as u64)
+            .saturating_mul(1 + u64::from(self.client.retry.max_retries))
+            .saturating_add(self.present.len() as u64);
         if tries > u64::from(u32::MAX) {
             return Err(StochasticError::TooManyArrivals { estimated: tries, cap: u64::from(u32::MAX) });
         }
@@ -175,6 +209,31 @@ impl<'a> Model<'a> {
             check("timeline-ms", w, "finite, > 0 and at most a million windows in the run", |w| {
                 w > 0.0 && w.is_finite() && (self.window_ms / w).ceil() <= MAX_WINDOWS
             })?;
+        }
+        Ok(())
+    }
+
+    /// The checks of [`Model::present`]'s documented ranges.
+    fn validate_present(&self) -> Result<(), StochasticError> {
+        if self.present.is_empty() {
+            return Ok(());
+        }
+        let n = self.present.len() as f64;
+        check("present", n, "empty unless abandoned requests are served (abandon served)", |_| {
+            self.client.abandon == Abandon::Served
+        })?;
+        let busy = self.present.iter().filter(|p| p.start_ms.is_some()).count();
+        check("present-in-service", busy as f64, "at most the workers", |b| b <= f64::from(self.workers))?;
+        for p in self.present {
+            check("present-arrival-ms", p.arrival_ms, "finite, >= -1e15 and <= 0 ms", |a| {
+                (-MAX_TIME_MS..=0.0).contains(&a)
+            })?;
+            check("present-service-ms", p.service_ms, "finite, >= 0 and <= 1e15 ms", |s| {
+                (0.0..=MAX_TIME_MS).contains(&s)
+            })?;
+            if let Some(s) = p.start_ms {
+                check("present-start-ms", s, "between its arrival and 0 ms", |s| (p.arrival_ms..=0.0).contains(&s))?;
+            }
         }
         Ok(())
     }

@@ -357,12 +357,20 @@ fn attach_model(
     let since = |r: &RateRow| r.start_uptime_ms.unwrap_or(start).saturating_sub(start) as f64;
     let before: Vec<Earlier<'_>> =
         earlier.iter().map(|&(r, arrivals)| Earlier { arrivals, offset_ms: since(r) }).collect();
-    let chain = Chain {
-        start_limit: earlier.first().map_or(row.start_limit, |(r, _)| r.start_limit),
-        earlier: &before,
-        offset_ms: since(row),
+    let observed = row.start_state.take();
+    // From the state observed as the window started, or (a server that
+    // does not report it) by replaying the session's earlier rates.
+    let chain = match &observed {
+        Some(o) => Chain { start_limit: None, earlier: &[], offset_ms: 0.0, observed: Some(o) },
+        None => Chain {
+            start_limit: earlier.first().map_or(row.start_limit, |(r, _)| r.start_limit),
+            earlier: &before,
+            offset_ms: since(row),
+            observed: None,
+        },
     };
-    match m.run(&server, chain, schedule, deploy_ms, bucket_ms) {
+    let outcome = m.run(&server, chain, schedule, deploy_ms, bucket_ms);
+    match outcome {
         Ok(run) => {
             row.model_phase = phase_range(m, &server, chain, schedule, deploy_ms, run.prediction.ok_per_sec);
             row.prediction = Some(run.prediction);
@@ -372,6 +380,7 @@ fn attach_model(
         }
         Err(e) => row.model_note = Some(format!("no model: {e}")),
     }
+    row.start_state = observed;
 }
 
 /// The model's ok/s with this rate's start moved by each of
@@ -613,6 +622,7 @@ async fn run_rate(
         server: before.as_ref().map(|b| b.config.clone()),
         start_uptime_ms: before.as_ref().map(|b| b.uptime_ms),
         start_limit: before.as_ref().and_then(|b| b.door.limit),
+        start_state: before.as_ref().and_then(crate::timeline_model::Observed::of),
         config_change,
         model_note: None,
         model_phase: None,
@@ -686,6 +696,7 @@ mod tests {
             over_cap: 0,
             uptime_ms: 0,
             door: Default::default(),
+            held: None,
         }
     }
 
@@ -697,6 +708,70 @@ mod tests {
         assert_eq!((row.done, row.lost, row.queued, row.queued_end), (Some(60), Some(0), Some(37), Some(34)));
         apply_server_deltas(&mut row, &snap(0, 0, 0, 0, 0), &snap(10, 5, 0, 0, 0));
         assert_eq!(row.lost, Some(5));
+    }
+
+    #[test]
+    fn a_row_with_an_observed_state_is_modelled_from_it_not_from_the_replay() {
+        let m = ModelInputs {
+            service_ms: 21.5,
+            measured_work_ms: 20,
+            measured_epoch: 0,
+            deadline_ms: 2000,
+            seconds: 10.0,
+            seed: 1,
+            policy: crate::load::ClientPolicy::NONE,
+        };
+        let server = StatsConfig { door: "gradient2".into(), ..snap(0, 0, 0, 0, 0).config };
+        let sixty = crate::load::schedule(60.0, 10.0, 1, 100_000);
+        let hundred = crate::load::schedule(100.0, 10.0, 1, 100_000);
+        let first = RateRow {
+            offered_rps: 60.0,
+            server: Some(server.clone()),
+            start_uptime_ms: Some(1000),
+            ..RateRow::default()
+        };
+        // The live server's state as the 100 rps window started: a line the
+        // replay of the 60 rps rate does not have (30 requests, 1.9 s old)
+        // and Gradient2 at its floor with a long RTT of 1.5 s.
+        let held = (0..30)
+            .map(|k| crate::stats::Held {
+                age_us: 1_900_000 - k * 10_000,
+                in_service_us: (k == 0).then_some(5_000),
+                work_us: if k == 0 { 20_000 } else { 0 },
+                inflight: 30,
+            })
+            .collect();
+        let observed = crate::timeline_model::Observed {
+            limiter: Some(bplab_core::control::LimiterState::Gradient2 {
+                estimate: 20.0,
+                long_rtt_ns: 1.5e9,
+                long_rtt_sum_ns: 1.0e10,
+                long_rtt_count: 10,
+            }),
+            codel: None,
+            held,
+            uptime_ms: 11_500,
+        };
+        let row = |state| RateRow {
+            offered_rps: 100.0,
+            server: Some(server.clone()),
+            start_uptime_ms: Some(11_500),
+            start_limit: Some(20),
+            start_state: state,
+            ..RateRow::default()
+        };
+        let earlier = [(&first, sixty.as_slice())];
+        let (mut seen, mut replayed) = (row(Some(observed.clone())), row(None));
+        attach_model(&m, &mut seen, &earlier, &hundred, None);
+        attach_model(&m, &mut replayed, &earlier, &hundred, None);
+        let direct = m
+            .run(&server, Chain { observed: Some(&observed), ..Chain::default() }, &hundred, None, 1000)
+            .expect("model");
+        assert_eq!(seen.prediction, Some(direct.prediction));
+        assert_ne!(seen.prediction, replayed.prediction, "the replay would not know the observed line");
+        assert_eq!(seen.start_state.as_ref(), Some(&observed), "the row keeps what it was modelled from");
+        // Its phase range only starts later than observed (no state before it).
+        assert!(seen.model_phase.is_some_and(|p| p.shifts_ms.0 == 0.0), "{:?}", seen.model_phase);
     }
 
     #[test]
@@ -723,7 +798,7 @@ mod tests {
         let earlier = [Earlier { arrivals: &sixty, offset_ms: 0.0 }];
         // 100 rps starts 700 ms after the 60 rps rate's last send: the
         // -1000 ms shift would start before it and is skipped.
-        let chain = Chain { start_limit: None, earlier: &earlier, offset_ms: (last + 700.0).round() };
+        let chain = Chain { start_limit: None, earlier: &earlier, offset_ms: (last + 700.0).round(), observed: None };
         let deploy = Some(10_000 - chain.offset_ms as i64);
         let fixed = server("fixed");
         let own = m.run(&fixed, chain, &hundred, deploy, 1000).unwrap().prediction.ok_per_sec;

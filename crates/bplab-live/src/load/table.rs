@@ -86,6 +86,10 @@ pub struct RateRow {
     pub start_uptime_ms: Option<u64>,
     /// The door's limit as the window started (`/stats` `door.limit`).
     pub start_limit: Option<i64>,
+    /// The server's whole state as the window started (its controller and
+    /// held requests), when `/stats` reports it: `--compare` starts the
+    /// row's model there.
+    pub start_state: Option<crate::timeline_model::Observed>,
     /// `POST /config` changed the server during the window: its config
     /// epoch before and after.
     pub config_change: Option<(u64, u64)>,

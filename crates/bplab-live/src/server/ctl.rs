@@ -96,7 +96,24 @@ impl CtlState {
             }),
             _ => None,
         };
-        DoorStats { limit, samples: self.samples, dropped: self.dropped, shed: self.shed, codel, slowed: false }
+        let limiter_state = match &self.ctl {
+            Ctl::Limiter(l) => Some(l.state()),
+            _ => None,
+        };
+        let codel_state = match &self.ctl {
+            Ctl::Codel(c) => Some(c.state()),
+            _ => None,
+        };
+        DoorStats {
+            limit,
+            samples: self.samples,
+            dropped: self.dropped,
+            shed: self.shed,
+            codel,
+            slowed: false,
+            limiter_state,
+            codel_state,
+        }
     }
 }
 

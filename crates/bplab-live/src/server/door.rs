@@ -15,6 +15,7 @@
 //! effect as slots are released: a released slot is retired instead of
 //! handed on until the count is down.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
@@ -24,7 +25,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use crate::server::ServeConfig;
 use crate::server::change::ConfigChange;
 use crate::server::ctl::CtlState;
-use crate::stats::StatsSnapshot;
+use crate::stats::{Held, StatsSnapshot};
 
 /// The counters that change together. They live under one mutex so that
 /// every snapshot satisfies `arrived = done + refused + in_service + queued`
@@ -56,6 +57,20 @@ struct State {
     wait_ms: u64,
     /// `POST /config` changes applied.
     epoch: u64,
+    /// Every request in service or waiting, by the order it reached the
+    /// door (the line is FIFO, so the waiting ones leave in key order).
+    held: BTreeMap<u64, HeldAt>,
+    /// The next key of `held`.
+    next_key: u64,
+}
+
+/// What `/stats` `held` reports of one request, as instants.
+#[derive(Debug, Clone, Copy)]
+struct HeldAt {
+    arrival: Instant,
+    /// When it took its slot, and its spin + wait then.
+    start: Option<(Instant, Duration)>,
+    inflight: i32,
 }
 
 /// Why a request was turned away (answered 503 + `Retry-After`).
@@ -87,6 +102,8 @@ pub(crate) struct Door {
 #[derive(Debug)]
 pub(crate) struct Slot {
     door: Arc<Door>,
+    /// Its key in the held requests.
+    key: u64,
     finished: bool,
     arrival: Instant,
     inflight: i32,
@@ -117,6 +134,7 @@ impl Drop for Slot {
     fn drop(&mut self) {
         let mut g = self.door.lock();
         g.c.in_service -= 1;
+        g.held.remove(&self.key);
         if self.finished {
             g.c.done += 1;
             g.ctl.complete(ns(self.arrival.elapsed()), self.inflight, self.door.cfg.budget_ms());
@@ -131,11 +149,13 @@ impl Drop for Slot {
 /// waiter is never left counted.
 struct Waiting<'a> {
     door: &'a Door,
+    key: u64,
     counted: bool,
 }
 
 impl Waiting<'_> {
-    /// Leave the line (the caller holds the lock and counts where it goes).
+    /// Leave the line (the caller holds the lock and counts where it goes;
+    /// its held entry stays for the slot or is removed on a refusal).
     fn leave(mut self, g: &mut State) {
         g.c.queued -= 1;
         self.counted = false;
@@ -145,7 +165,9 @@ impl Waiting<'_> {
 impl Drop for Waiting<'_> {
     fn drop(&mut self) {
         if self.counted {
-            self.door.lock().c.queued -= 1;
+            let mut g = self.door.lock();
+            g.c.queued -= 1;
+            g.held.remove(&self.key);
         }
     }
 }
@@ -169,6 +191,8 @@ impl Door {
             spin_ms: cfg.spin_ms(),
             wait_ms: cfg.wait_ms(),
             epoch: 0,
+            held: BTreeMap::new(),
+            next_key: 0,
         };
         Door {
             slots: Arc::new(Semaphore::new(cfg.workers())),
@@ -215,21 +239,26 @@ impl Door {
                 return Err(Refusal::Limit);
             }
             let inflight = i32::try_from(in_system + 1).unwrap_or(i32::MAX);
+            let key = g.next_key;
+            g.next_key += 1;
+            g.held.insert(key, HeldAt { arrival, start: None, inflight });
             if let Some(p) = free {
-                return self.admit(&mut g, p, arrival, inflight);
+                return self.admit(&mut g, p, key, arrival, inflight);
             }
             g.c.queued += 1;
             g.c.queued_peak = g.c.queued_peak.max(g.c.queued);
-            (Waiting { door: self, counted: true }, inflight)
+            (Waiting { door: self, key, counted: true }, inflight)
         };
         // The semaphore is never closed, so acquire only fails if it were.
         let acquired = self.slots.clone().acquire_owned().await;
         let mut g = self.lock();
+        let key = waiting.key;
         waiting.leave(&mut g);
         match acquired {
-            Ok(p) => self.admit(&mut g, p, arrival, inflight),
+            Ok(p) => self.admit(&mut g, p, key, arrival, inflight),
             Err(_) => {
                 g.c.refused += 1;
+                g.held.remove(&key);
                 Err(Refusal::Limit)
             }
         }
@@ -240,6 +269,7 @@ impl Door {
         self: &Arc<Self>,
         g: &mut State,
         p: OwnedSemaphorePermit,
+        key: u64,
         arrival: Instant,
         inflight: i32,
     ) -> Result<Slot, Refusal> {
@@ -247,20 +277,17 @@ impl Door {
         let since_start = now.duration_since(self.started);
         if g.ctl.sheds(ns(since_start), ns(now.duration_since(arrival))) {
             g.c.refused += 1;
+            g.held.remove(&key);
             self.release(g, p);
             return Err(Refusal::Shed);
         }
         g.c.in_service += 1;
         let factor = self.factor_at(since_start);
-        Ok(Slot {
-            door: self.clone(),
-            finished: false,
-            arrival,
-            inflight,
-            spin: scaled(g.spin_ms, factor),
-            wait: scaled(g.wait_ms, factor),
-            permit: Some(p),
-        })
+        let (spin, wait) = (scaled(g.spin_ms, factor), scaled(g.wait_ms, factor));
+        if let Some(h) = g.held.get_mut(&key) {
+            h.start = Some((now, spin + wait));
+        }
+        Ok(Slot { door: self.clone(), key, finished: false, arrival, inflight, spin, wait, permit: Some(p) })
     }
 
     /// The deploy's multiplier for a request starting `since_start` after start.
@@ -315,8 +342,19 @@ impl Door {
         (config.workers, config.spin_ms, config.wait_ms, config.config_epoch) =
             (g.workers, g.spin_ms, g.wait_ms, g.epoch);
         let mut door = g.ctl.stats(g.workers);
-        let uptime = self.started.elapsed();
+        let now = Instant::now();
+        let uptime = now.duration_since(self.started);
         door.slowed = self.factor_at(uptime) != 1.0;
+        let us = |d: Duration| u64::try_from(d.as_micros()).unwrap_or(u64::MAX);
+        let held_as = |h: &HeldAt| Held {
+            age_us: us(now.saturating_duration_since(h.arrival)),
+            in_service_us: h.start.map(|(s, _)| us(now.saturating_duration_since(s))),
+            work_us: h.start.map_or(0, |(_, w)| us(w)),
+            inflight: h.inflight,
+        };
+        // In service first, then the line in the order it will leave.
+        let serving = g.held.values().filter(|h| h.start.is_some());
+        let held = serving.chain(g.held.values().filter(|h| h.start.is_none())).map(held_as).collect();
         StatsSnapshot {
             config,
             arrived: c.arrived,
@@ -329,6 +367,7 @@ impl Door {
             over_cap: self.over_cap.load(Ordering::Relaxed),
             uptime_ms: u64::try_from(uptime.as_millis()).unwrap_or(u64::MAX),
             door,
+            held: Some(held),
         }
     }
 }
@@ -368,10 +407,17 @@ mod tests {
         assert_eq!(d.enter().await.err(), Some(Refusal::Limit), "third is refused");
         let s = d.snapshot();
         assert_eq!((s.arrived, s.refused, s.in_service, s.queued, s.queued_peak), (3, 1, 1, 1, 1));
+        // /stats lists what it holds: the one in service, then the waiter.
+        let h = s.held.expect("held requests");
+        assert_eq!(h.len(), 2, "{h:?}");
+        assert!(h[0].in_service_us.is_some_and(|us| us <= h[0].age_us) && h[0].inflight == 1, "{h:?}");
+        assert!(h[1].in_service_us.is_none() && h[1].work_us == 0 && h[1].inflight == 2, "{h:?}");
+        assert!(h[1].age_us <= h[0].age_us, "the waiter came later: {h:?}");
         drop(held);
         assert!(waiter.await.expect("join"));
         let s = d.snapshot();
         assert_eq!((s.in_service, s.queued, s.queued_peak), (0, 0, 1));
+        assert_eq!(s.held, Some(Vec::new()), "every request left the held list");
         d.reset_peak();
         assert_eq!(d.snapshot().queued_peak, 0);
     }
