@@ -108,7 +108,8 @@ impl ModelInputs {
         format!(
             "model: core engine (bplab run adaptive's and metastable's), the same Poisson arrivals (seed {}), fixed \
              service {:.1} ms (measured p50, before any deploy), the server's workers, door ({}), deploy and \
-             /config, dropped samples {drops}, client timeout {} ms, {} s{callers}",
+             /config, each rate from the state /stats reported as its window started (controller and held \
+             requests; else a replay of the session), dropped samples {drops}, client timeout {} ms, {} s{callers}",
             self.seed,
             self.service_ms,
             server.door_name(),

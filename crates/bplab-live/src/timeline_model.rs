@@ -24,9 +24,11 @@
 //!   system (the core's doors bound the system, the live `--limit` the
 //!   line); `off` -> none; an adaptive door -> the same controller with the
 //!   settings given to the server (reported by `/stats`, parsed by the same
-//!   code), starting from the limit the live controller had reached as the
-//!   window started (`/stats` `door.limit`, as its `initial-limit`); CoDel
-//!   -> the same target and interval;
+//!   code), resumed in the whole state the live one reported as the window
+//!   started (`/stats` `door.limiter_state`, its round trips moved onto the
+//!   model's scale, see **the start**); CoDel -> the same target and
+//!   interval, resumed in its reported state (`door.codel_state`, its clock
+//!   moved to the run's);
 //! * **dropped samples**: as the server decides them: a completion slower
 //!   than the server's `--budget-ms`, none without one;
 //! * **ok**: an answer within the load tool's client timeout (by latency
@@ -40,24 +42,35 @@
 //!   samples are the answers past the client timeout; without one, past
 //!   the server's `--budget-ms` as the server decides them. This rate's
 //!   retries are counted with its first tries (every retry sent from this
-//!   rate's window start on); the budget and the throttle carry their
-//!   state through the chain.
+//!   rate's window start on); the budget and the throttle start afresh at
+//!   each rate, as the load tool's do (through a replayed chain, see **the
+//!   start**, they carry on).
 //!
 //! A window in which `/config` changed (the epoch moved) gets no model row:
 //! the model cannot know when in the window it happened.
 //!
-//! * **the session**: a rate's model run starts where the live server's
-//!   session did, at the first rate of the same configuration, and replays
-//!   every earlier rate's arrivals at their offsets (`/stats` `uptime_ms`
-//!   as each window started) before this rate's, so the queue and the
-//!   controller's whole state carry in as they did live; only this rate's
-//!   requests are counted. The first rate of the chain starts its
-//!   controller at the limit the live one had then.
+//! * **the start**: a rate's model run starts from the server's state as
+//!   `/stats` reported it when the window started ([`Observed`]): the
+//!   controller's whole state and every request the server held (`held`),
+//!   each put back with its age at the door, in service or in line order.
+//!   One in service ends after the model's per-request overhead (measured
+//!   service less spin + wait) plus its own spin + wait from when it took
+//!   its slot; one waiting takes the model's service time (the deploy
+//!   applies as it starts). The server times a round trip from the door to
+//!   the end of the work, the model from the send to the answer, so the
+//!   round trips in the controller's state are moved by the same overhead.
+//!   Only this rate's requests are counted. Against a server that does not
+//!   report its state (older JSON), the run instead starts where the live
+//!   server's session did, at the first rate of the same configuration, and
+//!   replays every earlier rate's arrivals at their offsets (`/stats`
+//!   `uptime_ms` as each window started) before this rate's; that chain's
+//!   first rate starts its controller at the limit the live one had then.
 //!
 //! What remains different: network and HTTP overhead per request, the load
-//! tool's scheduling jitter, service-time variance on the machine, and what
-//! happened before the chain's first rate (the service-time measurement's
-//! requests and any rate before a `/config` change).
+//! tool's scheduling jitter and service-time variance on the machine (from
+//! the window's start on), and, without a reported state, what happened
+//! before the chain's first rate (the service-time measurement's requests and
+//! any rate before a `/config` change).
 
 use bplab_core::control::{Codel, LimiterState};
 use bplab_core::stochastic::{Outcome, Present, Slowdown};

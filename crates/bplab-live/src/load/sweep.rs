@@ -41,7 +41,8 @@ use crate::timeline_model::{Chain, Earlier};
 
 /// With `--compare`, the model also runs each rate starting this much
 /// earlier and later than it did live (ms; a start before the previous
-/// rate's last send is skipped), each with the measured service time and
+/// rate's last send, or before the state it starts from was observed, is
+/// skipped), each with the measured service time and
 /// [`SERVICE_SPREAD`] either side of it, so a row whose answer hangs on its
 /// phase says so ([`crate::load::PhaseRange`]).
 pub const PHASE_SHIFTS_MS: [f64; 5] = [-1000.0, -500.0, 0.0, 500.0, 1000.0];
@@ -327,8 +328,10 @@ fn continues(prev: &RateRow, row: &RateRow) -> bool {
 }
 
 /// Run the model for `row`'s window (unless it is partial or `/config`
-/// changed during it), after the `earlier` rows of its session with their
-/// schedules, and attach its prediction, windows and notes.
+/// changed during it) from the server's state observed as it started
+/// (`row.start_state`), or, without one, after the `earlier` rows of its
+/// session with their schedules, and attach its prediction, windows and
+/// notes.
 fn attach_model(
     m: &ModelInputs,
     row: &mut RateRow,
@@ -385,7 +388,8 @@ fn attach_model(
 
 /// The model's ok/s with this rate's start moved by each of
 /// [`PHASE_SHIFTS_MS`] (the deploy stays where it was in server time; the
-/// earlier rates stay as they were) and the service time at the measured
+/// earlier rates, or the observed state, stay as they were: from an
+/// observed state only later starts) and the service time at the measured
 /// one and [`SERVICE_SPREAD`] either side, with the row's own `own` ok/s.
 fn phase_range(
     m: &ModelInputs,
