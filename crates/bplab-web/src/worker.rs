@@ -92,12 +92,38 @@ impl View {
     }
 }
 
+/// A run's view as it arrived: the worker's bytes are decoded only when
+/// the answer is drawn, in its frame, so an answer another one replaced
+/// before that frame (a preview the full run overtook) is never decoded,
+/// and the message task that brings it stays short.
+pub enum Payload {
+    /// Computed on this thread.
+    View(View),
+    /// The worker's bytes (`View::encode`).
+    Bytes(js_sys::Uint8Array),
+}
+
+impl Payload {
+    /// The view.
+    pub fn view(self) -> Result<View, String> {
+        match self {
+            Payload::View(v) => Ok(v),
+            Payload::Bytes(b) => {
+                let t0 = now();
+                let r = View::decode(&b.to_vec());
+                measure("bplab:receive", t0);
+                r
+            }
+        }
+    }
+}
+
 /// One answer to a request.
 pub struct Answer {
     /// Preview or full.
     pub phase: Phase,
     /// The run's view, or why it could not be computed.
-    pub report: Result<View, String>,
+    pub report: Result<Payload, String>,
     /// Time spent computing it (ms, `performance.now()` where it ran).
     pub compute_ms: f64,
     /// Computed in the worker (`false`: on the main thread).
@@ -330,11 +356,10 @@ fn on_message(data: &JsValue) {
     let Some(done) = done.filter(|_| !dropped) else { return };
     let err = get(data, "err");
     let report = if err.is_undefined() {
-        let t0 = now();
-        let bytes = get(data, "ok").dyn_into::<js_sys::Uint8Array>().map(|b| b.to_vec());
-        let r = bytes.map_err(|_| "the worker's answer: not bytes".to_owned()).and_then(|b| View::decode(&b));
-        measure("bplab:receive", t0);
-        r
+        get(data, "ok")
+            .dyn_into::<js_sys::Uint8Array>()
+            .map(Payload::Bytes)
+            .map_err(|_| "the worker's answer: not bytes".to_owned())
     } else {
         Err(err.as_string().unwrap_or_default())
     };
@@ -388,12 +413,12 @@ fn schedule_local(id: u32, phase: Phase) {
         match (phase, run_phase(exp, &pairs, phase)) {
             (Phase::Preview, None) => schedule_local(id, Phase::Full),
             (Phase::Preview, Some(report)) => {
-                done(Answer { phase, report, compute_ms: now() - t0, in_worker: false });
+                done(Answer { phase, report: report.map(Payload::View), compute_ms: now() - t0, in_worker: false });
                 schedule_local(id, Phase::Full);
             }
             (Phase::Full, report) => {
                 with_pool(|p| p.jobs.remove(&id));
-                let report = report.unwrap_or_else(|| Err("no run".to_owned()));
+                let report = report.unwrap_or_else(|| Err("no run".to_owned())).map(Payload::View);
                 done(Answer { phase, report, compute_ms: now() - t0, in_worker: false });
             }
         }
