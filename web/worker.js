@@ -9,7 +9,8 @@
 //   { id, key, call: 'run' | 'explain' | 'limit' | 'littles' | 'experiments', args }   the JS API
 // Messages out:
 //   { ready: true } | { ready: false, error }
-//   { id, phase: 'preview' | 'full', ok | err, ms }   (compute: the preview first, when there is one)
+//   { id, phase: 'preview' | 'full', ok | err, ms }   (compute: the preview first, when there is one;
+//                                                     ok: the view's bytes, a Uint8Array, transferred)
 //   { id, ok | err, ms }                              (API calls)
 //   { id, dropped: true }                             a newer request with the same key came first
 // `ms` is the time spent computing, measured here (CPU throttling of the page
@@ -69,6 +70,11 @@ function timed(f) {
   }
 }
 
+// A view's bytes move to the page without a copy.
+function post(msg) {
+  self.postMessage(msg, msg.ok instanceof Uint8Array ? [msg.ok.buffer] : []);
+}
+
 function step(m) {
   if (stale(m)) {
     self.postMessage({ id: m.id, dropped: true });
@@ -83,14 +89,14 @@ function step(m) {
         return;
       }
       if (r.ok !== null) {
-        self.postMessage({ id: m.id, phase: 'preview', ...r });
+        post({ id: m.id, phase: 'preview', ...r });
         // The full run after the requests already waiting: at first load every
         // widget's chosen point comes before the sweeps.
         queue.push({ ...m, phase: 'full' });
         return;
       }
     }
-    self.postMessage({ id: m.id, phase: 'full', ...timed(() => bplab.__bplab_compute(experiment, pairs, false)) });
+    post({ id: m.id, phase: 'full', ...timed(() => bplab.__bplab_compute(experiment, pairs, false)) });
     return;
   }
   if (!API.has(m.call)) {

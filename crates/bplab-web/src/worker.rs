@@ -13,7 +13,7 @@
 //! A request carries the experiment and its parameters as `(name, text)`
 //! pairs, applied with `Params::set` exactly as typed; the worker answers
 //! the chosen point first when the experiment names a cheap preview, then
-//! the full run, each as the report's serde form, which the main thread
+//! the full run, each as the bytes of its view (`View::encode`), which the main thread
 //! deserializes and draws. A newer request for the same widget makes older
 //! ones stale: the worker skips them and the widget ignores their answers
 //! (by generation). Where workers are unavailable, or the worker fails, the
@@ -56,14 +56,34 @@ pub struct View {
 }
 
 impl View {
-    /// The view of `r`.
+    /// The view of `r`. Its explanations leave out the arithmetic as data
+    /// and the claims, which only the checks read.
     pub fn of(r: &Report) -> View {
+        let mut explanations = r.explanations();
+        for x in &mut explanations {
+            x.claims.clear();
+            for s in &mut x.steps {
+                s.eq = None;
+            }
+        }
         View {
             tables: r.tables().iter().map(|t| (t.spec.file.to_owned(), t.csv())).collect(),
-            explanations: r.explanations(),
+            explanations,
             readouts: r.readouts().into_iter().map(|x| (x.name.to_owned(), x.value)).collect(),
             plots: r.plots(&bplab_core::plot::Focus::default()),
         }
+    }
+
+    /// The bytes the worker posts (postcard: a compact binary serde form,
+    /// moved to the main thread without a copy and read back in one pass,
+    /// where a JS object graph made thousands of objects on both threads).
+    pub fn encode(&self) -> Vec<u8> {
+        postcard::to_allocvec(self).unwrap_or_default()
+    }
+
+    /// The view `encode` gave these bytes for.
+    pub fn decode(bytes: &[u8]) -> Result<View, String> {
+        postcard::from_bytes(bytes).map_err(|e| format!("the worker's answer: {e}"))
     }
 
     /// The CSV text of `file`.
@@ -72,12 +92,38 @@ impl View {
     }
 }
 
+/// A run's view as it arrived: the worker's bytes are decoded only when
+/// the answer is drawn, in its frame, so an answer another one replaced
+/// before that frame (a preview the full run overtook) is never decoded,
+/// and the message task that brings it stays short.
+pub enum Payload {
+    /// Computed on this thread.
+    View(View),
+    /// The worker's bytes (`View::encode`).
+    Bytes(js_sys::Uint8Array),
+}
+
+impl Payload {
+    /// The view.
+    pub fn view(self) -> Result<View, String> {
+        match self {
+            Payload::View(v) => Ok(v),
+            Payload::Bytes(b) => {
+                let t0 = now();
+                let r = View::decode(&b.to_vec());
+                measure("bplab:receive", t0);
+                r
+            }
+        }
+    }
+}
+
 /// One answer to a request.
 pub struct Answer {
     /// Preview or full.
     pub phase: Phase,
     /// The run's view, or why it could not be computed.
-    pub report: Result<View, String>,
+    pub report: Result<Payload, String>,
     /// Time spent computing it (ms, `performance.now()` where it ran).
     pub compute_ms: f64,
     /// Computed in the worker (`false`: on the main thread).
@@ -128,7 +174,7 @@ fn to_js<T: serde::Serialize>(v: &T) -> Result<JsValue, JsError> {
 }
 
 /// Worker side: one phase of a page request. `pairs` is an array of
-/// `[name, text]`; returns the report's serde form, or `null` when the
+/// `[name, text]`; returns the view's bytes (`View::encode`), or `null` when the
 /// experiment has no preview. Called by `web/worker.js`; not part of the API.
 #[wasm_bindgen(js_name = __bplab_compute)]
 pub fn worker_compute(experiment: JsValue, pairs: JsValue, preview: bool) -> Result<JsValue, JsError> {
@@ -139,7 +185,7 @@ pub fn worker_compute(experiment: JsValue, pairs: JsValue, preview: bool) -> Res
     let phase = if preview { Phase::Preview } else { Phase::Full };
     match run_phase(exp, &pairs, phase) {
         None => Ok(JsValue::NULL),
-        Some(Ok(r)) => to_js(&r),
+        Some(Ok(r)) => Ok(js_sys::Uint8Array::from(r.encode().as_slice()).into()),
         Some(Err(e)) => Err(JsError::new(&e)),
     }
 }
@@ -310,11 +356,10 @@ fn on_message(data: &JsValue) {
     let Some(done) = done.filter(|_| !dropped) else { return };
     let err = get(data, "err");
     let report = if err.is_undefined() {
-        let t0 = now();
-        let r =
-            serde_wasm_bindgen::from_value::<View>(get(data, "ok")).map_err(|e| format!("the worker's answer: {e}"));
-        measure("bplab:receive", t0);
-        r
+        get(data, "ok")
+            .dyn_into::<js_sys::Uint8Array>()
+            .map(Payload::Bytes)
+            .map_err(|_| "the worker's answer: not bytes".to_owned())
     } else {
         Err(err.as_string().unwrap_or_default())
     };
@@ -368,12 +413,12 @@ fn schedule_local(id: u32, phase: Phase) {
         match (phase, run_phase(exp, &pairs, phase)) {
             (Phase::Preview, None) => schedule_local(id, Phase::Full),
             (Phase::Preview, Some(report)) => {
-                done(Answer { phase, report, compute_ms: now() - t0, in_worker: false });
+                done(Answer { phase, report: report.map(Payload::View), compute_ms: now() - t0, in_worker: false });
                 schedule_local(id, Phase::Full);
             }
             (Phase::Full, report) => {
                 with_pool(|p| p.jobs.remove(&id));
-                let report = report.unwrap_or_else(|| Err("no run".to_owned()));
+                let report = report.unwrap_or_else(|| Err("no run".to_owned())).map(Payload::View);
                 done(Answer { phase, report, compute_ms: now() - t0, in_worker: false });
             }
         }

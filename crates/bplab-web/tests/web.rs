@@ -415,16 +415,14 @@ fn proof_hashes_and_quotes() {
 }
 
 /// The worker posts a view of each run (CSV texts, explanations, readouts,
-/// plots) and the page draws what it deserializes: for every experiment the
+/// plots) as bytes and the page draws what it decodes: for every experiment the
 /// same view, so the same CSV bytes and the same text.
 #[wasm_bindgen_test]
 fn a_run_view_survives_the_trip_from_the_worker() {
-    use serde::Serialize;
     for e in EXPERIMENTS {
         let report = bplab_core::Scenario::defaults(e.id).run();
         let view = bplab_web::View::of(&report);
-        let js = view.serialize(&serde_wasm_bindgen::Serializer::new()).unwrap();
-        let back: bplab_web::View = serde_wasm_bindgen::from_value(js).unwrap();
+        let back = bplab_web::View::decode(&view.encode()).unwrap();
         let csv: Vec<(String, String)> = report.tables().iter().map(|t| (t.spec.file.to_owned(), t.csv())).collect();
         assert_eq!(back.tables, csv, "{}: the CSVs changed on the way", e.name);
         assert_eq!(back.readouts, view.readouts, "{}", e.name);

@@ -166,7 +166,7 @@ enum Lane {
 }
 
 impl Lane {
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, e: Entry) {
         match self {
             Lane::InOrder(d) if d.back().is_none_or(|b| *b <= e) => d.push_back(e),
@@ -183,7 +183,7 @@ impl Lane {
     }
 
     /// Removes the smallest entry and returns the next one's.
-    #[inline]
+    #[inline(always)]
     fn pop(&mut self) -> Entry {
         match self {
             Lane::InOrder(d) => {
@@ -328,7 +328,10 @@ impl<'a> EventQueue<'a> {
     /// so a caller's `match` on it compiles to those same branches.
     #[inline(always)]
     pub fn next_kind(&self) -> Option<Kind> {
-        let [g, c, a, r] = self.heads.map(|h| h.0);
+        // Read in place: `[T; N]::map` is an out-of-line call at the page's
+        // opt-level "z" (12 % of a metastable run's time, natively at z).
+        let h = &self.heads;
+        let (g, c, a, r) = (h[0].0, h[1].0, h[2].0, h[3].0);
         if c <= a {
             if c < g && c <= r {
                 return Some(Kind::Completion);

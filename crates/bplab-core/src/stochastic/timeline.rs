@@ -83,7 +83,7 @@ impl Recorder {
     /// engine asks in time order, so the answer is kept with the exact
     /// range of times that divide to it, and a division is paid only when
     /// `t` leaves that range.
-    #[inline]
+    #[inline(always)]
     fn index(&mut self, t: f64) -> usize {
         let (lo, hi, i) = self.memo;
         if lo <= t && t < hi {

@@ -20,7 +20,7 @@ use crate::dom::{self, add, el, on, show_msg, text_el};
 use crate::proof::{self, Proof};
 use crate::question::{Env, Lookup, QuestionView};
 use crate::url_state::{self, Query, Source};
-use crate::worker::{self, Answer, Phase, View};
+use crate::worker::{self, Answer, Payload, Phase, View};
 use crate::{chart, download, explain, ranges};
 
 /// A mounted experiment widget.
@@ -166,7 +166,7 @@ impl ExperimentWidget {
         if let Some(s) = &section {
             let _ = s.set_attribute("data-drawing", "");
         }
-        match a.report {
+        match a.report.and_then(Payload::view) {
             Ok(r) => {
                 self.report = Some(r);
                 self.full = a.phase == Phase::Full;
