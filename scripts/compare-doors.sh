@@ -26,9 +26,12 @@ for door in $doors; do
     live_stop
 done
 
-# model_range: the model's ok/s for starts up to 1 s either side of the live
-# one, where that range is wider than 10 % of the row's own (the load
-# tool's "hangs on when the rate started" note); "-" where it is not.
+# model_range: the model's ok/s for starts up to 1 s later than the live one
+# (the model starts each rate from the state /stats reported as it started;
+# against a server that does not report it, also up to 1 s earlier) and the
+# service time 1 % either side, where that range is wider than 10 % of the
+# row's own (the load tool's "hangs on when the rate started" note); "-"
+# where it is not.
 printf '%-10s %5s %10s %10s %8s %10s %10s %8s %12s\n' door rate live_ok/s model_ok/s gap_ok live_p99 model_p99 gap_p99 model_range
 for door in $doors; do
     awk -v door="$door" '

@@ -459,20 +459,24 @@ mod tests {
         }
     }
 
-    fn run(door: &str, limit: Option<usize>, budget_ms: Option<u64>, rate: f64, deploy: Option<i64>) -> ModelRun {
-        let arrivals = schedule(rate, 30.0, 1, 100_000);
-        let inputs = RateInputs {
-            arrivals: &arrivals,
+    /// A rate's inputs at the tests' 21 ms service and 2 s client timeout.
+    fn inputs<'a>(arrivals: &'a [f64], seconds: f64, deploy_ms: Option<i64>, chain: Chain<'a>) -> RateInputs<'a> {
+        RateInputs {
+            arrivals,
             service_ms: 21.0,
             client_timeout_ms: 2000,
-            seconds: 30.0,
-            deploy_ms: deploy,
+            seconds,
+            deploy_ms,
             bucket_ms: 1000,
-            chain: Chain::default(),
+            chain,
             policy: ClientPolicy::NONE,
             seed: 1,
-        };
-        run_model(&server(door, limit, budget_ms), inputs).expect("model")
+        }
+    }
+
+    fn run(door: &str, limit: Option<usize>, budget_ms: Option<u64>, rate: f64, deploy: Option<i64>) -> ModelRun {
+        let arrivals = schedule(rate, 30.0, 1, 100_000);
+        run_model(&server(door, limit, budget_ms), inputs(&arrivals, 30.0, deploy, Chain::default())).expect("model")
     }
 
     /// Windows after the deploy whose p99 is over 250 ms.
@@ -581,18 +585,7 @@ mod tests {
     /// A run of 10 s at `rate` from `observed` (or an empty server).
     fn from(srv: &StatsConfig, rate: f64, observed: Option<&Observed>) -> ModelRun {
         let arrivals = schedule(rate, 10.0, 1, 100_000);
-        let inputs = RateInputs {
-            arrivals: &arrivals,
-            service_ms: 21.0,
-            client_timeout_ms: 2000,
-            seconds: 10.0,
-            deploy_ms: None,
-            bucket_ms: 1000,
-            chain: Chain { observed, ..Chain::default() },
-            policy: ClientPolicy::NONE,
-            seed: 1,
-        };
-        run_model(srv, inputs).expect("model")
+        run_model(srv, inputs(&arrivals, 10.0, None, Chain { observed, ..Chain::default() })).expect("model")
     }
 
     fn held(n: usize, in_service: usize, age_ms: u64) -> Vec<crate::stats::Held> {
@@ -636,18 +629,8 @@ mod tests {
         // A state of another algorithm is a note, not a panic.
         let wrong = Observed { limiter: Some(LimiterState::Fixed), ..high.clone() };
         let arrivals = schedule(10.0, 1.0, 1, 100_000);
-        let inputs = RateInputs {
-            arrivals: &arrivals,
-            service_ms: 21.0,
-            client_timeout_ms: 2000,
-            seconds: 1.0,
-            deploy_ms: None,
-            bucket_ms: 1000,
-            chain: Chain { observed: Some(&wrong), ..Chain::default() },
-            policy: ClientPolicy::NONE,
-            seed: 1,
-        };
-        let e = run_model(&srv, inputs).unwrap_err().to_string();
+        let chain = Chain { observed: Some(&wrong), ..Chain::default() };
+        let e = run_model(&srv, inputs(&arrivals, 1.0, None, chain)).unwrap_err().to_string();
         assert!(e.contains("the server's limiter state: state:"), "{e}");
         // Round trips the server measured are moved onto the model's scale.
         let g2 =
