@@ -8,7 +8,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::num::{LIMIT_MAX, LIMIT_MIN, whole};
-use super::{Aimd, AnyLimiter, ControlError, Fixed, Gradient, Gradient2, LimiterConfig, Vegas};
+use super::{Aimd, Algorithm, AnyLimiter, ControlError, Fixed, Gradient, Gradient2, LimiterConfig, Vegas};
 
 /// Most random draws a resumed stream skips (one per probe: far more than
 /// any run makes).
@@ -71,6 +71,19 @@ pub enum LimiterState {
     },
 }
 
+impl LimiterState {
+    /// The algorithm this is the state of.
+    pub fn algorithm(&self) -> Algorithm {
+        match self {
+            LimiterState::Fixed => Algorithm::Fixed,
+            LimiterState::Aimd { .. } => Algorithm::Aimd,
+            LimiterState::Vegas { .. } => Algorithm::Vegas,
+            LimiterState::Gradient2 { .. } => Algorithm::Gradient2,
+            LimiterState::Gradient { .. } => Algorithm::Gradient,
+        }
+    }
+}
+
 impl AnyLimiter {
     /// Its whole state.
     pub fn state(&self) -> LimiterState {
@@ -124,16 +137,9 @@ impl LimiterConfig {
                 AnyLimiter::Gradient(Gradient::resume(c, (estimate, min_rtt_ns, countdown, draws))?)
             }
             (c, s) => {
-                let name = match s {
-                    LimiterState::Fixed => "fixed",
-                    LimiterState::Aimd { .. } => "aimd",
-                    LimiterState::Vegas { .. } => "vegas",
-                    LimiterState::Gradient2 { .. } => "gradient2",
-                    LimiterState::Gradient { .. } => "gradient",
-                };
                 return Err(ControlError::range(
                     "state",
-                    format!("a {name} limiter's"),
+                    format!("a {} limiter's", s.algorithm().name()),
                     format!("the state of a {} limiter", c.algorithm().name()),
                 ));
             }

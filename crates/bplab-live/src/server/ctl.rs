@@ -81,28 +81,23 @@ impl CtlState {
 
     /// The door's part of `/stats` (`slowed` is filled by the caller).
     pub(crate) fn stats(&self, workers: usize) -> DoorStats {
-        let limit = match &self.ctl {
-            Ctl::Queue(Some(l)) => i64::try_from(workers + l).ok(),
-            Ctl::Limiter(l) => Some(i64::from(l.limit())),
-            Ctl::Queue(None) | Ctl::Codel(_) => None,
+        let (limit, limiter_state) = match &self.ctl {
+            Ctl::Queue(Some(l)) => (i64::try_from(workers + l).ok(), None),
+            Ctl::Limiter(l) => (Some(i64::from(l.limit())), Some(l.state())),
+            Ctl::Queue(None) | Ctl::Codel(_) => (None, None),
         };
-        let codel = match &self.ctl {
-            Ctl::Codel(c) => Some(CodelStats {
-                target_ms: c.target_ms(),
-                interval_ms: c.interval_ms(),
-                overloaded: c.overload_flag(),
-                min_delay_ms: c.min_delay_ns() / NS_PER_MS,
-                load_pct: c.load(),
-            }),
-            _ => None,
-        };
-        let limiter_state = match &self.ctl {
-            Ctl::Limiter(l) => Some(l.state()),
-            _ => None,
-        };
-        let codel_state = match &self.ctl {
-            Ctl::Codel(c) => Some(c.state()),
-            _ => None,
+        let (codel, codel_state) = match &self.ctl {
+            Ctl::Codel(c) => (
+                Some(CodelStats {
+                    target_ms: c.target_ms(),
+                    interval_ms: c.interval_ms(),
+                    overloaded: c.overload_flag(),
+                    min_delay_ms: c.min_delay_ns() / NS_PER_MS,
+                    load_pct: c.load(),
+                }),
+                Some(c.state()),
+            ),
+            _ => (None, None),
         };
         DoorStats {
             limit,
