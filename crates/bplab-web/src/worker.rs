@@ -77,8 +77,8 @@ impl View {
     /// The bytes the worker posts (postcard: a compact binary serde form,
     /// moved to the main thread without a copy and read back in one pass,
     /// where a JS object graph made thousands of objects on both threads).
-    pub fn encode(&self) -> Vec<u8> {
-        postcard::to_allocvec(self).unwrap_or_default()
+    pub fn encode(&self) -> Result<Vec<u8>, String> {
+        postcard::to_allocvec(self).map_err(|e| format!("the run's view: {e}"))
     }
 
     /// The view `encode` gave these bytes for.
@@ -185,7 +185,7 @@ pub fn worker_compute(experiment: JsValue, pairs: JsValue, preview: bool) -> Res
     let phase = if preview { Phase::Preview } else { Phase::Full };
     match run_phase(exp, &pairs, phase) {
         None => Ok(JsValue::NULL),
-        Some(Ok(r)) => Ok(js_sys::Uint8Array::from(r.encode().as_slice()).into()),
+        Some(Ok(r)) => r.encode().map(|b| js_sys::Uint8Array::from(b.as_slice()).into()).map_err(|e| JsError::new(&e)),
         Some(Err(e)) => Err(JsError::new(&e)),
     }
 }

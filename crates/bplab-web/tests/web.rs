@@ -422,7 +422,7 @@ fn a_run_view_survives_the_trip_from_the_worker() {
     for e in EXPERIMENTS {
         let report = bplab_core::Scenario::defaults(e.id).run();
         let view = bplab_web::View::of(&report);
-        let back = bplab_web::View::decode(&view.encode()).unwrap();
+        let back = bplab_web::View::decode(&view.encode().unwrap()).unwrap();
         let csv: Vec<(String, String)> = report.tables().iter().map(|t| (t.spec.file.to_owned(), t.csv())).collect();
         assert_eq!(back.tables, csv, "{}: the CSVs changed on the way", e.name);
         assert_eq!(back.readouts, view.readouts, "{}", e.name);
