@@ -7,9 +7,13 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+# A one-shot run gains nothing from incremental caches, which doubled
+# target/'s size; CI's disk is shared and finite.
+export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 step() { printf '\n=== %s ===\n' "$*"; }
 
 step "install tools"
+df -h . | tail -1
 bash scripts/install-tools.sh
 
 step "format"
@@ -35,4 +39,7 @@ if [ -f scripts/test-web.sh ]; then
   step "browser: wasm-pack test --headless --chrome, then end-to-end in Chromium"
   SKIP_INSTALL=1 bash scripts/test-web.sh
 fi
+step "disk"
+df -h . | tail -1
+du -sh target 2>/dev/null || true
 step "all tests passed"
