@@ -33,7 +33,8 @@
 // aria-busy: every full run shown, every chart drawn); and the page weight
 // (gzip of what the page loads: index.html, wasm, js, css).
 //
-// Usage: node scripts/measure-page.mjs [--json] [--moves N] [--rates 1,4]
+// Usage: node scripts/measure-page.mjs [--json] [--moves N] [--rates 1,4] [--load-only]
+//   --load-only measures the first loads and the weight alone (no moves, no heavy settings).
 //   DIST_DIR=/path/to/dist to measure another build (e.g. the one before a change).
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -48,6 +49,7 @@ const MOVES = Number(arg('--moves', 40));
 const RATES = arg('--rates', '1,4').split(',').map(Number);
 const LOADS = 5;
 const json = process.argv.includes('--json');
+const loadOnly = process.argv.includes('--load-only');
 
 function pct(xs, p) {
   const s = [...xs].sort((a, b) => a - b);
@@ -76,8 +78,15 @@ function init() {
     const root = document.getElementById('bplab');
     if (!s.length || (root && root.getAttribute('aria-busy') === 'true')) return;
     if (!window.__answered && [...s].every((x) => x.dataset.shown)) window.__answered = { at: performance.now(), computeMs: total() };
-    if (!window.__settled && !document.querySelector('[aria-busy=true]')) window.__settled = { at: performance.now(), computeMs: total() };
+    if (!window.__settled && !document.querySelector('[aria-busy=true]')) {
+      window.__settled = { at: performance.now(), computeMs: total() };
+      window.__settledNow();
+    }
   };
+  // Awaited over CDP (Runtime.evaluate), so that waiting for the load injects nothing into the page:
+  // Playwright's waitForSelector/waitForFunction would evaluate its selector engine there mid-load
+  // (about 25–30 ms of main-thread script at 4×, counted as the page's).
+  window.__settledPromise = new Promise((ok) => { window.__settledNow = ok; });
   new MutationObserver(check).observe(document, {
     subtree: true, childList: true, attributes: true, attributeFilter: ['aria-busy', 'data-shown'],
   });
@@ -212,9 +221,13 @@ try {
     // First load to every widget answering (a fresh page each time).
     for (let i = 0; i < LOADS; i++) {
       const page = await throttled(browser, origin, rate);
-      await page.goto(srv.url);
-      await ready(page);
-      await page.waitForFunction(() => window.__answered && window.__settled);
+      const cdp = await page.context().newCDPSession(page);
+      await page.goto(srv.url, { waitUntil: 'commit' });
+      const waited = await cdp.send('Runtime.evaluate', {
+        expression: 'Promise.race([window.__settledPromise.then(() => "ok"), new Promise((ok) => setTimeout(() => ok("timeout"), 60000))])',
+        awaitPromise: true, returnByValue: true,
+      });
+      if (waited.result?.value !== 'ok') throw new Error(`first load did not settle: ${JSON.stringify(waited.result || waited.exceptionDetails)}`);
       await page.waitForTimeout(150);
       const load = await page.evaluate(() => ({
         answered: window.__answered, settled: window.__settled,
@@ -227,6 +240,7 @@ try {
       r.load.push({ ...load, at: load.answered.at, computeMs: load.answered.computeMs, accounted: acc(load.answered), settledAccounted: acc(load.settled) });
       await page.context().close();
     }
+    if (loadOnly) continue;
     const page = await throttled(browser, origin, rate);
     await page.goto(srv.url);
     await ready(page);
@@ -281,7 +295,7 @@ if (json) {
     for (const w of r.widgets) {
       console.log(`${w.widget.padEnd(10)} ${f(w.frame_p50)} ${f(w.frame_p95)}      ${f(w.point_p50)} ${f(w.point_p95)}      ${f(w.settled_p50)} ${f(w.settled_p95)}    ${f(w.compute_p95)}`);
     }
-    console.log(`main-thread long tasks during the moves: ${r.moveLongTasks}, longest ${r.moveLongest.toFixed(0)} ms`);
+    if (!loadOnly) console.log(`main-thread long tasks during the moves: ${r.moveLongTasks}, longest ${r.moveLongest.toFixed(0)} ms`);
     for (const h of r.heavy) {
       console.log(`heavy: ${h.widget} ${h.param}=${h.value}: ${h.refused ? 'REFUSED' : 'accepted'}; handler ${h.handler.toFixed(1)} ms, settled ${h.accounted.toFixed(0)} ms (worker ${h.computeMs.toFixed(0)} ms), longest main-thread task ${h.longest.toFixed(0)} ms (${h.longTasks} long)`);
     }
