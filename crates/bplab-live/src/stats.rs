@@ -12,6 +12,9 @@ use std::collections::BTreeMap;
 use bplab_core::control::{CodelState, LimiterState};
 use serde::{Deserialize, Serialize};
 
+use crate::error::LiveError;
+use crate::server::{DoorSpec, parse_door};
+
 /// The server's configuration as reported by `/stats`: the values in force
 /// now (`POST /config` changes `workers`, `spin_ms` and `wait_ms` live).
 ///
@@ -118,6 +121,25 @@ impl StatsConfig {
             ("", Some(_)) => "fixed",
             ("", None) => "off",
             (name, _) => name,
+        }
+    }
+
+    /// The door as the server parsed it from its flags: its line (`fixed`,
+    /// `off`: at most `limit` waiting) or its controller with its settings,
+    /// `initial-limit` replaced by `start_limit` when given. `fixed` names
+    /// the line, never the fixed limiter (`parse_door` reads it as a line
+    /// limit too).
+    pub fn door_spec(&self, start_limit: Option<i64>) -> Result<DoorSpec, LiveError> {
+        match self.door_name() {
+            "fixed" | "off" => Ok(DoorSpec::Queue(self.limit)),
+            name => match start_limit {
+                Some(l) => {
+                    let mut given = self.controller.clone();
+                    given.insert("initial-limit".to_string(), l.to_string());
+                    parse_door(name, &given)
+                }
+                None => parse_door(name, &self.controller),
+            },
         }
     }
 }
@@ -242,6 +264,7 @@ impl StatsSnapshot {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use bplab_core::control::Limiter;
 
     fn cfg(limit: Option<usize>) -> StatsConfig {
         StatsConfig {
@@ -298,6 +321,33 @@ mod tests {
         let back: StatsSnapshot = serde_json::from_str(old).expect("an older server's JSON");
         assert_eq!((back.config.door_name(), back.config.slowdown_factor, back.door.limit), ("fixed", 1.0, None));
         assert_eq!((back.config.slowdown_for_ms, back.config.retry_after_s), (None, 1));
+    }
+
+    /// The door a snapshot names, read once for the model and the observed
+    /// state: the line (an older server's JSON too) or the controller, with
+    /// an initial limit only where the controller takes one.
+    #[test]
+    fn door_spec_reads_the_line_or_the_controller() {
+        assert_eq!(cfg(Some(10)).door_spec(None).unwrap(), DoorSpec::Queue(Some(10)));
+        assert_eq!(cfg(None).door_spec(Some(7)).unwrap(), DoorSpec::Queue(None));
+        let mut fixed = cfg(Some(3));
+        fixed.door = "fixed".into();
+        assert_eq!(fixed.door_spec(Some(7)).unwrap(), DoorSpec::Queue(Some(3)));
+        let mut aimd = cfg(None);
+        aimd.door = "aimd".into();
+        let start = |c: &StatsConfig, l| match c.door_spec(l).unwrap() {
+            DoorSpec::Limiter(c) => c.build().limit(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(start(&aimd, Some(7)), 7);
+        assert_ne!(start(&aimd, None), 7);
+        let mut codel = cfg(None);
+        codel.door = "codel".into();
+        assert!(matches!(codel.door_spec(None).unwrap(), DoorSpec::Codel(_)));
+        assert!(codel.door_spec(Some(7)).is_err(), "CoDel takes no initial limit");
+        let mut odd = cfg(None);
+        odd.door = "nonsense".into();
+        assert!(odd.door_spec(None).is_err());
     }
 
     #[test]

@@ -80,7 +80,7 @@ use serde::Serialize;
 use crate::error::LiveError;
 use crate::load::ClientPolicy;
 use crate::load::ModelWindow;
-use crate::server::{DoorSpec, parse_door};
+use crate::server::DoorSpec;
 use crate::stats::StatsConfig;
 
 /// The model's view of one offered rate.
@@ -167,11 +167,11 @@ impl Observed {
         let held = s.held.clone()?;
         let o =
             Observed { limiter: s.door.limiter_state.clone(), codel: s.door.codel_state, held, uptime_ms: s.uptime_ms };
-        let complete = match parse_door(s.config.door_name(), &s.config.controller) {
+        let complete = match s.config.door_spec(None) {
             Ok(DoorSpec::Limiter(_)) => o.limiter.is_some(),
             Ok(DoorSpec::Codel(_)) => o.codel.is_some(),
             Ok(DoorSpec::Queue(_)) => true,
-            Err(_) => s.config.door_name() == "fixed" || s.config.door_name() == "off",
+            Err(_) => false,
         };
         complete.then_some(o)
     }
@@ -249,7 +249,7 @@ fn model_door_in(
 ) -> Result<SimDoor, LiveError> {
     let bad = |reason: String| LiveError::Model { reason };
     if let Some(o) = observed {
-        match parse_door(server.door_name(), &server.controller) {
+        match server.door_spec(None) {
             Ok(DoorSpec::Limiter(c)) => {
                 let Some(state) = &o.limiter else { return Err(bad("no limiter state in /stats".to_string())) };
                 let resumed = c.resume(&on_model_scale(state, overhead_ns));
@@ -269,22 +269,13 @@ fn model_door_in(
             .map(|c| SimDoor::Limit(bplab_core::control::LimiterConfig::Fixed(c).build()))
             .map_err(|e| bad(e.to_string()))
     };
-    match server.door_name() {
-        "fixed" => fixed(server.limit.unwrap_or(0)),
-        "off" => fixed(i32::MAX as usize),
-        name => match start_limit
-            .and_then(|l| {
-                let mut given = server.controller.clone();
-                given.insert("initial-limit".to_string(), l.to_string());
-                parse_door(name, &given).ok()
-            })
-            .map_or_else(|| parse_door(name, &server.controller), Ok)
-        {
-            Ok(DoorSpec::Limiter(c)) => Ok(SimDoor::Limit(c.build())),
-            Ok(DoorSpec::Codel(c)) => Ok(SimDoor::Codel(Codel::new(&c, 0))),
-            Ok(DoorSpec::Queue(l)) => fixed(l.unwrap_or(i32::MAX as usize)),
-            Err(e) => Err(bad(format!("the server's door '{name}': {e}"))),
-        },
+    // An initial limit the controller does not take (or no controller): its own start.
+    let spec = start_limit.and_then(|l| server.door_spec(Some(l)).ok()).map_or_else(|| server.door_spec(None), Ok);
+    match spec {
+        Ok(DoorSpec::Limiter(c)) => Ok(SimDoor::Limit(c.build())),
+        Ok(DoorSpec::Codel(c)) => Ok(SimDoor::Codel(Codel::new(&c, 0))),
+        Ok(DoorSpec::Queue(l)) => fixed(l.unwrap_or(i32::MAX as usize)),
+        Err(e) => Err(bad(format!("the server's door '{}': {e}", server.door_name()))),
     }
 }
 
