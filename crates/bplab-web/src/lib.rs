@@ -129,8 +129,8 @@ impl Mount {
         }
         let nav = add(root, el(&doc, "nav", &[("aria-label", "Widgets"), ("class", "toc")])?)?;
         // Filled while detached and put in place by `finish`: a list that grew
-        // one link per mount task would be laid out and painted again between
-        // every two tasks (about 10–25 ms each at 4× CPU, for nothing).
+        // one link per mount task would need a layout and a paint in every
+        // frame that falls between two of those tasks.
         let toc = Some(el(&doc, "ul", &[])?);
         let at = add(root, el(&doc, "div", &[("class", "widgets")])?)?;
         Ok(Mount { doc, root: root.clone(), q, embed, at, toc, nav: Some(nav) })
