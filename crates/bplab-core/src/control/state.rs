@@ -7,7 +7,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::num::{LIMIT_MAX, LIMIT_MIN, whole};
 use super::{Aimd, Algorithm, AnyLimiter, ControlError, Fixed, Gradient, Gradient2, LimiterConfig, Vegas};
 
 /// Most random draws a resumed stream skips (one per probe: far more than
@@ -123,9 +122,7 @@ impl LimiterConfig {
         let s = state.clone();
         Ok(match (self, s) {
             (LimiterConfig::Fixed(c), LimiterState::Fixed) => AnyLimiter::Fixed(Fixed::new(c)),
-            (LimiterConfig::Aimd(c), LimiterState::Aimd { limit }) => {
-                AnyLimiter::Aimd(Aimd::resume(c, whole("state limit", limit, LIMIT_MIN, LIMIT_MAX)?)?)
-            }
+            (LimiterConfig::Aimd(c), LimiterState::Aimd { limit }) => AnyLimiter::Aimd(Aimd::resume(c, limit)?),
             (LimiterConfig::Vegas(c), LimiterState::Vegas { estimate, rtt_noload_ns, probe_count, jitter, draws }) => {
                 AnyLimiter::Vegas(Vegas::resume(c, (estimate, rtt_noload_ns, probe_count, jitter, draws))?)
             }
@@ -227,6 +224,8 @@ mod tests {
         let bad =
             LimiterState::Gradient2 { estimate: 20.0, long_rtt_ns: 0.0, long_rtt_sum_ns: 0.0, long_rtt_count: 11 };
         assert!(g2.resume(&bad).is_err());
+        let aimd = limiter_config(Algorithm::Aimd, |_| None).unwrap();
+        assert!(aimd.resume(&LimiterState::Aimd { limit: -1 }).unwrap_err().to_string().starts_with("state limit"));
         let e = g2.resume(&LimiterState::Aimd { limit: 20 }).unwrap_err().to_string();
         assert_eq!(e, "state: 'a aimd limiter's' is not accepted; expected the state of a gradient2 limiter");
         let vegas = LimiterConfig::Vegas(
