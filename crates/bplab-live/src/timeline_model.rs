@@ -248,34 +248,33 @@ fn model_door_in(
     overhead_ns: f64,
 ) -> Result<SimDoor, LiveError> {
     let bad = |reason: String| LiveError::Model { reason };
-    if let Some(o) = observed {
-        match server.door_spec(None) {
-            Ok(DoorSpec::Limiter(c)) => {
-                let Some(state) = &o.limiter else { return Err(bad("no limiter state in /stats".to_string())) };
-                let resumed = c.resume(&on_model_scale(state, overhead_ns));
-                return resumed.map(SimDoor::Limit).map_err(|e| bad(format!("the server's limiter state: {e}")));
-            }
-            Ok(DoorSpec::Codel(c)) => {
-                let Some(state) = o.codel else { return Err(bad("no CoDel state in /stats".to_string())) };
-                let uptime_ns = i64::try_from(o.uptime_ms).unwrap_or(i64::MAX / 1_000_000).saturating_mul(1_000_000);
-                return Ok(SimDoor::Codel(Codel::resume(&c, state.shifted(-uptime_ns))));
-            }
-            _ => {}
-        }
-    }
     let fixed = |limit: usize| {
         let n = i32::try_from(limit.saturating_add(server.workers)).unwrap_or(i32::MAX);
         bplab_core::control::FixedConfig::new(n.max(1))
             .map(|c| SimDoor::Limit(bplab_core::control::LimiterConfig::Fixed(c).build()))
             .map_err(|e| bad(e.to_string()))
     };
-    // An initial limit the controller does not take (or no controller): its own start.
-    let spec = start_limit.and_then(|l| server.door_spec(Some(l)).ok()).map_or_else(|| server.door_spec(None), Ok);
-    match spec {
-        Ok(DoorSpec::Limiter(c)) => Ok(SimDoor::Limit(c.build())),
-        Ok(DoorSpec::Codel(c)) => Ok(SimDoor::Codel(Codel::new(&c, 0))),
-        Ok(DoorSpec::Queue(l)) => fixed(l.unwrap_or(i32::MAX as usize)),
-        Err(e) => Err(bad(format!("the server's door '{}': {e}", server.door_name()))),
+    // A resumed controller keeps its observed limit; otherwise it starts at
+    // `start_limit` where it takes that as its initial limit, else at its own.
+    let given = start_limit.filter(|_| observed.is_none()).and_then(|l| server.door_spec(Some(l)).ok());
+    let spec = match given {
+        Some(spec) => spec,
+        None => server.door_spec(None).map_err(|e| bad(format!("the server's door '{}': {e}", server.door_name())))?,
+    };
+    match (spec, observed) {
+        (DoorSpec::Limiter(c), Some(o)) => {
+            let Some(state) = &o.limiter else { return Err(bad("no limiter state in /stats".to_string())) };
+            let resumed = c.resume(&on_model_scale(state, overhead_ns));
+            resumed.map(SimDoor::Limit).map_err(|e| bad(format!("the server's limiter state: {e}")))
+        }
+        (DoorSpec::Codel(c), Some(o)) => {
+            let Some(state) = o.codel else { return Err(bad("no CoDel state in /stats".to_string())) };
+            let uptime_ns = i64::try_from(o.uptime_ms).unwrap_or(i64::MAX / 1_000_000).saturating_mul(1_000_000);
+            Ok(SimDoor::Codel(Codel::resume(&c, state.shifted(-uptime_ns))))
+        }
+        (DoorSpec::Limiter(c), None) => Ok(SimDoor::Limit(c.build())),
+        (DoorSpec::Codel(c), None) => Ok(SimDoor::Codel(Codel::new(&c, 0))),
+        (DoorSpec::Queue(l), _) => fixed(l.unwrap_or(i32::MAX as usize)),
     }
 }
 
