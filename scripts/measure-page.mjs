@@ -18,12 +18,21 @@
 //           frame: the next frame's time;
 //   settled t0 → the same for the last answer (aria-busy gone: the full run,
 //           sweeps included, drawn).
-// CDP throttles only the page's main thread, not workers, so a result that
-// waited for the worker is counted as measured + 3 × the compute time the
-// worker reported for it (data-compute-ms): the worker's share at 4× is then
-// 4 × its time, as if it ran on a phone's core too. A page without those
-// attributes (the main-thread page before the worker) computes in the handler
-// or in later main-thread tasks, which the throttling does slow.
+// CDP throttles only the page's main thread, not workers. So at a rate k the
+// page's worker is made as slow as the page (window.__bplabWorkerSlow = k,
+// set before the page starts; web/worker.js): after each piece of work it
+// waits (k − 1) × that work's time before it posts the answer and takes the
+// next request. A result that waited for the worker then comes k × its
+// compute time after the worker took it, as if the worker ran on a throttled
+// core of its own, and what the worker does while the main thread is busy
+// elsewhere (at first load) overlaps as it would on a phone. With
+// --worker-formula the worker runs unslowed and a result is counted as
+// measured + (k − 1) × the compute time the worker reported for it
+// (data-compute-ms): the same for one edit, but at first load it adds every
+// answer's compute time on top, even the work done while the main thread was
+// still building the page. A page without those attributes (the main-thread
+// page before the worker) computes in the handler or in later main-thread
+// tasks, which the throttling does slow.
 //
 // Then heavy accepted settings (lesson and adaptive at 20,000 rps): the
 // longest main-thread task while the widget computes them. Then the first
@@ -33,8 +42,10 @@
 // aria-busy: every full run shown, every chart drawn); and the page weight
 // (gzip of what the page loads: index.html, wasm, js, css).
 //
-// Usage: node scripts/measure-page.mjs [--json] [--moves N] [--rates 1,4] [--load-only]
+// Usage: node scripts/measure-page.mjs [--json] [--moves N] [--rates 1,4] [--load-only] [--worker-formula] [--widgets a,b]
 //   --load-only measures the first loads and the weight alone (no moves, no heavy settings).
+//   --worker-formula: the worker unslowed, its compute time added (k − 1) times (see above).
+//   --widgets lesson,metastable: only those widgets' moves.
 //   DIST_DIR=/path/to/dist to measure another build (e.g. the one before a change).
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -50,6 +61,9 @@ const RATES = arg('--rates', '1,4').split(',').map(Number);
 const LOADS = 5;
 const json = process.argv.includes('--json');
 const loadOnly = process.argv.includes('--load-only');
+const formula = process.argv.includes('--worker-formula');
+// Only these widgets' moves (all by default).
+const ONLY = arg('--widgets', '') ? arg('--widgets', '').split(',') : null;
 
 function pct(xs, p) {
   const s = [...xs].sort((a, b) => a - b);
@@ -205,6 +219,7 @@ async function pageWeight() {
 async function throttled(browser, origin, rate) {
   const page = await openPage(browser, origin);
   await page.addInitScript(init);
+  if (!formula && rate > 1) await page.addInitScript((k) => { window.__bplabWorkerSlow = k; }, rate);
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate });
   return page;
@@ -217,6 +232,8 @@ const results = { dist: DIST, moves: MOVES, rates: {} };
 try {
   for (const rate of RATES) {
     const r = { widgets: [], heavy: [], load: [] };
+    // How many more times a worker's compute time is counted (0: the worker itself was slowed).
+    const extra = formula ? rate - 1 : 0;
     results.rates[rate] = r;
     // First load to every widget answering (a fresh page each time).
     for (let i = 0; i < LOADS; i++) {
@@ -236,7 +253,7 @@ try {
         // When the wasm started building the page, and when its last widget was built.
         mount: performance.getEntriesByName('bplab:mount').map((m) => [m.startTime, m.startTime + m.duration])[0] || [0, 0],
       }));
-      const acc = (x) => x.at + (load.workers ? (rate - 1) * x.computeMs : 0);
+      const acc = (x) => x.at + (load.workers ? extra * x.computeMs : 0);
       r.load.push({ ...load, at: load.answered.at, computeMs: load.answered.computeMs, accounted: acc(load.answered), settledAccounted: acc(load.settled) });
       await page.context().close();
     }
@@ -250,10 +267,10 @@ try {
     await page.waitForFunction(() => !document.querySelector('[aria-busy=true]'));
     await page.waitForTimeout(200);
     const loadLong = await page.evaluate(() => window.__long.length);
-    for (const w of widgets) {
+    for (const w of widgets.filter((x) => !ONLY || ONLY.includes(x))) {
       const m = await moves(page, w, MOVES);
       if (m.error) throw new Error(`${w}: ${m.error}`);
-      const acc = (xs, cs) => xs.map((x, i) => x + (rate - 1) * cs[i]);
+      const acc = (xs, cs) => xs.map((x, i) => x + extra * cs[i]);
       const point = acc(m.point, m.pointCompute);
       const settled = acc(m.settled, m.settledCompute);
       r.widgets.push({
@@ -272,7 +289,7 @@ try {
     ]) {
       const h = await heavy(page, w, param, value);
       if (h.error) throw new Error(`${w}: ${h.error}`);
-      r.heavy.push({ widget: w, param, value, ...h, accounted: h.settled + (h.inWorker ? (rate - 1) * h.computeMs : 0) });
+      r.heavy.push({ widget: w, param, value, ...h, accounted: h.settled + (h.inWorker ? extra * h.computeMs : 0) });
     }
     if (page.problems.length) throw new Error(`page problems:\n${page.problems.join('\n')}`);
     await page.context().close();
@@ -290,7 +307,10 @@ if (json) {
 } else {
   const f = (x) => x.toFixed(1).padStart(6);
   console.log(`dist: ${DIST}; ${MOVES} main-slider moves per widget, headless chromium (ms, p50 / p95)`);
+  console.log(formula ? 'worker: unslowed, its compute time added (rate - 1) times' : 'worker: slowed to the page\'s rate (it waits (rate - 1) x each piece of work\'s time)');
   for (const [rate, r] of Object.entries(results.rates)) {
+    const extra = formula ? rate - 1 : 0;
+    const how = (at, ms) => (extra ? `measured ${at} ms + ${extra} × worker ${ms} ms` : `worker slowed ${rate}×; its compute ${ms} ms`);
     console.log(`\nCPU ${rate}×        input→next frame   input→chosen point   input→settled    worker compute p95`);
     for (const w of r.widgets) {
       console.log(`${w.widget.padEnd(10)} ${f(w.frame_p50)} ${f(w.frame_p95)}      ${f(w.point_p50)} ${f(w.point_p95)}      ${f(w.settled_p50)} ${f(w.settled_p95)}    ${f(w.compute_p95)}`);
@@ -301,12 +321,12 @@ if (json) {
     }
     const loads = r.load.map((l) => l.accounted);
     console.log(`first load to every widget answering: p50 ${pct(loads, 50).toFixed(0)} ms, max ${Math.max(...loads).toFixed(0)} ms ` +
-      `(measured ${pct(r.load.map((l) => l.at), 50).toFixed(0)} ms + ${rate - 1} × worker ${pct(r.load.map((l) => l.computeMs), 50).toFixed(0)} ms); ` +
+      `(${how(pct(r.load.map((l) => l.at), 50).toFixed(0), pct(r.load.map((l) => l.computeMs), 50).toFixed(0))}); ` +
       `longest task ${Math.max(...r.load.map((l) => l.longest)).toFixed(0)} ms`);
     console.log(`  the wasm starts building the page at p50 ${pct(r.load.map((l) => l.mount[0]), 50).toFixed(0)} ms; ` +
       `its last widget is built at ${pct(r.load.map((l) => l.mount[1]), 50).toFixed(0)} ms`);
     console.log(`first load to every widget settled (full runs, every chart drawn): p50 ${pct(r.load.map((l) => l.settledAccounted), 50).toFixed(0)} ms ` +
-      `(measured ${pct(r.load.map((l) => l.settled.at), 50).toFixed(0)} ms + ${rate - 1} × worker ${pct(r.load.map((l) => l.settled.computeMs), 50).toFixed(0)} ms)`);
+      `(${how(pct(r.load.map((l) => l.settled.at), 50).toFixed(0), pct(r.load.map((l) => l.settled.computeMs), 50).toFixed(0))})`);
   }
   const kb = (b) => (b / 1024).toFixed(1);
   console.log('\nPage weight            raw KB   gzip KB');

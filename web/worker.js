@@ -13,14 +13,20 @@
 //                                                     ok: the view's bytes, a Uint8Array, transferred)
 //   { id, ok | err, ms }                              (API calls)
 //   { id, dropped: true }                             a newer request with the same key came first
-// `ms` is the time spent computing, measured here (CPU throttling of the page
-// does not reach workers: scripts/measure-page.mjs scales it).
+// `ms` is the time spent computing, measured here. CPU throttling of the page
+// does not reach workers, so `{ init, slow: k }` (scripts/measure-page.mjs sets
+// k to its throttling rate; nothing else does) makes this worker as slow as the
+// page: after each piece of work it waits (k − 1) × that work's time before it
+// posts the answer and takes the next request, so an answer lands k × its
+// compute time after the worker took it, and work queued behind it waits too.
 'use strict';
 
 const API = new Set(['run', 'explain', 'limit', 'littles', 'experiments']);
 const latest = new Map();
 const queue = [];
 let draining = false;
+// How many times slower than this thread the worker behaves (1: not at all).
+let slow = 1;
 
 function describe(err) {
   const text = err && err.message !== undefined ? err.message : String(err);
@@ -30,12 +36,22 @@ function describe(err) {
 self.onmessage = (e) => {
   const m = e.data;
   if (m && m.init !== undefined) {
+    const k = Number(m.slow);
+    if (k > 1 && k <= 20) slow = k;
+    const t0 = performance.now();
+    let out;
     try {
       bplab.initSync({ module: m.init });
-      self.postMessage({ ready: true });
+      out = { ready: true };
     } catch (err) {
-      self.postMessage({ ready: false, error: describe(err) });
+      out = { ready: false, error: describe(err) };
     }
+    // Requests that come meanwhile wait in the queue, as they would behind a slow start.
+    draining = true;
+    held(performance.now() - t0, () => {
+      self.postMessage(out);
+      drain();
+    });
     return;
   }
   if (!m || typeof m.id !== 'number') return;
@@ -47,13 +63,23 @@ self.onmessage = (e) => {
   }
 };
 
+// Runs `then` after (slow − 1) × `ms`, or in the next task when not slowed.
+function held(ms, then) {
+  setTimeout(then, slow > 1 ? (slow - 1) * ms : 0);
+}
+
 // One step per task, so that newer requests are read (and older ones become
 // stale) between a preview and its full run.
 function drain() {
   const m = queue.shift();
-  if (m) step(m);
-  if (queue.length) setTimeout(drain, 0);
-  else draining = false;
+  const done = m ? step(m) : null;
+  const next = () => {
+    if (done) post(done);
+    if (queue.length) setTimeout(drain, 0);
+    else draining = false;
+  };
+  if (done && done.ms > 0 && slow > 1) held(done.ms, next);
+  else next();
 }
 
 function stale(m) {
@@ -75,33 +101,23 @@ function post(msg) {
   self.postMessage(msg, msg.ok instanceof Uint8Array ? [msg.ok.buffer] : []);
 }
 
+// Does one request's work and returns the message to post for it.
 function step(m) {
-  if (stale(m)) {
-    self.postMessage({ id: m.id, dropped: true });
-    return;
-  }
+  if (stale(m)) return { id: m.id, dropped: true, ms: 0 };
   if (m.call === 'compute') {
     const [experiment, pairs] = m.args;
     if (m.phase !== 'full') {
       const r = timed(() => bplab.__bplab_compute(experiment, pairs, true));
-      if (r.err !== undefined) {
-        self.postMessage({ id: m.id, phase: 'full', ...r }); // a refusal ends the request
-        return;
-      }
+      if (r.err !== undefined) return { id: m.id, phase: 'full', ...r }; // a refusal ends the request
       if (r.ok !== null) {
-        post({ id: m.id, phase: 'preview', ...r });
         // The full run after the requests already waiting: at first load every
         // widget's chosen point comes before the sweeps.
         queue.push({ ...m, phase: 'full' });
-        return;
+        return { id: m.id, phase: 'preview', ...r };
       }
     }
-    post({ id: m.id, phase: 'full', ...timed(() => bplab.__bplab_compute(experiment, pairs, false)) });
-    return;
+    return { id: m.id, phase: 'full', ...timed(() => bplab.__bplab_compute(experiment, pairs, false)) };
   }
-  if (!API.has(m.call)) {
-    self.postMessage({ id: m.id, err: `bplab worker: no function '${String(m.call).slice(0, 60)}'`, ms: 0 });
-    return;
-  }
-  self.postMessage({ id: m.id, ...timed(() => bplab[m.call](...(m.args || []))) });
+  if (!API.has(m.call)) return { id: m.id, err: `bplab worker: no function '${String(m.call).slice(0, 60)}'`, ms: 0 };
+  return { id: m.id, ...timed(() => bplab[m.call](...(m.args || []))) };
 }

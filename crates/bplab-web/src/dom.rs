@@ -15,18 +15,39 @@ pub fn document() -> Option<Document> {
 
 /// Creates `<tag>` with the given attributes.
 pub fn el(doc: &Document, tag: &str, attrs: &[(&str, &str)]) -> Result<Element, JsValue> {
-    let e = doc.create_element(tag)?;
-    for (k, v) in attrs {
-        e.set_attribute(k, v)?;
-    }
-    Ok(e)
+    made(doc, tag, attrs, None)
 }
 
 /// Creates `<tag>` with attributes and text content.
 pub fn text_el(doc: &Document, tag: &str, attrs: &[(&str, &str)], text: &str) -> Result<Element, JsValue> {
-    let e = el(doc, tag, attrs)?;
-    e.set_text_content(Some(text));
-    Ok(e)
+    made(doc, tag, attrs, Some(text))
+}
+
+/// One call into JS for the element, its attributes and its text (`make`):
+/// building the page set about 2,900 attributes, each a call of its own with
+/// two strings to decode. The attributes go as one string, names and values
+/// separated by NUL; one that holds a NUL itself is set the slow way.
+fn made(doc: &Document, tag: &str, attrs: &[(&str, &str)], text: Option<&str>) -> Result<Element, JsValue> {
+    if attrs.is_empty() || attrs.iter().any(|(k, v)| k.contains('\0') || v.contains('\0')) {
+        let e = doc.create_element(tag)?;
+        for (k, v) in attrs {
+            e.set_attribute(k, v)?;
+        }
+        if let Some(t) = text {
+            e.set_text_content(Some(t));
+        }
+        return Ok(e);
+    }
+    let mut packed = String::with_capacity(attrs.iter().map(|(k, v)| k.len() + v.len() + 2).sum());
+    for (i, (k, v)) in attrs.iter().enumerate() {
+        if i > 0 {
+            packed.push('\0');
+        }
+        packed.push_str(k);
+        packed.push('\0');
+        packed.push_str(v);
+    }
+    make(doc, tag, &packed, text)
 }
 
 /// Appends `child` to `parent` and returns the child.
@@ -124,7 +145,14 @@ fn run_guarded(f: Job, what: &str) {
     guarded(&Closure::once_into_js(f), what);
 }
 
-#[wasm_bindgen(inline_js = "export function guarded(f, what) {
+#[wasm_bindgen(inline_js = "export function make(doc, tag, attrs, text) {
+  const e = doc.createElement(tag);
+  const a = attrs.split('\\0');
+  for (let i = 0; i + 1 < a.length; i += 2) e.setAttribute(a[i], a[i + 1]);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+export function guarded(f, what) {
   try {
     f();
   } catch (e) {
@@ -143,6 +171,11 @@ extern "C" {
     /// `what` failed. (The `&str` also gives the import a JS shim, so the
     /// glue imports it by name like the other helpers.)
     pub fn guarded(f: &JsValue, what: &str);
+
+    /// `<tag>` made by `doc`, with the attributes packed as `name NUL value
+    /// NUL name NUL value …` and, when given, the text.
+    #[wasm_bindgen(catch)]
+    fn make(doc: &Document, tag: &str, attrs: &str, text: Option<&str>) -> Result<Element, JsValue>;
 }
 
 /// Work waiting for the next frame, in order.

@@ -105,6 +105,7 @@ impl Mount {
         let doc = dom::document().ok_or_else(|| JsValue::from_str("no document"))?;
         dom::clear_listeners();
         widgets::clear();
+        worker::forget_early();
         chart::clear();
         url_state::clear();
         root.set_text_content(None);
@@ -203,8 +204,17 @@ impl Mount {
         }
         // Not in this task either: it is the wasm's instantiation (compiling
         // and starting it), long enough at 4× CPU without a widget on top.
+        // First every widget's first run is asked for, so that the workers
+        // compute while the widgets are built (the last one built would
+        // otherwise ask only once the others are there); each widget then
+        // takes its answers when it is built.
         let (m, names) = (Rc::new(self), Rc::new(names));
-        dom::later(0, move || step(m, names, 0, t0));
+        dom::later(0, move || {
+            for name in names.iter() {
+                widgets::prefetch(name, &m.q);
+            }
+            dom::later(0, move || step(m, names, 0, t0));
+        });
     }
 }
 

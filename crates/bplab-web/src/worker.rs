@@ -1,14 +1,17 @@
-//! The core in a dedicated Web Worker: runs and sweeps are computed off the
-//! main thread, which only renders and answers input.
+//! The core in dedicated Web Workers ([`WORKERS`] of them, each widget
+//! always on the same one): runs and sweeps are computed off the main
+//! thread, which only renders and answers input.
 //!
 //! The worker is a *classic* script (a module blob worker does not start
 //! from file://): the wasm-bindgen glue made classic by
 //! `scripts/worker-glue.mjs`, followed by `web/worker.js`. The page carries
 //! its text in `<script type="text/plain" id="bplab-worker-src">` and starts
 //! it from a Blob URL, so the same code path serves `index.html` and the
-//! single-file `bplab.html` (CSP `worker-src blob:`). The worker gets the
+//! single-file `bplab.html` (CSP `worker-src blob:`). Each worker gets the
 //! page's compiled `WebAssembly.Module` (`wasm_bindgen::module()`) in its
-//! first message: one binary, compiled once, never fetched twice.
+//! first message: one binary, compiled once, never fetched twice (the
+//! workers and the page share its compiled code: a function compiled for
+//! one is compiled for all).
 //!
 //! A request carries the experiment and its parameters as `(name, text)`
 //! pairs, applied with `Params::set` exactly as typed; the worker answers
@@ -205,9 +208,23 @@ enum Mode {
     Local,
 }
 
+/// Workers the page starts. Each widget's requests always go to the same
+/// one (its lane, given at its first request, the lanes taken in turn), so
+/// a widget's newer request still makes its older ones stale in that
+/// worker's queue; two let two widgets compute at once (at first load every
+/// widget asks at once: one worker answered them one after another, the
+/// last about 130 ms of compute after the first at 1×, four times that on
+/// a phone's core). A phone has cores to spare for them; a page on a
+/// two-core machine shares its cores the same way it would with one
+/// worker computing twice as long.
+const WORKERS: usize = 2;
+
 struct Pool {
     mode: Mode,
-    worker: Option<web_sys::Worker>,
+    /// The workers (empty on the main thread).
+    workers: Vec<web_sys::Worker>,
+    /// Each widget's worker (an index into `workers`).
+    lanes: HashMap<&'static str, usize>,
     next_id: u32,
     jobs: HashMap<u32, Job>,
     /// The newest request per key: older ones are stale.
@@ -250,7 +267,8 @@ fn worker_source() -> Option<String> {
 fn start_pool() -> Pool {
     let mut pool = Pool {
         mode: Mode::Local,
-        worker: None,
+        workers: Vec::new(),
+        lanes: HashMap::new(),
         next_id: 0,
         jobs: HashMap::new(),
         latest: HashMap::new(),
@@ -260,14 +278,23 @@ fn start_pool() -> Pool {
         .map(|w| js_sys::Reflect::get(&w, &JsValue::from_str("Worker")).map_or(true, |v| !v.is_function()))
         .unwrap_or(true);
     let Some(src) = worker_source().filter(|_| !no_worker) else { return pool };
-    match spawn(&src) {
-        Ok((worker, handlers)) => {
-            pool.mode = Mode::Worker;
-            pool.worker = Some(worker);
-            pool._handlers = handlers;
+    for _ in 0..WORKERS {
+        match spawn(&src) {
+            Ok((worker, handlers)) => {
+                pool.workers.push(worker);
+                pool._handlers.extend(handlers);
+            }
+            Err(e) => {
+                warn(&format!("bplab: no worker ({}); computing on the main thread", describe(&e)));
+                for w in pool.workers.drain(..) {
+                    w.terminate();
+                }
+                pool._handlers.clear();
+                return pool;
+            }
         }
-        Err(e) => warn(&format!("bplab: no worker ({}); computing on the main thread", describe(&e))),
     }
+    pool.mode = Mode::Worker;
     pool
 }
 
@@ -301,6 +328,14 @@ fn spawn(src: &str) -> Result<(web_sys::Worker, Handlers), JsValue> {
     worker.set_onerror(Some(on_err.as_ref().unchecked_ref()));
     let init = js_sys::Object::new();
     js_sys::Reflect::set(&init, &JsValue::from_str("init"), &wasm_bindgen::module())?;
+    // Measurement only (scripts/measure-page.mjs sets it to the CPU throttling
+    // rate): the worker then runs as slowly as the throttled page (web/worker.js).
+    if let Some(slow) = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("__bplabWorkerSlow"))
+        .ok()
+        .and_then(|v| v.as_f64())
+    {
+        js_sys::Reflect::set(&init, &JsValue::from_str("slow"), &JsValue::from_f64(slow))?;
+    }
     worker.post_message(&init)?;
     Ok((worker, vec![on_msg, on_err]))
 }
@@ -315,7 +350,7 @@ fn go_local(why: &str) {
         }
         warn(&format!("bplab: the worker stopped ({why}); computing on the main thread"));
         pool.mode = Mode::Local;
-        if let Some(w) = pool.worker.take() {
+        for w in pool.workers.drain(..) {
             w.terminate();
         }
         let mut ids: Vec<u32> = pool.jobs.keys().copied().collect();
@@ -426,22 +461,111 @@ fn schedule_local(id: u32, phase: Phase) {
     let _ = window.set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), 0);
 }
 
+/// A request made before its widget was built ([`prefetch`]): its answers
+/// so far, kept until the widget takes them, and then where they go.
+struct Early {
+    pairs: Vec<(String, String)>,
+    id: u32,
+    got: Vec<Answer>,
+    to: Option<OnAnswer>,
+}
+
+thread_local! {
+    static EARLY: RefCell<HashMap<&'static str, Early>> = RefCell::new(HashMap::new());
+}
+
+/// Asks for `exp` run with `p` for widget `key`, which is not built yet:
+/// the answers wait until the widget's first [`compute`] with the same
+/// parameters takes them.
+pub fn prefetch(key: &'static str, exp: &'static Experiment, p: &Params) {
+    let pairs = param_pairs(exp, p);
+    let sink: OnAnswer = Rc::new(move |a: Answer| early_answer(key, a));
+    let id = post(key, exp, pairs.clone(), sink);
+    EARLY.with(|e| e.borrow_mut().insert(key, Early { pairs, id, got: Vec::new(), to: None }));
+}
+
+/// Forgets every request made before its widget (a new mount).
+pub fn forget_early() {
+    EARLY.with(|e| e.borrow_mut().clear());
+}
+
+fn early_answer(key: &'static str, a: Answer) {
+    let full = a.phase == Phase::Full;
+    let to = EARLY.with(|e| {
+        let mut e = e.borrow_mut();
+        let x = e.get_mut(key)?;
+        let to = x.to.clone();
+        if to.is_none() {
+            x.got.push(a);
+            return None;
+        }
+        if full {
+            e.remove(key);
+        }
+        to.map(|t| (t, a))
+    });
+    if let Some((to, a)) = to {
+        to(a);
+    }
+}
+
+/// The answers of `key`'s request made before it was built, when it asks
+/// for the same `pairs` and that request is still its newest; `done` gets
+/// the ones still to come.
+fn adopt(key: &'static str, pairs: &[(String, String)], done: &OnAnswer) -> Option<Vec<Answer>> {
+    let newest = with_pool(|p| p.latest.get(key).copied());
+    EARLY.with(|e| {
+        let mut e = e.borrow_mut();
+        let x = e.get_mut(key)?;
+        if x.to.is_some() || x.pairs != pairs || newest != Some(x.id) {
+            e.remove(key);
+            return None;
+        }
+        x.to = Some(done.clone());
+        let got = std::mem::take(&mut x.got);
+        if got.iter().any(|a| a.phase == Phase::Full) {
+            e.remove(key);
+        }
+        Some(got)
+    })
+}
+
 /// Asks for `exp` run with `p` on behalf of widget `key`; `done` gets the
 /// preview (when the experiment has one) and then the full run. A newer
-/// request with the same key makes this one stale.
+/// request with the same key makes this one stale. The widget's first
+/// request takes over the one [`prefetch`] made for it, if any.
 pub fn compute(key: &'static str, exp: &'static Experiment, p: &Params, done: OnAnswer) {
     let pairs = param_pairs(exp, p);
+    if let Some(got) = adopt(key, &pairs, &done) {
+        // In a later task: the widget asking is borrowed while it asks.
+        if !got.is_empty() {
+            dom::later(0, move || {
+                for a in got {
+                    done(a);
+                }
+            });
+        }
+        return;
+    }
+    post(key, exp, pairs, done);
+}
+
+/// Posts the request (or schedules it here without a worker); its id.
+fn post(key: &'static str, exp: &'static Experiment, pairs: Vec<(String, String)>, done: OnAnswer) -> u32 {
     let posted = with_pool(|pool| {
         pool.next_id = pool.next_id.wrapping_add(1);
         let id = pool.next_id;
         pool.latest.insert(key, id);
-        let msg = match (pool.mode, &pool.worker) {
+        let next = pool.lanes.len() % WORKERS;
+        let lane = *pool.lanes.entry(key).or_insert(next);
+        let msg = match (pool.mode, pool.workers.get(lane)) {
             (Mode::Worker, Some(w)) => Some((w.clone(), request(id, key, exp.name, &pairs))),
             _ => None,
         };
         pool.jobs.insert(id, Job { key, exp, pairs, done });
         (id, msg)
     });
+    let id = posted.0;
     match posted {
         (_, Some((worker, Ok(msg)))) => {
             if let Err(e) = worker.post_message(&msg) {
@@ -451,6 +575,7 @@ pub fn compute(key: &'static str, exp: &'static Experiment, p: &Params, done: On
         (_, Some((_, Err(e)))) => go_local(&describe(&e)),
         (id, None) => schedule_local(id, Phase::Preview),
     }
+    id
 }
 
 fn request(id: u32, key: &str, experiment: &str, pairs: &[(String, String)]) -> Result<JsValue, JsValue> {

@@ -107,6 +107,14 @@ fn fits(x: Question, name: &str, params: &[&str]) -> Result<Question, String> {
     Ok(x)
 }
 
+/// Whether widget `name` has a question (from the URL or the page's block),
+/// whose parameters could set where the widget starts.
+pub fn any_for(name: &str, q: &Query) -> bool {
+    q.get(name, "qj").is_some()
+        || q.get(name, "q").is_some()
+        || BLOCK.with(|b| b.borrow().as_ref().is_ok_and(|s| s.questions.iter().any(|x| x.widget == name)))
+}
+
 /// The question for widget `name` (parameters `params`) from the query, the
 /// page's block, or the built-in file; the pair that reproduces it is kept in the URL.
 pub fn find(name: &str, params: &[&str], q: &Query) -> Found {

@@ -350,6 +350,16 @@ fn from_query(exp: &'static Experiment, q: &Query) -> (Params, Vec<Refused>, Opt
     }
 }
 
+/// Asks for the run `exp`'s widget will start with (the state in `q`)
+/// before the widget is built: at first load every widget's first run is
+/// asked for at once, so the last widget built does not also wait for its
+/// run to start. The widget's own first request then takes this one's
+/// answers (`worker::compute`), when it asks for the same parameters.
+pub fn prefetch(exp: &'static Experiment, q: &Query) {
+    let (params, _, _) = from_query(exp, q);
+    worker::prefetch(exp.name, exp, &params);
+}
+
 /// Builds `exp`'s widget under `parent`, with the state in `q`.
 pub fn mount(
     doc: &Document,

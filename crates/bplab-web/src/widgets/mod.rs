@@ -60,6 +60,18 @@ pub fn mount(doc: &Document, parent: &Element, name: &str, q: &Query) -> Result<
     }
 }
 
+/// Asks the worker now for the first run widget `name` will show (see
+/// [`experiment::prefetch`]); nothing for Little's law (computed where it
+/// is drawn) or a widget with a question (its parameters come with it).
+pub fn prefetch(name: &str, q: &Query) {
+    if question::any_for(name, q) {
+        return;
+    }
+    if let Some(e) = EXPERIMENTS.iter().find(|e| e.name == name) {
+        experiment::prefetch(e, q);
+    }
+}
+
 /// Forgets the widgets of a previous mount (tests mount several pages).
 pub fn clear() {
     experiment::clear();
