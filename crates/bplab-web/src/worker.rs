@@ -330,9 +330,8 @@ fn spawn(src: &str) -> Result<(web_sys::Worker, Handlers), JsValue> {
     js_sys::Reflect::set(&init, &JsValue::from_str("init"), &wasm_bindgen::module())?;
     // Measurement only (scripts/measure-page.mjs sets it to the CPU throttling
     // rate): the worker then runs as slowly as the throttled page (web/worker.js).
-    if let Some(slow) = js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("__bplabWorkerSlow"))
-        .ok()
-        .and_then(|v| v.as_f64())
+    if let Some(slow) =
+        js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("__bplabWorkerSlow")).ok().and_then(|v| v.as_f64())
     {
         js_sys::Reflect::set(&init, &JsValue::from_str("slow"), &JsValue::from_f64(slow))?;
     }
@@ -467,11 +466,13 @@ struct Early {
     pairs: Vec<(String, String)>,
     id: u32,
     got: Vec<Answer>,
+    /// The widget asked for it (its answers are handed over in a later task).
+    claimed: bool,
     to: Option<OnAnswer>,
 }
 
 thread_local! {
-    static EARLY: RefCell<HashMap<&'static str, Early>> = RefCell::new(HashMap::new());
+    static EARLY: RefCell<Book> = RefCell::new(HashMap::new());
 }
 
 /// Asks for `exp` run with `p` for widget `key`, which is not built yet:
@@ -481,7 +482,7 @@ pub fn prefetch(key: &'static str, exp: &'static Experiment, p: &Params) {
     let pairs = param_pairs(exp, p);
     let sink: OnAnswer = Rc::new(move |a: Answer| early_answer(key, a));
     let id = post(key, exp, pairs.clone(), sink);
-    EARLY.with(|e| e.borrow_mut().insert(key, Early { pairs, id, got: Vec::new(), to: None }));
+    EARLY.with(|e| e.borrow_mut().insert(key, Early { pairs, id, got: Vec::new(), claimed: false, to: None }));
 }
 
 /// Forgets every request made before its widget (a new mount).
@@ -489,45 +490,72 @@ pub fn forget_early() {
     EARLY.with(|e| e.borrow_mut().clear());
 }
 
+type Book = HashMap<&'static str, Early>;
+
+/// An answer to `key`'s early request: kept (`None`), or, once the widget
+/// has taken the ones before it, where to pass it on (so they reach it in
+/// the order they came).
+fn keep_or_pass(book: &mut Book, key: &'static str, a: Answer) -> Option<(OnAnswer, Answer)> {
+    let x = book.get_mut(key)?;
+    let Some(to) = x.to.clone() else {
+        x.got.push(a);
+        return None;
+    };
+    if a.phase == Phase::Full {
+        book.remove(key);
+    }
+    Some((to, a))
+}
+
+/// Whether `key`'s early request is the one it asks for now: the same
+/// `pairs`, not taken yet, and still its newest request (`newest`). If not,
+/// it is forgotten (its answers, if any, reach nobody).
+fn claim(book: &mut Book, key: &'static str, pairs: &[(String, String)], newest: Option<u32>) -> bool {
+    let Some(x) = book.get_mut(key) else { return false };
+    if x.claimed || x.pairs != pairs || newest != Some(x.id) {
+        book.remove(key);
+        return false;
+    }
+    x.claimed = true;
+    true
+}
+
+/// The answers of `key`'s claimed early request kept so far, in order;
+/// later ones go to `done` as they come ([`keep_or_pass`]).
+fn take_kept(book: &mut Book, key: &'static str, done: &OnAnswer) -> Vec<Answer> {
+    let Some(x) = book.get_mut(key).filter(|x| x.claimed) else { return Vec::new() };
+    x.to = Some(done.clone());
+    let got = std::mem::take(&mut x.got);
+    if got.iter().any(|a| a.phase == Phase::Full) {
+        book.remove(key);
+    }
+    got
+}
+
 fn early_answer(key: &'static str, a: Answer) {
-    let full = a.phase == Phase::Full;
-    let to = EARLY.with(|e| {
-        let mut e = e.borrow_mut();
-        let x = e.get_mut(key)?;
-        let to = x.to.clone();
-        if to.is_none() {
-            x.got.push(a);
-            return None;
-        }
-        if full {
-            e.remove(key);
-        }
-        to.map(|t| (t, a))
-    });
-    if let Some((to, a)) = to {
+    if let Some((to, a)) = EARLY.with(|e| keep_or_pass(&mut e.borrow_mut(), key, a)) {
         to(a);
     }
 }
 
-/// The answers of `key`'s request made before it was built, when it asks
-/// for the same `pairs` and that request is still its newest; `done` gets
-/// the ones still to come.
-fn adopt(key: &'static str, pairs: &[(String, String)], done: &OnAnswer) -> Option<Vec<Answer>> {
+/// Whether `key`'s request made before it was built is the one it asks
+/// for now ([`claim`]): then `done` gets its answers, those kept so far in
+/// a later task (the widget asking is borrowed while it asks) and the rest
+/// as they come. An answer that comes between the two is kept too, so
+/// none overtakes another (a full run handed over before its preview would
+/// leave the widget waiting for a full run).
+fn adopt(key: &'static str, pairs: &[(String, String)], done: &OnAnswer) -> bool {
     let newest = with_pool(|p| p.latest.get(key).copied());
-    EARLY.with(|e| {
-        let mut e = e.borrow_mut();
-        let x = e.get_mut(key)?;
-        if x.to.is_some() || x.pairs != pairs || newest != Some(x.id) {
-            e.remove(key);
-            return None;
-        }
-        x.to = Some(done.clone());
-        let got = std::mem::take(&mut x.got);
-        if got.iter().any(|a| a.phase == Phase::Full) {
-            e.remove(key);
-        }
-        Some(got)
-    })
+    let taken = EARLY.with(|e| claim(&mut e.borrow_mut(), key, pairs, newest));
+    if taken {
+        let done = done.clone();
+        dom::later(0, move || {
+            for a in EARLY.with(|e| take_kept(&mut e.borrow_mut(), key, &done)) {
+                done(a);
+            }
+        });
+    }
+    taken
 }
 
 /// Asks for `exp` run with `p` on behalf of widget `key`; `done` gets the
@@ -536,18 +564,9 @@ fn adopt(key: &'static str, pairs: &[(String, String)], done: &OnAnswer) -> Opti
 /// request takes over the one [`prefetch`] made for it, if any.
 pub fn compute(key: &'static str, exp: &'static Experiment, p: &Params, done: OnAnswer) {
     let pairs = param_pairs(exp, p);
-    if let Some(got) = adopt(key, &pairs, &done) {
-        // In a later task: the widget asking is borrowed while it asks.
-        if !got.is_empty() {
-            dom::later(0, move || {
-                for a in got {
-                    done(a);
-                }
-            });
-        }
-        return;
+    if !adopt(key, &pairs, &done) {
+        post(key, exp, pairs, done);
     }
-    post(key, exp, pairs, done);
 }
 
 /// Posts the request (or schedules it here without a worker); its id.
@@ -589,4 +608,85 @@ fn request(id: u32, key: &str, experiment: &str, pairs: &[(String, String)]) -> 
     args.push(&to_js(&pairs.to_vec()).map_err(JsValue::from)?);
     set("args", &args)?;
     Ok(msg.into())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)] // a test fails loudly
+mod tests {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::{Answer, Book, Early, OnAnswer, Payload, Phase, View, claim, keep_or_pass, take_kept};
+
+    wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+    fn answer(phase: Phase, ms: f64) -> Answer {
+        let view = View { tables: Vec::new(), explanations: Vec::new(), readouts: Vec::new(), plots: Vec::new() };
+        Answer { phase, report: Ok(Payload::View(view)), compute_ms: ms, in_worker: true }
+    }
+
+    fn book(id: u32) -> Book {
+        let mut b = Book::new();
+        b.insert("w", Early { pairs: vec![("a".into(), "1".into())], id, got: Vec::new(), claimed: false, to: None });
+        b
+    }
+
+    type Seen = Rc<RefCell<Vec<(Phase, f64)>>>;
+
+    fn recorder() -> (OnAnswer, Seen) {
+        let seen = Rc::new(RefCell::new(Vec::new()));
+        let s = seen.clone();
+        (Rc::new(move |a: Answer| s.borrow_mut().push((a.phase, a.compute_ms))), seen)
+    }
+
+    // The full run lands after the widget claimed the early request but
+    // before the kept preview was handed over: it waits behind the preview.
+    #[wasm_bindgen_test]
+    fn an_early_full_run_does_not_overtake_its_preview() {
+        let mut b = book(7);
+        assert!(keep_or_pass(&mut b, "w", answer(Phase::Preview, 1.0)).is_none());
+        let pairs = vec![("a".to_owned(), "1".to_owned())];
+        assert!(claim(&mut b, "w", &pairs, Some(7)));
+        assert!(keep_or_pass(&mut b, "w", answer(Phase::Full, 2.0)).is_none(), "kept, not passed on");
+        let (done, seen) = recorder();
+        for a in take_kept(&mut b, "w", &done) {
+            done(a);
+        }
+        assert_eq!(*seen.borrow(), vec![(Phase::Preview, 1.0), (Phase::Full, 2.0)]);
+        assert!(b.is_empty(), "a full run ends the early request");
+    }
+
+    #[wasm_bindgen_test]
+    fn answers_after_the_hand_over_go_straight_to_the_widget() {
+        let mut b = book(3);
+        let pairs = vec![("a".to_owned(), "1".to_owned())];
+        assert!(claim(&mut b, "w", &pairs, Some(3)));
+        let (done, seen) = recorder();
+        assert!(take_kept(&mut b, "w", &done).is_empty());
+        let (to, a) = keep_or_pass(&mut b, "w", answer(Phase::Preview, 1.0)).unwrap();
+        to(a);
+        let (to, a) = keep_or_pass(&mut b, "w", answer(Phase::Full, 2.0)).unwrap();
+        to(a);
+        assert_eq!(*seen.borrow(), vec![(Phase::Preview, 1.0), (Phase::Full, 2.0)]);
+        assert!(b.is_empty());
+    }
+
+    #[wasm_bindgen_test]
+    fn other_parameters_a_newer_request_or_a_second_claim_forget_it() {
+        let pairs = vec![("a".to_owned(), "1".to_owned())];
+        let mut b = book(3);
+        assert!(!claim(&mut b, "w", &[("a".to_owned(), "2".to_owned())], Some(3)));
+        assert!(b.is_empty());
+        let mut b = book(3);
+        assert!(!claim(&mut b, "w", &pairs, Some(4)));
+        assert!(b.is_empty());
+        let mut b = book(3);
+        assert!(claim(&mut b, "w", &pairs, Some(3)));
+        assert!(!claim(&mut b, "w", &pairs, Some(3)));
+        assert!(b.is_empty());
+        let (done, _) = recorder();
+        assert!(take_kept(&mut b, "w", &done).is_empty(), "the widget asked again: nothing is handed over");
+    }
 }
