@@ -42,10 +42,11 @@
 // aria-busy: every full run shown, every chart drawn); and the page weight
 // (gzip of what the page loads: index.html, wasm, js, css).
 //
-// Usage: node scripts/measure-page.mjs [--json] [--moves N] [--rates 1,4] [--load-only] [--worker-formula] [--widgets a,b]
+// Usage: node scripts/measure-page.mjs [--json] [--moves N] [--rates 1,4] [--load-only] [--worker-formula] [--widgets a,b] [--loads N]
 //   --load-only measures the first loads and the weight alone (no moves, no heavy settings).
 //   --worker-formula: the worker unslowed, its compute time added (k − 1) times (see above).
 //   --widgets lesson,metastable: only those widgets' moves.
+//   --loads N: first loads measured per rate (5).
 //   DIST_DIR=/path/to/dist to measure another build (e.g. the one before a change).
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -58,7 +59,7 @@ const arg = (name, dflt) => {
 };
 const MOVES = Number(arg('--moves', 40));
 const RATES = arg('--rates', '1,4').split(',').map(Number);
-const LOADS = 5;
+const LOADS = Number(arg('--loads', 5));
 const json = process.argv.includes('--json');
 const loadOnly = process.argv.includes('--load-only');
 const formula = process.argv.includes('--worker-formula');
@@ -310,7 +311,7 @@ if (json) {
   console.log(formula ? 'worker: unslowed, its compute time added (rate - 1) times' : 'worker: slowed to the page\'s rate (it waits (rate - 1) x each piece of work\'s time)');
   for (const [rate, r] of Object.entries(results.rates)) {
     const extra = formula ? rate - 1 : 0;
-    const how = (at, ms) => (extra ? `measured ${at} ms + ${extra} × worker ${ms} ms` : `worker slowed ${rate}×; its compute ${ms} ms`);
+    const how = (at, ms) => (extra ? `measured ${at} ms + ${extra} × worker ${ms} ms` : `${Number(rate) > 1 ? `worker slowed ${rate}×` : 'worker at full speed'}; its compute ${ms} ms`);
     console.log(`\nCPU ${rate}×        input→next frame   input→chosen point   input→settled    worker compute p95`);
     for (const w of r.widgets) {
       console.log(`${w.widget.padEnd(10)} ${f(w.frame_p50)} ${f(w.frame_p95)}      ${f(w.point_p50)} ${f(w.point_p95)}      ${f(w.settled_p50)} ${f(w.settled_p95)}    ${f(w.compute_p95)}`);

@@ -224,7 +224,7 @@ struct Pool {
     /// The workers (empty on the main thread).
     workers: Vec<web_sys::Worker>,
     /// Each widget's worker (an index into `workers`).
-    lanes: HashMap<&'static str, usize>,
+    lanes: HashMap<&'static str, u32>,
     next_id: u32,
     jobs: HashMap<u32, Job>,
     /// The newest request per key: older ones are stale.
@@ -472,7 +472,7 @@ struct Early {
 }
 
 thread_local! {
-    static EARLY: RefCell<Book> = RefCell::new(HashMap::new());
+    static EARLY: RefCell<Book> = const { RefCell::new(Book::new()) };
 }
 
 /// Asks for `exp` run with `p` for widget `key`, which is not built yet:
@@ -487,10 +487,32 @@ pub fn prefetch(key: &'static str, exp: &'static Experiment, p: &Params) {
 
 /// Forgets every request made before its widget (a new mount).
 pub fn forget_early() {
-    EARLY.with(|e| e.borrow_mut().clear());
+    EARLY.with(|e| *e.borrow_mut() = Book::new());
 }
 
-type Book = HashMap<&'static str, Early>;
+/// The early requests, one per widget at most (a list: a handful of
+/// entries, and no map type of its own in the wasm).
+struct Book(Vec<(&'static str, Early)>);
+
+impl Book {
+    const fn new() -> Book {
+        Book(Vec::new())
+    }
+    fn get_mut(&mut self, key: &str) -> Option<&mut Early> {
+        self.0.iter_mut().find(|(k, _)| *k == key).map(|(_, e)| e)
+    }
+    fn remove(&mut self, key: &str) {
+        self.0.retain(|(k, _)| *k != key);
+    }
+    fn insert(&mut self, key: &'static str, e: Early) {
+        self.remove(key);
+        self.0.push((key, e));
+    }
+    #[cfg(test)]
+    fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
 
 /// An answer to `key`'s early request: kept (`None`), or, once the widget
 /// has taken the ones before it, where to pass it on (so they reach it in
@@ -575,9 +597,9 @@ fn post(key: &'static str, exp: &'static Experiment, pairs: Vec<(String, String)
         pool.next_id = pool.next_id.wrapping_add(1);
         let id = pool.next_id;
         pool.latest.insert(key, id);
-        let next = pool.lanes.len() % WORKERS;
+        let next = u32::try_from(pool.lanes.len() % WORKERS).unwrap_or(0);
         let lane = *pool.lanes.entry(key).or_insert(next);
-        let msg = match (pool.mode, pool.workers.get(lane)) {
+        let msg = match (pool.mode, pool.workers.get(lane as usize)) {
             (Mode::Worker, Some(w)) => Some((w.clone(), request(id, key, exp.name, &pairs))),
             _ => None,
         };
