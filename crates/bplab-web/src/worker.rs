@@ -278,24 +278,42 @@ fn start_pool() -> Pool {
         .map(|w| js_sys::Reflect::get(&w, &JsValue::from_str("Worker")).map_or(true, |v| !v.is_function()))
         .unwrap_or(true);
     let Some(src) = worker_source().filter(|_| !no_worker) else { return pool };
+    match spawn_all(&src, &mut pool) {
+        Ok(()) => pool.mode = Mode::Worker,
+        Err(e) => {
+            warn(&format!("bplab: no worker ({}); computing on the main thread", describe(&e)));
+            for w in pool.workers.drain(..) {
+                w.terminate();
+            }
+            pool._handlers.clear();
+        }
+    }
+    pool
+}
+
+/// Starts [`WORKERS`] workers from one Blob URL of `src` (the 43 KB text
+/// crosses from the wasm into a Blob once, not once per worker).
+fn spawn_all(src: &str, pool: &mut Pool) -> Result<(), JsValue> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(src));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type("text/javascript");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let mut started = Ok(());
     for _ in 0..WORKERS {
-        match spawn(&src) {
+        match spawn(&url) {
             Ok((worker, handlers)) => {
                 pool.workers.push(worker);
                 pool._handlers.extend(handlers);
             }
             Err(e) => {
-                warn(&format!("bplab: no worker ({}); computing on the main thread", describe(&e)));
-                for w in pool.workers.drain(..) {
-                    w.terminate();
-                }
-                pool._handlers.clear();
-                return pool;
+                started = Err(e);
+                break;
             }
         }
     }
-    pool.mode = Mode::Worker;
-    pool
+    let _ = web_sys::Url::revoke_object_url(&url);
+    started
 }
 
 fn describe(v: &JsValue) -> String {
@@ -308,15 +326,9 @@ fn warn(msg: &str) {
 
 type Handlers = Vec<Closure<dyn FnMut(web_sys::MessageEvent)>>;
 
-fn spawn(src: &str) -> Result<(web_sys::Worker, Handlers), JsValue> {
-    let parts = js_sys::Array::of1(&JsValue::from_str(src));
-    let opts = web_sys::BlobPropertyBag::new();
-    opts.set_type("text/javascript");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
-    let worker = web_sys::Worker::new(&url);
-    let _ = web_sys::Url::revoke_object_url(&url);
-    let worker = worker?;
+/// One worker from the worker script at `url`, sent the page's module.
+fn spawn(url: &str) -> Result<(web_sys::Worker, Handlers), JsValue> {
+    let worker = web_sys::Worker::new(url)?;
     let on_msg = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(|e: web_sys::MessageEvent| on_message(&e.data()));
     worker.set_onmessage(Some(on_msg.as_ref().unchecked_ref()));
     // A script error in the worker (it could not start, or threw outside a request).
