@@ -42,11 +42,12 @@
 // aria-busy: every full run shown, every chart drawn); and the page weight
 // (gzip of what the page loads: index.html, wasm, js, css).
 //
-// Usage: node scripts/measure-page.mjs [--json] [--moves N] [--rates 1,4] [--load-only] [--worker-formula] [--widgets a,b] [--loads N]
+// Usage: node scripts/measure-page.mjs [--json] [--moves N] [--rates 1,4] [--load-only] [--worker-formula] [--widgets a,b] [--loads N] [--query Q]
 //   --load-only measures the first loads and the weight alone (no moves, no heavy settings).
 //   --worker-formula: the worker unslowed, its compute time added (k − 1) times (see above).
 //   --widgets lesson,metastable: only those widgets' moves.
 //   --loads N: first loads measured per rate (5).
+//   --query Q: the page's query string, e.g. '?embed=lesson' (one widget, as a course page embeds it).
 //   DIST_DIR=/path/to/dist to measure another build (e.g. the one before a change).
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -60,6 +61,7 @@ const arg = (name, dflt) => {
 const MOVES = Number(arg('--moves', 40));
 const RATES = arg('--rates', '1,4').split(',').map(Number);
 const LOADS = Number(arg('--loads', 5));
+const QUERY = arg('--query', '');
 const json = process.argv.includes('--json');
 const loadOnly = process.argv.includes('--load-only');
 const formula = process.argv.includes('--worker-formula');
@@ -240,7 +242,7 @@ try {
     for (let i = 0; i < LOADS; i++) {
       const page = await throttled(browser, origin, rate);
       const cdp = await page.context().newCDPSession(page);
-      await page.goto(srv.url, { waitUntil: 'commit' });
+      await page.goto(srv.url + QUERY, { waitUntil: 'commit' });
       const waited = await cdp.send('Runtime.evaluate', {
         expression: 'Promise.race([window.__settledPromise.then(() => "ok"), new Promise((ok) => setTimeout(() => ok("timeout"), 60000))])',
         awaitPromise: true, returnByValue: true,
@@ -260,7 +262,7 @@ try {
     }
     if (loadOnly) continue;
     const page = await throttled(browser, origin, rate);
-    await page.goto(srv.url);
+    await page.goto(srv.url + QUERY);
     await ready(page);
     const widgets = await page.$$eval('section.widget', (s) => s.map((e) => e.dataset.widget));
     // The long tasks of this page's own load (to everything settled) are not the moves':
@@ -307,7 +309,7 @@ if (json) {
   console.log(JSON.stringify(results, null, 2));
 } else {
   const f = (x) => x.toFixed(1).padStart(6);
-  console.log(`dist: ${DIST}; ${MOVES} main-slider moves per widget, headless chromium (ms, p50 / p95)`);
+  console.log(`dist: ${DIST}${QUERY ? ` (page ${QUERY})` : ''}; ${MOVES} main-slider moves per widget, headless chromium (ms, p50 / p95)`);
   console.log(formula ? 'worker: unslowed, its compute time added (rate - 1) times' : 'worker: slowed to the page\'s rate (it waits (rate - 1) x each piece of work\'s time)');
   for (const [rate, r] of Object.entries(results.rates)) {
     const extra = formula ? rate - 1 : 0;

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, SHOTS, lab, registry, settle } from './harness.mjs';
+import { ROOT, SHOTS, lab, openPage, ready, registry, settle } from './harness.mjs';
 
 const L = lab();
 const { open, done } = L;
@@ -123,6 +123,44 @@ test('an embed URL renders that widget alone, sized for an iframe', async () => 
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   assert.ok(width <= 900, `fits the iframe width (${width}px)`);
   await page.screenshot({ path: join(SHOTS, 'embed-priority.png'), fullPage: true });
+  await done(page);
+});
+
+test('metastable shows its six lanes first; the phase diagram and the sizing follow with the full run', async () => {
+  const page = await openPage(L.browser, L.origin());
+  // The worker made 20× slower (as scripts/measure-page.mjs does at 4×): it holds each answer 19 ×
+  // its compute time, so the preview (about 30 ms of cold compute) is on screen for more than half a
+  // second before the full run can land, and cannot be overtaken. Each answer is recorded as it is
+  // marked shown: its generation and phase, the readouts, the phase chart's legend.
+  await page.addInitScript(() => {
+    window.__bplabWorkerSlow = 20;
+    window.__seen = [];
+    new MutationObserver(() => {
+      const sec = document.querySelector('section.widget[data-widget="metastable"]');
+      const shown = sec?.dataset.shown;
+      if (!shown || window.__seen.at(-1)?.shown === shown) return;
+      const layout = JSON.parse(sec.querySelectorAll('canvas')[2]?.dataset.layout || '{"texts":[]}');
+      window.__seen.push({
+        shown,
+        outputs: [...sec.querySelectorAll('dl.readouts output')].map((o) => o.textContent),
+        legend: layout.texts.filter((t) => t.kind === 'legend').length,
+      });
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-shown'] });
+  });
+  await page.goto(`${L.url}?embed=metastable`);
+  await ready(page);
+  const gen = await page.locator('section.widget[data-widget="metastable"]').getAttribute('data-gen');
+  const seen = (await page.evaluate(() => window.__seen)).filter((x) => x.shown.startsWith(`${gen}:`));
+  assert.deepEqual(seen.map((x) => x.shown.split(':')[1]), ['preview', 'full'], 'the preview, then the full run');
+  const [preview, full] = seen;
+  // The last two readouts are the sizing's: pending in the preview, the full run's answer after.
+  assert.ok(preview.outputs.slice(-2).every((t) => t.startsWith('pending')), preview.outputs.join(' | '));
+  assert.ok(full.outputs.slice(-2).every((t) => !t.startsWith('pending')), full.outputs.join(' | '));
+  // Every other readout (capacity, each policy's recovery) is the full run's already.
+  assert.deepEqual(preview.outputs.slice(0, -2), full.outputs.slice(0, -2));
+  // Nothing was drawn before: the preview's phase chart is empty axes; the full run draws the diagram.
+  assert.equal(preview.legend, 0, 'no phase diagram before it is computed');
+  assert.ok(full.legend > 0, 'the full run draws the phase diagram');
   await done(page);
 });
 

@@ -88,9 +88,9 @@ fn the_stuck_region_grows_with_size_and_length() {
     let r = run_edits(&[]);
     for name in [Policy::None, Policy::Naive, Policy::Backoff, Policy::RetryAfter] {
         let stuck = |s: f64, l: u32| {
-            r.phase.iter().any(|c| c.policy == name && c.size == s && c.len_ms == l && c.verdict == Verdict::Stuck)
+            r.cells().iter().any(|c| c.policy == name && c.size == s && c.len_ms == l && c.verdict == Verdict::Stuck)
         };
-        for c in r.phase.iter().filter(|c| c.policy == name && c.verdict == Verdict::Stuck) {
+        for c in r.cells().iter().filter(|c| c.policy == name && c.verdict == Verdict::Stuck) {
             for &s in r.sizes.iter().filter(|&&s| s > c.size) {
                 assert!(stuck(s, c.len_ms), "{name:?}: {}× {} ms stuck but {s}× not", c.size, c.len_ms);
             }
@@ -99,8 +99,8 @@ fn the_stuck_region_grows_with_size_and_length() {
             }
         }
     }
-    let naive = r.phase.iter().filter(|c| c.policy == Policy::Naive && c.verdict == Verdict::Stuck).count();
-    assert!(naive > 0 && naive < r.phase.len() / 6, "the grid crosses the boundary: {naive}");
+    let naive = r.cells().iter().filter(|c| c.policy == Policy::Naive && c.verdict == Verdict::Stuck).count();
+    assert!(naive > 0 && naive < r.cells().len() / 6, "the grid crosses the boundary: {naive}");
 }
 
 /// The sizing answer, re-run: the answer recovers, one step past it stays stuck.
@@ -108,7 +108,7 @@ fn the_stuck_region_grows_with_size_and_length() {
 fn the_sizing_answer_holds_when_re_run() {
     for edits in [vec![], vec![("load", "0.42")]] {
         let r = run_edits(&edits);
-        let k = r.sizing.retries.expect("0 retries recovers below capacity");
+        let k = r.sizing.as_ref().unwrap().retries.expect("0 retries recovers below capacity");
         let at = |retries: String| {
             let mut e = edits.clone();
             let v: &'static str = Box::leak(retries.into_boxed_str());
@@ -116,13 +116,13 @@ fn the_sizing_answer_holds_when_re_run() {
             run_edits(&e).lane(Policy::Naive).unwrap().verdict
         };
         assert!(matches!(at(k.to_string()), Verdict::Recovered { .. }), "{edits:?}: {k}");
-        if let Some(next) = r.sizing.retries_stuck_at {
+        if let Some(next) = r.sizing.as_ref().unwrap().retries_stuck_at {
             assert_eq!(next, k + 1);
             assert_eq!(at(next.to_string()), Verdict::Stuck, "{edits:?}: {next}");
         }
     }
     // At 42 % of capacity one retry still drains: (1 + 1) × 20 < 47.6.
-    assert!(run_edits(&[("load", "0.42")]).sizing.retries.unwrap() >= 1);
+    assert!(run_edits(&[("load", "0.42")]).sizing.unwrap().retries.unwrap() >= 1);
 }
 
 #[test]
@@ -281,10 +281,55 @@ fn a_run_does_not_hang_on_the_other_sizes() {
     let a = run_edits(&[("trigger-sizes", "1.5,2,3,4")]);
     let b = run_edits(&[("trigger-sizes", "2,3,6.5")]);
     assert_eq!(a.lanes, b.lanes);
-    for c in b.phase.iter().filter(|c| c.size == 3.0 && c.len_ms == 2000) {
+    for c in b.cells().iter().filter(|c| c.size == 3.0 && c.len_ms == 2000) {
         let lane = run_edits(&[("trigger-sizes", "2,3,6.5"), ("trigger-ms", "2000")]);
         assert_eq!(lane.lane(c.policy).unwrap().totals, c.totals, "{:?}", c.policy);
     }
-    // No preview: a shorter grid would make shorter runs.
-    assert!(Experiment::get(ExperimentId::Metastable).defaults().preview().is_none());
+}
+
+/// The preview (the chosen point first) is the six lanes alone: the same
+/// runs as the full run's, so the same timeline and summary CSVs, the same
+/// lane charts and the same readouts but the sizing's two, which say the
+/// search is pending; the phase diagram and the sizing search are pending
+/// (their CSVs a header, the phase chart marked pending), the explanation
+/// says so, and its claims hold.
+#[test]
+fn the_preview_is_the_lanes_of_the_full_run() {
+    for edits in [&[][..], &[("trigger-size", "4.5"), ("trigger-lengths-ms", "500,6000")][..], PRESETS[1].edits] {
+        let mut p = Experiment::get(ExperimentId::Metastable).defaults();
+        for (k, v) in edits {
+            p.set(k, v).unwrap();
+        }
+        let sc = Scenario::new(p, Caps::PAGE).unwrap();
+        let (full, preview) = (sc.run(), sc.preview().expect("metastable has a preview"));
+        let (Report::Metastable(f), Report::Metastable(v)) = (&full, &preview) else { panic!("not metastable") };
+        assert!(f.phase.is_some() && f.sizing.is_some(), "{edits:?}");
+        assert!(v.phase.is_none() && v.sizing.is_none(), "{edits:?}");
+        assert_eq!((&f.lanes, f.run_ms), (&v.lanes, v.run_ms), "{edits:?}");
+        let csv = |r: &Report| r.tables().iter().map(|t| t.csv()).collect::<Vec<_>>();
+        let (fc, vc) = (csv(&full), csv(&preview));
+        assert_eq!(fc[..2], vc[..2], "{edits:?}: timeline and summary");
+        assert!(
+            vc[2..].iter().all(|t| t.lines().count() == 1),
+            "the preview's phase and sizing tables are their headers"
+        );
+        let focus = bplab_core::plot::Focus::default();
+        let (fp, vp) = (full.plots(&focus), preview.plots(&focus));
+        assert_eq!(fp[..2], vp[..2], "{edits:?}: the lanes' charts");
+        assert!(vp[2].pending && !fp[2].pending && vp[2].series.is_empty());
+        let (fr, vr) = (full.readouts(), preview.readouts());
+        assert_eq!(fr.len(), vr.len());
+        for (a, b) in fr.iter().zip(&vr) {
+            if a.name.starts_with("Largest") {
+                assert!(b.value.starts_with("pending"), "{}: {}", b.name, b.value);
+            } else {
+                assert_eq!(a.value, b.value, "{edits:?}: {}", a.name);
+            }
+        }
+        let claims = bplab_core::claim::check_report("metastable", &preview).unwrap();
+        for kind in ["phase", "sizing"] {
+            assert!(claims.iter().any(|c| (c.kind, c.variant) == (kind, "pending")), "{edits:?}: {kind}");
+            assert!(!claims.iter().any(|c| c.kind == kind && c.variant != "pending"), "{edits:?}: {kind}");
+        }
+    }
 }

@@ -317,12 +317,23 @@ pub fn schedule() {
 }
 
 /// Stores `plot` as what `canvas` shows (kept for later redraws and the
-/// PNG) and marks it pending; nothing is drawn yet.
+/// PNG) and marks it pending; nothing is drawn yet. A plot whose data is
+/// not computed yet (`Plot::pending`: a preview's) leaves the figure the
+/// canvas has until the full run brings its own; the same figure as the
+/// one drawn is not drawn again (a preview's charts, when the full run
+/// adds only numbers).
 pub fn show(canvas: &HtmlCanvasElement, plot: Plot) {
-    let _ = canvas.set_attribute("data-pending", "");
     SHOWN.with(|m| {
         let Ok(mut m) = m.try_borrow_mut() else { return };
-        match m.iter_mut().find(|s| s.canvas.id() == canvas.id()) {
+        let found = m.iter_mut().find(|s| s.canvas.id() == canvas.id());
+        let keep = found
+            .as_ref()
+            .is_some_and(|s| (plot.pending && !s.plot.pending) || (!s.dirty && s.drawn.is_some() && s.plot == plot));
+        if keep {
+            return;
+        }
+        let _ = canvas.set_attribute("data-pending", "");
+        match found {
             Some(s) => {
                 s.plot = plot;
                 s.dirty = true;
@@ -404,4 +415,49 @@ pub fn png_data_url(canvas: &HtmlCanvasElement) -> Result<String, JsValue> {
     let off: HtmlCanvasElement = doc.create_element("canvas")?.dyn_into().map_err(|_| JsValue::from_str("canvas"))?;
     paint(&off, &plot, PNG_SIZE, Some(1.0), &Theme::LIGHT);
     off.to_data_url_with_type("image/png")
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)] // a test fails loudly
+mod tests {
+    use bplab_core::plot::{Plot, Role, Series};
+    use wasm_bindgen::JsCast;
+    use wasm_bindgen_test::wasm_bindgen_test;
+    use web_sys::HtmlCanvasElement;
+
+    use super::{SHOWN, draw_in_view, show};
+
+    wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+    fn stored(c: &HtmlCanvasElement) -> Plot {
+        SHOWN.with(|m| m.borrow().iter().find(|s| s.canvas.id() == c.id()).unwrap().plot.clone())
+    }
+
+    // A pending plot (a preview's: its data not computed yet) leaves the
+    // figure drawn there; the full run's plot replaces it; the same figure
+    // again is not marked for drawing.
+    #[wasm_bindgen_test]
+    fn a_pending_plot_keeps_the_figure_on_show() {
+        let doc = crate::dom::document().unwrap();
+        let c: HtmlCanvasElement = doc.create_element("canvas").unwrap().dyn_into().unwrap();
+        c.set_id("chart-test-pending");
+        c.set_attribute("style", "width:320px").unwrap();
+        doc.body().unwrap().append_child(&c).unwrap();
+        let mut drawn = Plot::new("t", "x", "x (ms)", "y");
+        drawn.series.push(Series::new("a", Role::Series(0), vec![(0.0, 1.0), (1.0, 2.0)]));
+        show(&c, drawn.clone());
+        assert!(!draw_in_view(std::slice::from_ref(&c)), "drawn now");
+        let pending = Plot { pending: true, series: Vec::new(), ..drawn.clone() };
+        show(&c, pending);
+        assert_eq!(stored(&c), drawn, "the figure on show stays");
+        assert!(!c.has_attribute("data-pending"));
+        show(&c, drawn.clone());
+        assert!(!c.has_attribute("data-pending"), "the same figure is not drawn again");
+        let mut next = drawn.clone();
+        next.series[0].points.push((2.0, 3.0));
+        show(&c, next.clone());
+        assert_eq!(stored(&c), next);
+        assert!(c.has_attribute("data-pending"), "a new figure is drawn");
+        c.remove();
+    }
 }

@@ -164,10 +164,7 @@ fn run_phase(exp: &'static Experiment, pairs: &[(String, String)], phase: Phase)
     };
     match phase {
         Phase::Full => Some(Ok(View::of(&sc.run()))),
-        Phase::Preview => {
-            let p = sc.params().preview()?;
-            Some(Scenario::new(p, Caps::PAGE).map(|s| View::of(&s.run())).map_err(|e| e.to_string()))
-        }
+        Phase::Preview => sc.preview().map(|r| Ok(View::of(&r))),
     }
 }
 

@@ -29,7 +29,8 @@ pub(crate) use shared::{argmax, deadline_covers_service, poisson_bound, rps, ste
 /// Declares the experiments: `Variant => module::{ParamsType, ReportType}`,
 /// in page order. Each module provides `DEF`, `check(&ParamsType)`,
 /// `run(&ParamsType, &dyn Exec) -> ReportType` and
-/// `preview(&ParamsType) -> Option<ParamsType>`.
+/// `preview(&ParamsType, &dyn Exec) -> Option<ReportType>` (the chosen
+/// point alone, where the full run is not cheap).
 macro_rules! registry {
     ($($variant:ident => $module:ident :: { $params:ident, $report:ident }),+ $(,)?) => {
         $(pub mod $module; pub use $module::{$params, $report};)+
@@ -137,11 +138,11 @@ macro_rules! registry {
                 match self { $(Params::$variant(p) => Report::$variant($module::run(p, exec))),+ }
             }
 
-            /// Cheaper parameters showing the chosen point first (the page
-            /// computes these in the frame of the input, then the full run in
-            /// a later frame); `None` when the full run is cheap.
-            pub fn preview(&self) -> Option<Params> {
-                match self { $(Params::$variant(p) => $module::preview(p).map(Params::$variant)),+ }
+            /// The chosen point alone, at most the full run's work: the page
+            /// shows it first, then the full run (sweeps included); every
+            /// number it has is the full run's. `None` when the full run is cheap.
+            pub(crate) fn preview(&self, exec: &dyn Exec) -> Option<Report> {
+                match self { $(Params::$variant(p) => $module::preview(p, exec).map(Report::$variant)),+ }
             }
         }
 

@@ -101,4 +101,10 @@ impl Scenario {
     pub fn run_with(&self, exec: &dyn Exec) -> Report {
         self.params.run(exec)
     }
+
+    /// The chosen point alone (the experiment's preview), on the calling
+    /// thread; `None` when the experiment has none (its full run is cheap).
+    pub fn preview(&self) -> Option<Report> {
+        self.params.preview(&Sequential)
+    }
 }

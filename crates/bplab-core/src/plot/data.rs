@@ -172,6 +172,9 @@ pub struct Plot {
     pub y_range: Option<(f64, f64)>,
     /// Right-hand axis, when some series are read against it.
     pub right: Option<RightAxis>,
+    /// Its data is not computed yet (a preview: the full run brings it); a
+    /// page keeps the figure it already shows until then.
+    pub pending: bool,
 }
 
 impl Plot {

@@ -18,7 +18,7 @@ use wasm_bindgen::prelude::*;
 pub use expr::{Env, Lookup};
 pub use json::{J, quote};
 pub use schema::{BUILT_IN, Question, parse_file, parse_one, parse_set};
-pub use sources::{BLOCK_ID, QJ_MAX, any_for, block_embed, decode, encode, find, read_block, show_block_error};
+pub use sources::{BLOCK_ID, QJ_MAX, block_embed, decode, encode, find, lookup, read_block, show_block_error};
 pub use view::{Found, QuestionView, mount};
 
 /// JS API: checks one question (JSON text) with the page's messages and

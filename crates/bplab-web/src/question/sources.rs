@@ -107,27 +107,26 @@ fn fits(x: Question, name: &str, params: &[&str]) -> Result<Question, String> {
     Ok(x)
 }
 
-/// Whether widget `name` has a question (from the URL or the page's block),
-/// whose parameters could set where the widget starts.
-pub fn any_for(name: &str, q: &Query) -> bool {
-    q.get(name, "qj").is_some()
-        || q.get(name, "q").is_some()
-        || BLOCK.with(|b| b.borrow().as_ref().is_ok_and(|s| s.questions.iter().any(|x| x.widget == name)))
-}
-
 /// The question for widget `name` (parameters `params`) from the query, the
 /// page's block, or the built-in file; the pair that reproduces it is kept in the URL.
 pub fn find(name: &str, params: &[&str], q: &Query) -> Found {
+    let (found, keep) = lookup(name, params, q);
+    if let (Some(Ok(_)), Some((key, value))) = (&found, keep) {
+        url_state::keep(name, key, value);
+    }
+    found
+}
+
+/// [`find`] without keeping anything: the question, and the URL pair that
+/// reproduces it (none for the block's first question, which comes unasked).
+pub fn lookup<'q>(name: &str, params: &[&str], q: &'q Query) -> (Found, Option<(&'static str, &'q str)>) {
     if let Some(raw) = q.get(name, "qj") {
         let found = decode(raw).and_then(|t| parse_one(&t, "qj")).and_then(|x| fits(x, name, params));
-        if found.is_ok() {
-            url_state::keep(name, "qj", raw);
-        }
-        return Some(found);
+        return (Some(found), Some(("qj", raw)));
     }
     let block = block_questions();
     let Some(id) = q.get(name, "q") else {
-        return block.into_iter().find(|x| x.widget == name).map(|x| fits(x, name, params));
+        return (block.into_iter().find(|x| x.widget == name).map(|x| fits(x, name, params)), None);
     };
     let all = parse_file(BUILT_IN).map(|b| block.into_iter().chain(b).collect::<Vec<_>>());
     let found = all.and_then(|all| {
@@ -138,8 +137,5 @@ pub fn find(name: &str, params: &[&str], q: &Query) -> Found {
         })?;
         fits(x, name, params)
     });
-    if found.is_ok() {
-        url_state::keep(name, "q", id);
-    }
-    Some(found)
+    (Some(found), Some(("q", id)))
 }

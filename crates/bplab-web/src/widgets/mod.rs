@@ -40,11 +40,7 @@ pub fn names() -> impl Iterator<Item = &'static str> {
 /// Builds widget `name` under `parent`; `false` if no widget has that name.
 pub fn mount(doc: &Document, parent: &Element, name: &str, q: &Query) -> Result<bool, JsValue> {
     let question = question::find(name, &param_names(name), q);
-    // A question's `params` are where the widget starts; the URL's values win.
-    let q = match &question {
-        Some(Ok(x)) => q.with_defaults(name, &x.params),
-        _ => q.clone(),
-    };
+    let q = starting(name, q, &question);
     let explain = q.get(name, "explain");
     if explain == Some("open") {
         url_state::keep(name, "explain", "open");
@@ -61,14 +57,21 @@ pub fn mount(doc: &Document, parent: &Element, name: &str, q: &Query) -> Result<
 }
 
 /// Asks the worker now for the first run widget `name` will show (see
-/// [`experiment::prefetch`]); nothing for Little's law (computed where it
-/// is drawn) or a widget with a question (its parameters come with it).
+/// [`experiment::prefetch`]), from its question's parameters if it has one
+/// (looked up, not kept: [`mount`] keeps it); nothing for Little's law
+/// (computed where it is drawn).
 pub fn prefetch(name: &str, q: &Query) {
-    if question::any_for(name, q) {
-        return;
-    }
     if let Some(e) = EXPERIMENTS.iter().find(|e| e.name == name) {
-        experiment::prefetch(e, q);
+        let (question, _) = question::lookup(name, &param_names(name), q);
+        experiment::prefetch(e, &starting(name, q, &question));
+    }
+}
+
+/// The state widget `name` starts from: a question's `params`, then the URL's values, which win.
+fn starting(name: &str, q: &Query, question: &Found) -> Query {
+    match question {
+        Some(Ok(x)) => q.with_defaults(name, &x.params),
+        _ => q.clone(),
     }
 }
 

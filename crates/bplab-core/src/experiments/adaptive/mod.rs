@@ -207,7 +207,7 @@ fn p99(v: &[u64]) -> Option<u64> {
 }
 
 /// The full run is cheap: no preview.
-pub(super) fn preview(_: &AdaptiveParams) -> Option<AdaptiveParams> {
+pub(super) fn preview(_: &AdaptiveParams, _: &dyn Exec) -> Option<AdaptiveReport> {
     None
 }
 

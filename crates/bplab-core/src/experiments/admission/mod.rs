@@ -90,7 +90,7 @@ pub(super) fn check(p: &AdmissionParams) -> Result<(Estimate, u64), ConfigError>
 }
 
 /// The full run is cheap: no preview.
-pub(super) fn preview(_: &AdmissionParams) -> Option<AdmissionParams> {
+pub(super) fn preview(_: &AdmissionParams, _: &dyn Exec) -> Option<AdmissionReport> {
     None
 }
 

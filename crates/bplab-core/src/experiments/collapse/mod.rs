@@ -99,7 +99,7 @@ fn settings(p: &CollapseParams) -> CollapseSettings {
 }
 
 /// The full run is cheap: no preview.
-pub(super) fn preview(_: &CollapseParams) -> Option<CollapseParams> {
+pub(super) fn preview(_: &CollapseParams, _: &dyn Exec) -> Option<CollapseReport> {
     None
 }
 

@@ -42,8 +42,8 @@ pub(super) const DEF: Experiment = Experiment {
 
 /// The chosen rate and one replica first: the widget fills the sweep and the
 /// replicas in the next frame.
-pub(super) fn preview(p: &LessonParams) -> Option<LessonParams> {
-    Some(LessonParams { rates_rps: vec![p.at_rate_rps], replicas: 1, ..p.clone() })
+pub(super) fn preview(p: &LessonParams, exec: &dyn Exec) -> Option<LessonReport> {
+    Some(run(&LessonParams { rates_rps: vec![p.at_rate_rps], replicas: 1, ..p.clone() }, exec))
 }
 
 static TABLES: [TableSpec; 3] = [

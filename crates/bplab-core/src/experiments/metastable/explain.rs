@@ -66,10 +66,10 @@ fn verdict_line(r: &MetastableReport, l: &Lane, claims: &mut Vec<Claim>) -> Stri
     }
 }
 
-fn phase_line(r: &MetastableReport, policy: Policy, claims: &mut Vec<Claim>) -> String {
+fn phase_line(r: &MetastableReport, cells: &[phase::Cell], policy: Policy, claims: &mut Vec<Claim>) -> String {
     let name = policy.name();
-    let stuck = r.phase.iter().filter(|c| c.policy == policy && c.verdict == Verdict::Stuck).count();
-    let all = r.phase.iter().filter(|c| c.policy == policy).count();
+    let stuck = cells.iter().filter(|c| c.policy == policy && c.verdict == Verdict::Stuck).count();
+    let all = cells.iter().filter(|c| c.policy == policy).count();
     let mut text = said(
         claims,
         "phase",
@@ -80,7 +80,7 @@ fn phase_line(r: &MetastableReport, policy: Policy, claims: &mut Vec<Claim>) -> 
     let edges: Vec<String> = r
         .lengths_ms
         .iter()
-        .filter_map(|&len| phase::boundary(&r.phase, policy, len).map(|s| format!("{}× at {len} ms", fmt_num(s))))
+        .filter_map(|&len| phase::boundary(cells, policy, len).map(|s| format!("{}× at {len} ms", fmt_num(s))))
         .collect();
     if stuck > 0 && !edges.is_empty() {
         text.push_str(&format!(" (from {})", edges.join(", ")));
@@ -88,8 +88,19 @@ fn phase_line(r: &MetastableReport, policy: Policy, claims: &mut Vec<Claim>) -> 
     text
 }
 
+/// What a readout or a sentence about the sizing search says before it has run.
+pub(super) const SIZING_PENDING: &str = "pending: the sizing search runs after the chosen point";
+
 fn sizing_lines(r: &MetastableReport, claims: &mut Vec<Claim>) -> Vec<String> {
-    let s = &r.sizing;
+    let Some(s) = &r.sizing else {
+        return vec![said(
+            claims,
+            "sizing",
+            "pending",
+            "The sizing search (naive retry counts, then budget ratios, at this trigger) has not run yet: it runs after the chosen point is shown".to_owned(),
+            count(SIZING, Vec::new(), 0),
+        )];
+    };
     let tried = |knob: Knob| s.runs.iter().filter(|x| x.0 == knob).map(|x| fmt_num(x.1)).collect::<Vec<_>>().join(", ");
     let by = |knob: Knob, v: &str| vec![("knob", knob.name().to_owned()), ("verdict", v.to_owned())];
     let mut out = Vec::new();
@@ -263,7 +274,20 @@ fn explanation(r: &MetastableReport) -> Explanation {
         },
     );
     steps.push(Step::eq("tries per second when every try fails (naive)", "(1 + retries) × first tries", amp, &over));
-    let mut would_change: Vec<String> = POLICIES.iter().map(|&p| phase_line(r, p, &mut claims)).collect();
+    let mut would_change: Vec<String> = match &r.phase {
+        Some(cells) => POLICIES.iter().map(|&p| phase_line(r, cells, p, &mut claims)).collect(),
+        None => vec![said(
+            &mut claims,
+            "phase",
+            "pending",
+            format!(
+                "The phase diagram ({} trigger sizes × {} lengths per policy) has not run yet: it runs after the chosen point is shown",
+                r.sizes.len(),
+                r.lengths_ms.len()
+            ),
+            count(PHASE, Vec::new(), 0),
+        )],
+    };
     would_change.extend(sizing_lines(r, &mut claims));
     Explanation {
         title: "A failure that outlives its trigger".into(),
@@ -322,13 +346,11 @@ pub(in crate::experiments) fn readouts(r: &MetastableReport) -> Vec<Readout> {
         };
         v.push(Readout::new(name, text));
     }
-    v.push(Readout::new(
-        "Largest naive retry count that recovers",
-        r.sizing.retries.map_or("none".to_owned(), |k| k.to_string()),
-    ));
-    v.push(Readout::new(
-        "Largest budget ratio that recovers",
-        r.sizing.ratio.map_or("none".to_owned(), fmt_num),
-    ));
+    let (retries, ratio) = match &r.sizing {
+        Some(s) => (s.retries.map_or("none".to_owned(), |k| k.to_string()), s.ratio.map_or("none".to_owned(), fmt_num)),
+        None => (SIZING_PENDING.to_owned(), SIZING_PENDING.to_owned()),
+    };
+    v.push(Readout::new("Largest naive retry count that recovers", retries));
+    v.push(Readout::new("Largest budget ratio that recovers", ratio));
     v
 }

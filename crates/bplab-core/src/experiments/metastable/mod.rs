@@ -50,12 +50,14 @@ pub(super) const DEF: Experiment = Experiment {
     window_param: "seconds",
 };
 
-/// No preview: a run with fewer phase-diagram lengths would be shorter (every
-/// run lasts until `seconds` after the longest trigger ends) and so show
-/// other numbers than the full run. The full run is the chosen point; after
-/// a `trigger-size` move only its lanes and new sizing steps run ([`memo`]).
-pub(super) fn preview(_: &MetastableParams) -> Option<MetastableParams> {
-    None
+/// The six lanes alone: the phase diagram and the sizing search are
+/// pending (`None`). The lanes are the full run's runs (every run lasts
+/// until `seconds` after the grid's longest trigger, so the grid's
+/// parameters stay; only its cells are not run), so the same numbers; the
+/// full run takes them from [`memo`] and adds the diagram's cells and the
+/// search's steps. At the defaults the lanes are 6 runs of about 100.
+pub(super) fn preview(p: &MetastableParams, exec: &dyn Exec) -> Option<MetastableReport> {
+    Some(report(p, exec, false))
 }
 
 static TABLES: [TableSpec; 4] = [
@@ -176,16 +178,21 @@ pub struct MetastableReport {
     pub sizes: Vec<f64>,
     /// Phase diagram lengths, ms.
     pub lengths_ms: Vec<u32>,
-    /// One cell per policy × size × length.
-    pub phase: Vec<Cell>,
-    /// The sizing search.
-    pub sizing: Sizing,
+    /// One cell per policy × size × length (`None` in the preview: not run yet).
+    pub phase: Option<Vec<Cell>>,
+    /// The sizing search (`None` in the preview: not run yet).
+    pub sizing: Option<Sizing>,
 }
 
 impl MetastableReport {
     /// The lane of `policy`.
     pub fn lane(&self, policy: Policy) -> Option<&Lane> {
         self.lanes.iter().find(|l| l.policy == policy)
+    }
+
+    /// The phase diagram's cells (none in the preview).
+    pub fn cells(&self) -> &[Cell] {
+        self.phase.as_deref().unwrap_or_default()
     }
 }
 
@@ -388,13 +395,18 @@ pub(crate) fn client_of(p: &MetastableParams, policy: Policy) -> sim::Client {
 }
 
 pub(super) fn run(p: &MetastableParams, exec: &dyn Exec) -> MetastableReport {
+    report(p, exec, true)
+}
+
+/// The run: the lanes, and the phase diagram and the sizing search when `sweeps`.
+fn report(p: &MetastableParams, exec: &dyn Exec, sweeps: bool) -> MetastableReport {
     let setup = Setup::new(p);
     let lanes = par_map(exec, &POLICIES, |&policy| {
         let (ticks, totals, verdict) = setup.run(p, client_of(p, policy), p.trigger_size, p.trigger_ms, true);
         Lane { policy, ticks, totals, verdict }
     });
-    let phase = phase::diagram(&setup, p, exec);
-    let sizing = phase::sizing(&setup, p);
+    let phase = sweeps.then(|| phase::diagram(&setup, p, exec));
+    let sizing = sweeps.then(|| phase::sizing(&setup, p));
     MetastableReport {
         load_rps: p.load * setup.capacity_rps,
         capacity_rps: setup.capacity_rps,
@@ -444,9 +456,9 @@ impl super::Rows for MetastableReport {
     fn tallies(&self) -> Vec<RunTally> {
         let mut v: Vec<RunTally> = self.lanes.iter().map(|l| tally(l.policy.name().to_owned(), &l.totals)).collect();
         v.extend(
-            self.phase.iter().map(|c| tally(format!("{} {}× {} ms", c.policy.name(), c.size, c.len_ms), &c.totals)),
+            self.cells().iter().map(|c| tally(format!("{} {}× {} ms", c.policy.name(), c.size, c.len_ms), &c.totals)),
         );
-        v.extend(self.sizing.runs.iter().map(|(knob, value, _, t)| tally(format!("sizing {} {value}", knob.name()), t)));
+        v.extend(self.sizing.iter().flat_map(|s| &s.runs).map(|(knob, value, _, t)| tally(format!("sizing {} {value}", knob.name()), t)));
         v
     }
 
@@ -492,7 +504,7 @@ impl super::Rows for MetastableReport {
             );
         }
         let mut ph = Table::new(&TABLES[2]);
-        for c in &self.phase {
+        for c in self.cells() {
             ph.rows.push(
                 Row::new()
                     .text(c.policy.name())
@@ -504,7 +516,7 @@ impl super::Rows for MetastableReport {
             );
         }
         let mut sz = Table::new(&TABLES[3]);
-        for (knob, value, v, _) in &self.sizing.runs {
+        for (knob, value, v, _) in self.sizing.iter().flat_map(|s| &s.runs) {
             sz.rows.push(
                 Row::new()
                     .text(knob.name())

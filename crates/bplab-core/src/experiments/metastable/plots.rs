@@ -48,11 +48,12 @@ pub(in crate::experiments) fn plots(r: &MetastableReport) -> Vec<Plot> {
     sent.hlines.push(Marker::new(r.capacity_rps, "capacity", Role::Reference));
 
     let mut ph = Plot::new(CHARTS[2].title, "trigger_ms", "trigger length (ms)", "smallest stuck trigger size (×)");
+    ph.pending = r.phase.is_none();
     for &policy in Policy::ALL {
         let pts: Vec<(f64, f64)> = r
             .lengths_ms
             .iter()
-            .filter_map(|&len| phase::boundary(&r.phase, policy, len).map(|s| (f64::from(len), s)))
+            .filter_map(|&len| phase::boundary(r.cells(), policy, len).map(|s| (f64::from(len), s)))
             .collect();
         if !pts.is_empty() {
             ph.series.push(Series::new(policy.name(), role(policy), pts));

@@ -91,7 +91,7 @@ pub(super) fn check(p: &PriorityParams) -> Result<(Estimate, u64), ConfigError> 
 }
 
 /// The full run is cheap: no preview.
-pub(super) fn preview(_: &PriorityParams) -> Option<PriorityParams> {
+pub(super) fn preview(_: &PriorityParams, _: &dyn Exec) -> Option<PriorityReport> {
     None
 }
 

@@ -141,7 +141,7 @@ pub(super) fn check(p: &ShapingParams) -> Result<(Estimate, u64), ConfigError> {
 }
 
 /// The full run is cheap: no preview.
-pub(super) fn preview(_: &ShapingParams) -> Option<ShapingParams> {
+pub(super) fn preview(_: &ShapingParams, _: &dyn Exec) -> Option<ShapingReport> {
     None
 }
 

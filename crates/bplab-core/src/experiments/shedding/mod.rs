@@ -85,7 +85,7 @@ pub(super) fn check(p: &SheddingParams) -> Result<(Estimate, u64), ConfigError> 
 }
 
 /// The full run is cheap: no preview.
-pub(super) fn preview(_: &SheddingParams) -> Option<SheddingParams> {
+pub(super) fn preview(_: &SheddingParams, _: &dyn Exec) -> Option<SheddingReport> {
     None
 }
 
