@@ -40,12 +40,16 @@ const MOVES: [(&str, &str); 24] = [
     ("trigger-sizes", "2,3"),
 ];
 
-fn bytes(edits: &[(&str, &str)]) -> String {
+fn scenario(edits: &[(&str, &str)]) -> Scenario {
     let mut p = Experiment::get(ExperimentId::Metastable).defaults();
     for (k, v) in BASE.iter().chain(edits) {
         p.set(k, v).unwrap_or_else(|e| panic!("{k}={v}: {e}"));
     }
-    let r = Scenario::new(p, Caps::PAGE).unwrap().run();
+    Scenario::new(p, Caps::PAGE).unwrap()
+}
+
+fn bytes(edits: &[(&str, &str)]) -> String {
+    let r = scenario(edits).run();
     let mut out: String = r.tables().iter().map(|t| t.csv()).collect();
     for e in r.explanations() {
         out.push_str(&e.to_text());
@@ -67,6 +71,15 @@ fn a_kept_run_gives_the_bytes_of_a_fresh_one() {
     for (c, w) in cases.iter().zip(&warm) {
         memo::clear();
         assert!(bytes(c) == *w, "{c:?}: a kept run differs from a fresh one");
+    }
+    // The page's order: the preview, then the full run, which takes the
+    // preview's lanes from the memo and its setup (draws, merged spikes).
+    for c in &cases {
+        memo::clear();
+        let cold = bytes(c);
+        memo::clear();
+        assert!(scenario(c).preview().is_some());
+        assert!(bytes(c) == cold, "{c:?}: the full run after its preview differs from a cold one");
     }
 }
 

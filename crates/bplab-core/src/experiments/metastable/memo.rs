@@ -92,11 +92,13 @@ pub(super) fn put(key: Key, ticks: &[Window], totals: &Totals, verdict: Verdict)
     }
 }
 
-/// Forgets every kept run (tests compare cold runs with warm ones).
+/// Forgets every kept run, and the last report's setup (tests compare cold
+/// runs with warm ones).
 pub fn clear() {
     if let Ok(mut memo) = MEMO.lock() {
         *memo = Memo::default();
     }
+    super::forget_setup();
 }
 
 /// How many runs are kept now.

@@ -196,6 +196,41 @@ impl MetastableReport {
     }
 }
 
+/// The last report's setup and its parameters: the page's full run follows
+/// its preview with the same parameters, and takes the preview's draws and
+/// merged spikes instead of making them again (the same values either way).
+/// Kept only for runs of at most [`KEEP_SETUP_ARRIVALS`] first tries, so a
+/// large run's draws are not held after it.
+static LAST_SETUP: Mutex<Option<(MetastableParams, Arc<Setup>)>> = Mutex::new(None);
+
+/// The most first tries of a setup kept for the next report.
+const KEEP_SETUP_ARRIVALS: usize = 1 << 17;
+
+/// The setup of `p`: the last one if it was made for the same parameters.
+fn last_setup(p: &MetastableParams) -> Arc<Setup> {
+    if let Ok(last) = LAST_SETUP.lock()
+        && let Some((q, s)) = last.as_ref()
+        && q == p
+    {
+        return s.clone();
+    }
+    forget_setup();
+    let s = Arc::new(Setup::new(p));
+    if s.traffic.base.len() <= KEEP_SETUP_ARRIVALS
+        && let Ok(mut last) = LAST_SETUP.lock()
+    {
+        *last = Some((p.clone(), s.clone()));
+    }
+    s
+}
+
+/// Drops the kept setup ([`memo::clear`] does too, for cold runs in tests).
+pub(crate) fn forget_setup() {
+    if let Ok(mut last) = LAST_SETUP.lock() {
+        *last = None;
+    }
+}
+
 /// Everything a run needs, derived once from the parameters.
 pub(crate) struct Setup {
     svc: ServiceTime,
@@ -400,7 +435,8 @@ pub(super) fn run(p: &MetastableParams, exec: &dyn Exec) -> MetastableReport {
 
 /// The run: the lanes, and the phase diagram and the sizing search when `sweeps`.
 fn report(p: &MetastableParams, exec: &dyn Exec, sweeps: bool) -> MetastableReport {
-    let setup = Setup::new(p);
+    let setup = last_setup(p);
+    let setup = &*setup;
     let lanes = par_map(exec, &POLICIES, |&policy| {
         let (ticks, totals, verdict) = setup.run(p, client_of(p, policy), p.trigger_size, p.trigger_ms, true);
         Lane { policy, ticks, totals, verdict }
