@@ -435,14 +435,14 @@ pub(super) fn run(p: &MetastableParams, exec: &dyn Exec) -> MetastableReport {
 
 /// The run: the lanes, and the phase diagram and the sizing search when `sweeps`.
 fn report(p: &MetastableParams, exec: &dyn Exec, sweeps: bool) -> MetastableReport {
-    let setup = last_setup(p);
-    let setup = &*setup;
+    let kept = last_setup(p);
+    let setup: &Setup = &kept;
     let lanes = par_map(exec, &POLICIES, |&policy| {
         let (ticks, totals, verdict) = setup.run(p, client_of(p, policy), p.trigger_size, p.trigger_ms, true);
         Lane { policy, ticks, totals, verdict }
     });
-    let phase = sweeps.then(|| phase::diagram(&setup, p, exec));
-    let sizing = sweeps.then(|| phase::sizing(&setup, p));
+    let phase = sweeps.then(|| phase::diagram(setup, p, exec));
+    let sizing = sweeps.then(|| phase::sizing(setup, p));
     MetastableReport {
         load_rps: p.load * setup.capacity_rps,
         capacity_rps: setup.capacity_rps,
