@@ -76,9 +76,11 @@ pub fn start() {
         }
         return;
     }
-    // The worker boots (and compiles nothing: it gets this page's module)
-    // while the widgets are built.
-    worker::warm();
+    // The workers boot (and compile nothing: they get this page's module)
+    // while the widgets are built; an embed's one widget needs one.
+    // (an unknown embed name shows the whole lab).
+    let one = Query::parse(&search).embed.is_some_and(|n| widgets::names().any(|w| w == n));
+    worker::warm(if one { 1 } else { widgets::names().count() });
     let t0 = worker::now();
     match Mount::prepare(&root, &search) {
         Ok(m) => m.staged(t0),

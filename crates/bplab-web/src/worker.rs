@@ -213,8 +213,13 @@ enum Mode {
 /// last about 130 ms of compute after the first at 1×, four times that on
 /// a phone's core). A phone has cores to spare for them; a page on a
 /// two-core machine shares its cores the same way it would with one
-/// worker computing twice as long.
+/// worker computing twice as long. An embed (one widget, one lane) starts one.
 const WORKERS: usize = 2;
+
+thread_local! {
+    /// Workers to start: [`WORKERS`], or 1 for a page of one widget ([`warm`]).
+    static WANTED: std::cell::Cell<usize> = const { std::cell::Cell::new(WORKERS) };
+}
 
 struct Pool {
     mode: Mode,
@@ -242,8 +247,11 @@ fn with_pool<R>(f: impl FnOnce(&mut Pool) -> R) -> R {
     })
 }
 
-/// Starts the worker now (it boots while the page is built), if it is not running yet.
-pub fn warm() {
+/// Starts the workers now (they boot while the page is built), if they are
+/// not running yet: one for a page of `widgets` = 1 (an embed has one lane),
+/// else [`WORKERS`].
+pub fn warm(widgets: usize) {
+    WANTED.with(|w| w.set(widgets.clamp(1, WORKERS)));
     with_pool(|_| ());
 }
 
@@ -288,7 +296,7 @@ fn start_pool() -> Pool {
     pool
 }
 
-/// Starts [`WORKERS`] workers from one Blob URL of `src` (the 43 KB text
+/// Starts the workers wanted from one Blob URL of `src` (the 43 KB text
 /// crosses from the wasm into a Blob once, not once per worker).
 fn spawn_all(src: &str, pool: &mut Pool) -> Result<(), JsValue> {
     let parts = js_sys::Array::of1(&JsValue::from_str(src));
@@ -297,7 +305,7 @@ fn spawn_all(src: &str, pool: &mut Pool) -> Result<(), JsValue> {
     let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
     let url = web_sys::Url::create_object_url_with_blob(&blob)?;
     let mut started = Ok(());
-    for _ in 0..WORKERS {
+    for _ in 0..WANTED.with(std::cell::Cell::get) {
         match spawn(&url) {
             Ok((worker, handlers)) => {
                 pool.workers.push(worker);
@@ -606,7 +614,7 @@ fn post(key: &'static str, exp: &'static Experiment, pairs: Vec<(String, String)
         pool.next_id = pool.next_id.wrapping_add(1);
         let id = pool.next_id;
         pool.latest.insert(key, id);
-        let next = u32::try_from(pool.lanes.len() % WORKERS).unwrap_or(0);
+        let next = u32::try_from(pool.lanes.len() % pool.workers.len().max(1)).unwrap_or(0);
         let lane = *pool.lanes.entry(key).or_insert(next);
         let msg = match (pool.mode, pool.workers.get(lane as usize)) {
             (Mode::Worker, Some(w)) => Some((w.clone(), request(id, key, exp.name, &pairs))),
