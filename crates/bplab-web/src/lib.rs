@@ -78,14 +78,17 @@ pub fn start() {
     }
     // The workers boot (and compile nothing: they get this page's module)
     // while the widgets are built; an embed's one widget needs one.
-    // (an unknown embed name shows the whole lab).
-    let one = Query::parse(&search).embed.is_some_and(|n| widgets::names().any(|w| w == n));
-    worker::warm(if one { 1 } else { widgets::names().count() });
+    worker::warm(if embedded(&Query::parse(&search)).is_some() { 1 } else { widgets::names().count() });
     let t0 = worker::now();
     match Mount::prepare(&root, &search) {
         Ok(m) => m.staged(t0),
         Err(e) => dom::log_error(&format!("bplab-web could not build the page: {e:?}")),
     }
+}
+
+/// The widget `q` embeds alone, if it names one (an unknown name shows the whole lab).
+fn embedded(q: &Query) -> Option<&'static str> {
+    q.embed.as_deref().and_then(|n| widgets::names().find(|w| *w == n))
 }
 
 /// A page being mounted: the widgets go under `at`, their links into `toc`.
@@ -114,7 +117,7 @@ impl Mount {
         question::show_block_error(&doc, root)?;
         let q = Query::parse(search);
         let body = doc.body();
-        let embed = q.embed.as_deref().and_then(|n| widgets::names().find(|w| *w == n));
+        let embed = embedded(&q);
         if let Some(name) = embed {
             if let Some(b) = &body {
                 b.class_list().add_1("embed")?;

@@ -89,7 +89,7 @@ fn phase_line(r: &MetastableReport, cells: &[phase::Cell], policy: Policy, claim
 }
 
 /// What a readout or a sentence about the sizing search says before it has run.
-pub(super) const SIZING_PENDING: &str = "pending: the sizing search runs after the chosen point";
+const SIZING_PENDING: &str = "pending: the sizing search runs after the chosen point";
 
 fn sizing_lines(r: &MetastableReport, claims: &mut Vec<Claim>) -> Vec<String> {
     let Some(s) = &r.sizing else {
