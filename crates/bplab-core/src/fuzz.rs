@@ -210,7 +210,8 @@ pub fn check(case: &FuzzCase, caps: Caps) -> Result<Verdict, String> {
 
 /// [`check`], and every claim the explanations state re-evaluated against
 /// the run's evidence ([`crate::claim::check_report`]): `(kind, variant)` of
-/// each claim checked.
+/// each claim checked. The experiment's preview (the page's first answer),
+/// when it has one, is checked the same way against its own evidence.
 pub fn check_claims(case: &FuzzCase, caps: Caps) -> Result<(Verdict, Vec<ClaimKind>), String> {
     let exp = Experiment::get(case.experiment);
     let mut p: Params = exp.defaults();
@@ -227,7 +228,17 @@ pub fn check_claims(case: &FuzzCase, caps: Caps) -> Result<(Verdict, Vec<ClaimKi
         Ok(sc) => sc,
         Err(e) => return Ok((Verdict::RunRefused(e), Vec::new())),
     };
-    let report = sc.run();
+    let (simulated, mut claims) = check_report(exp, &sc.run(), caps)?;
+    if let Some(preview) = sc.preview() {
+        let (_, more) = check_report(exp, &preview, caps).map_err(|why| format!("preview: {why}"))?;
+        claims.extend(more);
+    }
+    Ok((Verdict::Ran(simulated), claims))
+}
+
+/// The invariants of one report of `exp` and its claims: the arrivals it
+/// simulated and `(kind, variant)` of each claim checked.
+fn check_report(exp: &Experiment, report: &crate::Report, caps: Caps) -> Result<(u64, Vec<ClaimKind>), String> {
     let mut simulated = 0u64;
     for t in report.tallies() {
         if !t.conserved() {
@@ -264,8 +275,8 @@ pub fn check_claims(case: &FuzzCase, caps: Caps) -> Result<(Verdict, Vec<ClaimKi
             return Err(format!("{}: {}: a row with the wrong column count", exp.name, t.spec.file));
         }
     }
-    let claims = crate::claim::check_report(exp.name, &report)?;
-    Ok((Verdict::Ran(simulated), claims.iter().map(|c| (c.kind, c.variant)).collect()))
+    let claims = crate::claim::check_report(exp.name, report)?;
+    Ok((simulated, claims.iter().map(|c| (c.kind, c.variant)).collect()))
 }
 
 /// Caps for fuzzing: the page's per-run cap, a smaller per-experiment total
