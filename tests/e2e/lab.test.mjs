@@ -93,6 +93,26 @@ test('a bad typed value shows the accepted range beside the control and keeps th
   await done(page);
 });
 
+test('explanations start closed, one click away, and fill when opened; <widget>.explain=open opens one', async () => {
+  const page = await open();
+  const panels = page.locator('details.explain');
+  const n = await panels.count();
+  assert.equal(n, (await registry(page)).length + 1, 'one explanation panel per widget');
+  for (let i = 0; i < n; i++) assert.equal(await panels.nth(i).getAttribute('open'), null, `panel ${i} starts closed`);
+  // An experiment's closed panel holds no explanation until it opens.
+  assert.equal((await page.locator('#admission-explain').textContent()).trim(), '');
+  await page.locator('#admission-explain-panel > summary').click();
+  await page.waitForFunction(() => document.querySelector('#admission-explain').textContent.includes('It assumes'));
+  assert.ok(await page.locator('#admission-explain').getByText('It assumes').first().isVisible());
+  await done(page);
+
+  const asked = await open('?admission.explain=open');
+  assert.equal(await asked.locator('#admission-explain-panel').getAttribute('open'), '');
+  assert.equal(await asked.locator('#collapse-explain-panel').getAttribute('open'), null);
+  await asked.waitForFunction(() => document.querySelector('#admission-explain').textContent.includes('It assumes'));
+  await done(asked);
+});
+
 test('a copied link reproduces the view', async () => {
   const page = await open();
   const w = page.locator('#w-shaping');

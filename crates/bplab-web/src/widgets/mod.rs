@@ -18,7 +18,11 @@ use crate::url_state::{self, Query};
 pub struct Extras {
     /// The question, if the query asks for one.
     pub question: Found,
-    /// The explanation panel starts open (the page; embeds with `explain=open`).
+    /// The explanation panel starts open: only when the query asks
+    /// (`<widget>.explain=open`, or `explain=open` in its embed). Closed, a
+    /// panel is one click away and an experiment's is filled only when it
+    /// opens: at first load the page neither writes nor lays out nine
+    /// explanations nobody has asked for yet (README, "Measured performance").
     pub explain_open: bool,
 }
 
@@ -45,7 +49,7 @@ pub fn mount(doc: &Document, parent: &Element, name: &str, q: &Query) -> Result<
     if explain == Some("open") {
         url_state::keep(name, "explain", "open");
     }
-    let extras = Extras { question, explain_open: q.embed.is_none() || explain == Some("open") };
+    let extras = Extras { question, explain_open: explain == Some("open") };
     if name == littles::NAME {
         littles::mount(doc, parent, &q, extras)?;
         return Ok(true);

@@ -107,7 +107,7 @@ pub fn figure(
 }
 
 /// The explanation panel (a labelled region filled by `explain`), open or
-/// one click away (embeds: closed unless `explain=open`).
+/// one click away (closed unless the query asks: [`super::Extras`]).
 pub fn explain_panel(doc: &Document, parent: &Element, name: &str, open: bool) -> Result<Element, JsValue> {
     let d = add(parent, el(doc, "details", &[("class", "explain"), ("id", &format!("{name}-explain-panel"))])?)?;
     if open {
