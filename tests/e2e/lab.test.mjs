@@ -113,6 +113,30 @@ test('explanations start closed, one click away, and fill when opened; <widget>.
   await done(asked);
 });
 
+test('the page\'s widgets enter the document together, once every one is built', async () => {
+  // Chrome's form autofill scans every control of the document (forcing its style and layout)
+  // 100 ms after controls are added to it; widgets added one per mount task made it scan again
+  // and again while the page was still being built.
+  const page = await openPage(L.browser, L.origin());
+  await page.addInitScript(() => {
+    window.__arrivals = [];
+    new MutationObserver((records) => {
+      for (const r of records) {
+        for (const n of r.addedNodes) {
+          if (n.nodeType !== 1) continue;
+          const widgets = n.matches('section.widget') ? 1 : n.querySelectorAll('section.widget').length;
+          if (widgets && n.isConnected) window.__arrivals.push(widgets);
+        }
+      }
+    }).observe(document, { subtree: true, childList: true });
+  });
+  await page.goto(L.url);
+  await ready(page);
+  const total = await page.locator('section.widget').count();
+  assert.deepEqual(await page.evaluate(() => window.__arrivals), [total], 'one insertion holding every widget');
+  await done(page);
+});
+
 test('a copied link reproduces the view', async () => {
   const page = await open();
   const w = page.locator('#w-shaping');

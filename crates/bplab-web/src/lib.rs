@@ -155,9 +155,8 @@ impl Mount {
         if widgets::mount(&self.doc, &self.at, name, &self.q)?
             && let Some(ul) = &self.toc
         {
-            let title = self
-                .doc
-                .get_element_by_id(&format!("{name}-title"))
+            // Found under `at`: it may not be in the document yet (`staged`).
+            let title = (self.at.query_selector(&format!("#{name}-title")).ok().flatten())
                 .and_then(|h| h.text_content())
                 .unwrap_or_else(|| name.to_owned());
             let li = add(ul, el(&self.doc, "li", &[])?)?;
@@ -186,12 +185,26 @@ impl Mount {
         let _ = self.root.set_attribute("aria-busy", "true");
         dom::hold_frames(true);
         // Not laid out until the last widget is there: one layout of the
-        // whole page, not one per widget built.
-        let _ = self.at.set_attribute("style", "display:none");
+        // whole page, not one per widget built. The page's widgets are built
+        // out of the document altogether: Chrome's form autofill scans every
+        // control of the document (forcing style and layout) each time
+        // controls are added to it, once per widget task otherwise, and once
+        // here when they all arrive together. An embed's one widget is
+        // built in place, hidden.
+        let detached = self.at != self.root;
+        if detached {
+            self.at.remove();
+        } else {
+            let _ = self.at.set_attribute("style", "display:none");
+        }
         let names = self.names();
         fn step(m: Rc<Mount>, names: Rc<Vec<&'static str>>, i: usize, t0: f64) {
             let Some(name) = names.get(i) else {
-                let _ = m.at.remove_attribute("style");
+                if m.at == m.root {
+                    let _ = m.at.remove_attribute("style");
+                } else {
+                    let _ = m.root.append_child(&m.at);
+                }
                 m.finish();
                 let _ = m.root.remove_attribute("aria-busy");
                 dom::hold_frames(false);
