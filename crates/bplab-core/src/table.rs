@@ -44,7 +44,13 @@ impl Table {
         out.push_str(self.spec.header);
         out.push('\n');
         for row in &self.rows {
-            out.push_str(&row.join(","));
+            // The cells joined by commas, straight into `out`.
+            for (k, cell) in row.iter().enumerate() {
+                if k > 0 {
+                    out.push(',');
+                }
+                out.push_str(cell);
+            }
             out.push('\n');
         }
         out

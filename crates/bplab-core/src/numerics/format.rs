@@ -17,6 +17,19 @@ pub fn format_fixed(x: f64, places: usize) -> String {
     out
 }
 
+/// Whole numbers below this (2^53) take [`write_fixed`]'s direct path:
+/// every one is exact in an f64 and its shortest round-trip digits are its
+/// decimal digits.
+const WHOLE_BELOW: f64 = 9_007_199_254_740_992.0;
+
+/// Appends the decimal digits of `n` (at most 20 deep).
+fn push_digits(out: &mut String, n: u64) {
+    if n >= 10 {
+        push_digits(out, n / 10);
+    }
+    out.push(char::from(b'0' + (n % 10) as u8));
+}
+
 /// Appends `x` formatted like Java's `%.{places}f` to `out`.
 pub fn write_fixed(out: &mut String, x: f64, places: usize) {
     if x.is_nan() {
@@ -27,6 +40,29 @@ pub fn write_fixed(out: &mut String, x: f64, places: usize) {
         out.push_str(if x > 0.0 { "Infinity" } else { "-Infinity" });
         return;
     }
+    // A whole number below 2^53 (counts, and counts × a whole rate: most
+    // table cells): its shortest digits are its integer digits, so the
+    // general path below would print them, a `-` for a negative value or
+    // -0, and `places` zeros. Printed directly (no `{:e}`, no allocation).
+    let magnitude = x.abs();
+    if magnitude < WHOLE_BELOW && magnitude as u64 as f64 == magnitude {
+        if x.is_sign_negative() {
+            out.push('-');
+        }
+        push_digits(out, magnitude as u64);
+        if places > 0 {
+            out.push('.');
+            for _ in 0..places {
+                out.push('0');
+            }
+        }
+        return;
+    }
+    write_shortest_rounded(out, x, places);
+}
+
+/// [`write_fixed`] of a finite `x` from its shortest round-trip digits.
+fn write_shortest_rounded(out: &mut String, x: f64, places: usize) {
     // Shortest round-trip digits, e.g. "2.675e0" or "-1.25e-3".
     let mut sci = String::with_capacity(32);
     let _ = write!(sci, "{:e}", x);
@@ -122,6 +158,32 @@ mod tests {
         assert_eq!(format_fixed(7.0, 0), "7");
         assert_eq!(format_fixed(-2.5, 1), "-2.5");
         assert_eq!(format_fixed(f64::NAN, 1), "NaN");
+    }
+
+    #[test]
+    fn whole_numbers_print_as_the_shortest_digits_rounded_do() {
+        let mut xs = vec![0.0, -0.0, 1.0, -1.0, 9.0, 10.0, 99.0, 100.0, 1e15, 1e16, 123456789.0, -42.0];
+        xs.extend([
+            super::WHOLE_BELOW - 1.0,
+            -(super::WHOLE_BELOW - 1.0),
+            super::WHOLE_BELOW - 2.0,
+            2f64.powi(52) + 1.0,
+        ]);
+        xs.extend((0..2000).map(|i| f64::from(i) * 7.0));
+        xs.extend((0..64).map(|k| 2f64.powi(k) - 1.0));
+        for x in xs {
+            for places in [0, 1, 2, 3] {
+                let mut fast = String::new();
+                super::write_fixed(&mut fast, x, places);
+                let mut general = String::new();
+                super::write_shortest_rounded(&mut general, x, places);
+                assert_eq!(fast, general, "%.{places}f of {x}");
+            }
+        }
+        // Past 2^53 and fractions take the general path.
+        assert_eq!(format_fixed(super::WHOLE_BELOW, 1), "9007199254740992.0");
+        assert_eq!(format_fixed(-0.0, 1), "-0.0");
+        assert_eq!(format_fixed(12.0, 0), "12");
     }
 
     #[test]

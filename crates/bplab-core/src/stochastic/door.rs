@@ -48,12 +48,12 @@ impl Door {
 
     /// Whether an arrival is let in, given the requests in the system, the
     /// requests waiting and the free workers.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn admits(&self, in_system: u64, waiting: u64, free: u32) -> bool {
         match self {
             Door::Open | Door::Codel(_) => true,
             Door::Line(n) => free > 0 || waiting < u64::from(*n),
-            Door::Limit(l) => in_system < u64::try_from(l.limit()).unwrap_or(0),
+            Door::Limit(l) => limit_admits(l, in_system),
         }
     }
 
@@ -66,25 +66,50 @@ impl Door {
 
     /// CoDel's verdict for a request dequeued at `now_ms` that arrived at
     /// `arrival_ms`: `true` = shed. Always `false` for the other doors.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn sheds(&mut self, now_ms: f64, arrival_ms: f64) -> bool {
         match self {
-            Door::Codel(c) => {
-                // fbthrift truncates the queue delay to whole ms (a cast: floor
-                // for a delay >= 0, without a libm call).
-                let delay_ms = (now_ms - arrival_ms).max(0.0) as i64 as f64;
-                c.overloaded(ns(now_ms), (delay_ms * 1e6) as i64)
-            }
+            Door::Codel(c) => codel_sheds(c, now_ms, arrival_ms),
             _ => false,
         }
     }
 
     /// Feeds a finished (or abandoned) request to a limiter.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn learn(&mut self, rtt_ms: f64, inflight: i32, dropped: bool) {
         if let Door::Limit(l) = self {
-            l.update(Sample::new(ns(rtt_ms), inflight, dropped));
+            learn(l, rtt_ms, inflight, dropped);
         }
+    }
+}
+
+/// [`Door::sheds`] for CoDel (out of line: the other doors only test the kind).
+#[inline(never)]
+fn codel_sheds(c: &mut Codel, now_ms: f64, arrival_ms: f64) -> bool {
+    // fbthrift truncates the queue delay to whole ms (a cast: floor
+    // for a delay >= 0, without a libm call).
+    let delay_ms = (now_ms - arrival_ms).max(0.0) as i64 as f64;
+    c.overloaded(ns(now_ms), (delay_ms * 1e6) as i64)
+}
+
+/// [`Door::admits`] for a limiter (out of line, as [`codel_sheds`]).
+#[inline(never)]
+fn limit_admits(l: &AnyLimiter, in_system: u64) -> bool {
+    in_system < u64::try_from(l.limit()).unwrap_or(0)
+}
+
+/// [`Door::learn`] for a limiter (out of line, as [`codel_sheds`]).
+#[inline(never)]
+fn learn(l: &mut AnyLimiter, rtt_ms: f64, inflight: i32, dropped: bool) {
+    l.update(Sample::new(ns(rtt_ms), inflight, dropped));
+}
+
+impl Door {
+    /// Whether [`Door::limit`] can change during a run (a limiter's can; the
+    /// other doors' is fixed).
+    #[inline(always)]
+    pub(crate) fn limit_moves(&self) -> bool {
+        matches!(self, Door::Limit(_))
     }
 }
 

@@ -89,18 +89,22 @@ impl Meta {
     }
 }
 
-/// Runs a validated model. The loop is compiled four times, with and
-/// without a timeline (`TL`) and with and without client policies that act
-/// during the run (`CL`: retries, a budget, throttling), so the lesson's
-/// plain runs pay for neither.
+/// Runs a validated model. The loop is compiled three times: without a
+/// timeline (`TL`) and without client policies that act during the run
+/// (`CL`: retries, a budget, throttling), so the lesson's plain runs pay for
+/// neither; with a timeline without policies; and with both. `TL` and `CL`
+/// only let the compiler drop code: a loop with them set and no timeline
+/// (`tl()` is `None`) or no policy (every policy call does nothing) runs the
+/// same events to the same bits, so the one combination no experiment runs
+/// (policies without a timeline) takes the loop with both instead of a
+/// fourth copy of it (about 7 KB of wasm).
 pub(crate) fn simulate_model(m: &Model<'_>) -> Run {
     let c = &m.client;
     let policies = c.retry.max_retries > 0 || c.budget.is_some() || c.throttle.is_some();
     match (m.timeline_ms.is_some(), policies) {
         (false, false) => Loop::<false, false>::new(m).run(),
-        (false, true) => Loop::<false, true>::new(m).run(),
         (true, false) => Loop::<true, false>::new(m).run(),
-        (true, true) => Loop::<true, true>::new(m).run(),
+        (_, true) => Loop::<true, true>::new(m).run(),
     }
 }
 
@@ -135,6 +139,10 @@ struct Loop<'m, 'a, const TL: bool, const CL: bool> {
     timeline: Option<Recorder>,
     /// The latest time a caller resolved (`Request::resolved_ms`), 0 before any.
     horizon_ms: f64,
+    /// [`Door::limit`] of a door whose limit never moves (read once).
+    fixed_limit: i32,
+    /// The timeline window of the event being handled ([`Self::enter`]).
+    win: usize,
     /// The indices of [`Model::present`]'s requests (after the first tries).
     present: std::ops::Range<usize>,
 }
@@ -187,6 +195,8 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
             tally: Tally::default(),
             timeline,
             horizon_ms: 0.0,
+            fixed_limit: m.door.limit(m.workers),
+            win: 0, // the window of time 0, where `enter_present` dispatches
             present,
         };
         if !m.present.is_empty() {
@@ -237,37 +247,70 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
         if TL { self.timeline.as_mut() } else { None }
     }
 
-    /// The timeline's window of time `t`.
+    /// An event at `t` begins: finds its timeline window once, for every
+    /// count the event makes (all at `t`).
     #[inline(always)]
-    fn window(&mut self, t: f64) -> Option<&mut Window> {
-        self.tl().and_then(|tl| tl.at(t))
+    fn enter(&mut self, t: f64) {
+        if let Some(tl) = self.tl() {
+            let i = tl.index_of(t);
+            self.win = i;
+        }
+    }
+
+    /// The timeline's window of the event at `t` ([`Self::enter`]; a
+    /// `match`, not `and_then`: a closure is an out-of-line call at the
+    /// page's opt-level "z").
+    #[inline(always)]
+    fn window(&mut self) -> Option<&mut Window> {
+        let i = self.win;
+        match self.tl() {
+            Some(tl) => tl.window_mut(i),
+            None => None,
+        }
+    }
+
+    /// Moves the horizon to `t` if later (`f64::max` without its call: no
+    /// time here is NaN or -0).
+    #[inline(always)]
+    fn resolved_at(&mut self, t: f64) {
+        if t > self.horizon_ms {
+            self.horizon_ms = t;
+        }
     }
 
     /// Accumulates the areas from the last event to `now` (clipped to the
     /// window), if the model measures them.
-    #[inline]
+    #[inline(always)]
     fn advance(&mut self, now: f64) {
-        let window = self.m.window_ms;
-        if self.m.areas && self.last_ms < window {
-            let to = now.min(window);
-            let dt = to - self.last_ms;
-            self.in_system_area += f64::from(self.in_system) * dt;
-            self.in_line_area += f64::from(self.waiting) * dt;
-            self.busy_area += f64::from(self.m.workers - self.free) * dt;
-            let (from, count) = (self.last_ms, u64::from(self.in_system));
-            if let Some(t) = self.tl() {
-                t.area(from, to, count);
-            }
+        if self.m.areas && self.last_ms < self.m.window_ms {
+            self.add_areas(now);
         }
         self.last_ms = now;
     }
 
+    /// [`Self::advance`]'s areas.
+    #[inline(never)]
+    fn add_areas(&mut self, now: f64) {
+        let to = now.min(self.m.window_ms);
+        let dt = to - self.last_ms;
+        self.in_system_area += f64::from(self.in_system) * dt;
+        self.in_line_area += f64::from(self.waiting) * dt;
+        self.busy_area += f64::from(self.m.workers - self.free) * dt;
+        let (from, count) = (self.last_ms, u64::from(self.in_system));
+        if let Some(t) = self.tl() {
+            t.area(from, to, count);
+        }
+    }
+
+    /// After an arrival or a completion: the door's limit and the requests
+    /// in the system, in the event's window.
     #[inline(always)]
-    fn note(&mut self, t: f64) {
+    fn note(&mut self) {
         if TL {
-            let (limit, n) = (self.door.limit(self.m.workers), u64::from(self.in_system));
+            let limit = if self.door.limit_moves() { self.door.limit(self.m.workers) } else { self.fixed_limit };
+            let (n, i) = (u64::from(self.in_system), self.win);
             if let Some(tl) = self.tl() {
-                tl.note(t, limit, n);
+                tl.note_in(i, limit, n);
             }
         }
     }
@@ -279,28 +322,29 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
                 let e = q.take(k);
                 (e.time_ms, e.id as usize)
             };
+            let (t, i) = match kind {
+                Kind::GiveUp => take(&mut self.queue, Kind::GiveUp),
+                Kind::Completion => take(&mut self.queue, Kind::Completion),
+                Kind::Arrival => take(&mut self.queue, Kind::Arrival),
+                Kind::Retry => take(&mut self.queue, Kind::Retry),
+            };
+            self.enter(t);
             match kind {
-                Kind::GiveUp => {
-                    let (t, i) = take(&mut self.queue, Kind::GiveUp);
-                    self.give_up(t, i)
-                }
-                Kind::Completion => {
-                    let (t, i) = take(&mut self.queue, Kind::Completion);
-                    self.complete(t, i)
-                }
-                Kind::Arrival => {
-                    let (t, i) = take(&mut self.queue, Kind::Arrival);
-                    self.tally.first_tries += 1;
-                    if let Some(w) = self.window(t) {
-                        w.first_tries += 1;
+                Kind::GiveUp => self.give_up(t, i),
+                Kind::Completion => self.complete(t, i),
+                Kind::Arrival | Kind::Retry => {
+                    let first = kind == Kind::Arrival;
+                    if first {
+                        self.tally.first_tries += 1;
+                    } else {
+                        self.tally.retries += 1;
                     }
-                    self.arrive(t, i);
-                }
-                Kind::Retry => {
-                    let (t, i) = take(&mut self.queue, Kind::Retry);
-                    self.tally.retries += 1;
-                    if let Some(w) = self.window(t) {
-                        w.retries += 1;
+                    if let Some(w) = self.window() {
+                        if first {
+                            w.first_tries += 1;
+                        } else {
+                            w.retries += 1;
+                        }
                     }
                     self.arrive(t, i);
                 }
@@ -334,21 +378,21 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
         self.advance(t);
         if CL && !self.client.send(t) {
             self.tally.throttled += 1;
-            self.horizon_ms = self.horizon_ms.max(t);
+            self.resolved_at(t);
             if let Some(r) = self.requests.get_mut(i) {
                 r.outcome = Outcome::Throttled;
             }
-            if let Some(w) = self.window(t) {
+            if let Some(w) = self.window() {
                 w.throttled += 1;
             }
-            self.note(t);
+            self.note();
             return;
         }
         if !self.door.admits(u64::from(self.in_system), u64::from(self.waiting), self.free) {
             self.tally.refused += 1;
-            self.horizon_ms = self.horizon_ms.max(t);
+            self.resolved_at(t);
             self.refused(t, i);
-            self.note(t);
+            self.note();
             return;
         }
         self.in_system += 1;
@@ -385,12 +429,12 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
                 }
             }
         }
-        self.note(t);
+        self.note();
     }
 
     /// A refusal at the door or a shed at `t`: the window count and the retry.
     fn refused(&mut self, t: f64, i: usize) {
-        if let Some(w) = self.window(t) {
+        if let Some(w) = self.window() {
             w.refused += 1;
         }
         self.retry(t, i, self.m.retry_after_ms);
@@ -409,14 +453,14 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
             self.waiting -= 1;
             if self.door.sheds(t, r.arrival_ms) {
                 self.in_system -= 1;
-                self.horizon_ms = self.horizon_ms.max(t);
+                self.resolved_at(t);
                 if let Some(r) = self.requests.get_mut(j) {
                     r.outcome = Outcome::Shed;
                     r.start_ms = Some(t);
                 }
                 if !self.present.contains(&j) {
                     self.tally.shed += 1;
-                    if let Some(w) = self.window(t) {
+                    if let Some(w) = self.window() {
                         w.refused += 1;
                     }
                 }
@@ -456,21 +500,23 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
         let present = self.present.contains(&i);
         let answered = on_time && !present;
         r.outcome = if answered { Outcome::Ok } else { Outcome::Late };
+        let arrival = r.arrival_ms;
         // The caller resolved at the answer, or at its deadline.
-        self.horizon_ms = self.horizon_ms.max(if on_time { t } else { deadline });
-        let (arrival, inflight) = (r.arrival_ms, self.meta.get(i).map_or(0, |m| m.inflight));
+        self.resolved_at(if on_time { t } else { deadline });
+        let inflight = self.meta.get(i).map_or(0, |m| m.inflight);
         self.door.learn(t - arrival, inflight, !on_time);
         if answered {
             self.tally.ok += 1;
             if CL {
                 self.client.success(t);
             }
+            let w = self.win;
             if let Some(tl) = self.tl() {
-                tl.answer(t, t - arrival);
+                tl.answer_in(t, w, t - arrival);
             }
         } else if !present {
             self.tally.late += 1;
-            if let Some(w) = self.window(t) {
+            if let Some(w) = self.window() {
                 w.late += 1;
             }
         }
@@ -478,7 +524,7 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
             self.dispatch(t);
             self.watch_line();
         }
-        self.note(t);
+        self.note();
     }
 
     /// With `line_give_ups`, shows the queue the line head's deadline.
@@ -501,13 +547,13 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
             self.waiting -= 1;
             self.in_system -= 1;
             self.tally.dropped += 1;
-            self.horizon_ms = self.horizon_ms.max(r.arrival_ms + self.timeout_ms);
+            self.resolved_at(r.arrival_ms + self.timeout_ms);
             if let Some(q) = self.requests.get_mut(i) {
                 q.outcome = Outcome::Dropped;
             }
             let inflight = self.meta.get(i).map_or(0, |m| m.inflight);
             self.door.learn(t - r.arrival_ms, inflight, true);
-            if let Some(w) = self.window(t) {
+            if let Some(w) = self.window() {
                 w.dropped += 1;
             }
             if self.line_give_ups {

@@ -101,7 +101,9 @@ impl MinHeap {
         MinHeap(Vec::with_capacity(n))
     }
 
-    /// Adds `e`: up from the bottom while its parent is larger.
+    /// Adds `e`: up from the bottom while its parent is larger. Slots are
+    /// read with `get` (inlined, where an index is an out-of-line call at the
+    /// page's opt-level "z"); every index is in bounds.
     #[inline(always)]
     fn push(&mut self, e: Entry) {
         let v = &mut self.0;
@@ -109,14 +111,18 @@ impl MinHeap {
         v.push(e);
         while hole > 0 {
             let parent = (hole - 1) / 2;
-            let p = v[parent];
+            let Some(&p) = v.get(parent) else { break };
             if p <= e {
                 break;
             }
-            v[hole] = p;
+            if let Some(h) = v.get_mut(hole) {
+                *h = p;
+            }
             hole = parent;
         }
-        v[hole] = e;
+        if let Some(h) = v.get_mut(hole) {
+            *h = e;
+        }
     }
 
     /// Removes the smallest entry and returns the next one ([`EMPTY`]: none):
@@ -125,28 +131,31 @@ impl MinHeap {
     fn pop(&mut self) -> Entry {
         let v = &mut self.0;
         let Some(last) = v.pop() else { return EMPTY };
-        let n = v.len();
-        if n == 0 {
+        if v.is_empty() {
             return EMPTY;
         }
         let (mut hole, mut top) = (0, last);
         loop {
             let l = 2 * hole + 1;
-            if l >= n {
-                break;
-            }
-            let c = if l + 1 < n && v[l + 1] < v[l] { l + 1 } else { l };
-            let ce = v[c];
+            let Some(&le) = v.get(l) else { break };
+            let (c, ce) = match v.get(l + 1) {
+                Some(&re) if re < le => (l + 1, re),
+                _ => (l, le),
+            };
             if last <= ce {
                 break;
             }
             if hole == 0 {
                 top = ce;
             }
-            v[hole] = ce;
+            if let Some(h) = v.get_mut(hole) {
+                *h = ce;
+            }
             hole = c;
         }
-        v[hole] = last;
+        if let Some(h) = v.get_mut(hole) {
+            *h = last;
+        }
         top
     }
 

@@ -133,17 +133,37 @@ impl Recorder {
         None
     }
 
+    /// The index of the window of time `t` (`>= 0`), for the `*_in` calls:
+    /// the engine finds it once per event, and every count of the event goes
+    /// to that window.
+    #[inline(always)]
+    pub fn index_of(&mut self, t: f64) -> usize {
+        self.index(t)
+    }
+
+    /// Window `i`, if inside the timeline.
+    #[inline(always)]
+    pub fn window_mut(&mut self, i: usize) -> Option<&mut Window> {
+        self.windows.get_mut(i)
+    }
+
     /// The window of time `t`, if inside the timeline.
-    #[inline]
+    #[cfg(test)]
     pub fn at(&mut self, t: f64) -> Option<&mut Window> {
         let i = self.index(t);
         self.windows.get_mut(i)
     }
 
     /// After an arrival or a completion at `t`: the limit and the peak.
-    #[inline]
+    #[cfg(test)]
     pub fn note(&mut self, t: f64, limit: i32, in_system: u64) {
         let i = self.index(t);
+        self.note_in(i, limit, in_system);
+    }
+
+    /// [`Self::note`] in window `i` (the window of the time noted).
+    #[inline]
+    pub fn note_in(&mut self, i: usize, limit: i32, in_system: u64) {
         if let Some(w) = self.windows.get_mut(i) {
             w.limit = limit;
             w.in_flight_max = w.in_flight_max.max(u32::try_from(in_system).unwrap_or(u32::MAX));
@@ -155,14 +175,21 @@ impl Recorder {
 
     /// An on-time answer at `t` after `latency_ms` (also after the
     /// timeline's end: the split lists keep every answer).
-    #[inline]
+    #[cfg(test)]
     pub fn answer(&mut self, t: f64, latency_ms: f64) {
-        let ms = libm::round(latency_ms).max(0.0) as u64;
+        let i = self.index(t);
+        self.answer_in(t, i, latency_ms);
+    }
+
+    /// [`Self::answer`] in window `i` (the window of `t`).
+    #[inline]
+    pub fn answer_in(&mut self, t: f64, i: usize, latency_ms: f64) {
+        // The cast saturates: a negative (or NaN) latency is 0 ms.
+        let ms = libm::round(latency_ms) as u64;
         if t < self.split_ms {
             self.before += 1;
         }
         self.answers.push(ms);
-        let i = self.index(t);
         if let Some(w) = self.windows.get_mut(i) {
             w.ok += 1;
         }

@@ -156,7 +156,7 @@ impl ClientState {
     }
 
     /// A try leaves the caller at `now_ms`: `false` = rejected locally.
-    #[inline]
+    #[inline(always)]
     pub fn send(&mut self, now_ms: f64) -> bool {
         match (&mut self.counts, &mut self.throttle_rng) {
             (Some(c), Some(r)) => c.admit(now_ms, unit(r)),
