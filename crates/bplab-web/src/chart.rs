@@ -233,7 +233,7 @@ fn draw_where(max: usize, pick: impl Fn(&Shown) -> bool) {
     let drawn: Vec<HtmlCanvasElement> = SHOWN.with(|m| {
         let Ok(mut m) = m.try_borrow_mut() else { return Vec::new() };
         let mut list: Vec<&mut Shown> = m.iter_mut().filter(|s| s.dirty && pick(s)).take(max).collect();
-        draw_many(&mut list, crate::dom::FRAME_BUDGET_MS);
+        draw_many(&mut list, crate::dom::frame_budget_ms());
         list.iter().filter(|s| !s.dirty).map(|s| s.canvas.clone()).collect()
     });
     for c in drawn {

@@ -186,14 +186,32 @@ thread_local! {
     static FRAME_PUMP: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// Frame jobs wait (the page is being built).
     static HOLD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The next frame runs every job waiting, whatever the budget: the first
+    /// after the page was built (see [`hold_frames`]).
+    static UNBUDGETED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The budget of the frame whose jobs are running ([`frame_budget_ms`]).
+    static BUDGET: std::cell::Cell<f64> = const { std::cell::Cell::new(FRAME_BUDGET_MS) };
+    /// How many frames have run jobs (the tests tell frames apart by it).
+    #[cfg(test)]
+    static PUMPS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// What the frame whose jobs are running may still spend in all: the chart
+/// drawing in it keeps to the same budget.
+pub fn frame_budget_ms() -> f64 {
+    BUDGET.with(std::cell::Cell::get)
 }
 
 /// Holds frame jobs back while the page is being built (`true`), then lets
 /// them run (`false`): building every widget comes before drawing any
 /// answer, so the mount's tasks follow each other without frames of drawing
-/// in between.
+/// in between. The first frame after the hold draws every answer that
+/// waited, in one go: nobody has moved a control yet, and each frame more
+/// would lay out and paint the page again before the last widget shows its
+/// numbers.
 pub fn hold_frames(on: bool) {
     HOLD.with(|h| h.set(on));
+    UNBUDGETED.with(|u| u.set(!on));
     if !on && FRAME_JOBS.with(|q| !q.borrow().is_empty()) && !FRAME_PUMP.with(|p| p.replace(true)) {
         next_frame(Box::new(frame_pump));
     }
@@ -240,16 +258,21 @@ fn frame_pump() {
         FRAME_PUMP.with(|p| p.set(false)); // hold_frames(false) starts it again
         return;
     }
+    #[cfg(test)]
+    PUMPS.with(|p| p.set(p.get() + 1));
     let t0 = crate::worker::now();
+    let budget = if UNBUDGETED.with(|u| u.replace(false)) { f64::INFINITY } else { FRAME_BUDGET_MS };
+    BUDGET.with(|b| b.set(budget));
     let mut left = FRAME_JOBS.with(|q| q.borrow().len());
     while left > 0 {
         left -= 1;
         let Some(job) = FRAME_JOBS.with(|q| q.borrow_mut().pop_front()) else { break };
         run_guarded(job, "a redraw");
-        if crate::worker::now() - t0 > FRAME_BUDGET_MS {
+        if crate::worker::now() - t0 > budget {
             break;
         }
     }
+    BUDGET.with(|b| b.set(FRAME_BUDGET_MS));
     if FRAME_JOBS.with(|q| q.borrow().is_empty()) {
         FRAME_PUMP.with(|p| p.set(false));
     } else {
@@ -276,4 +299,61 @@ pub fn show_msg(e: &Element, msg: Option<&str>) {
 /// Logs to the console as an error (kept for the panic hook and bugs).
 pub fn log_error(msg: &str) {
     web_sys::console::error_1(&JsValue::from_str(msg));
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)] // a test fails loudly
+mod tests {
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::{PUMPS, hold_frames, in_frame};
+
+    wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+    /// Queues `n` jobs that each take 15 ms (more than a frame's budget)
+    /// and note the frame they ran in.
+    fn slow_jobs(n: usize, seen: &Rc<RefCell<Vec<u32>>>) {
+        for _ in 0..n {
+            let seen = seen.clone();
+            in_frame(move || {
+                let t0 = crate::worker::now();
+                while crate::worker::now() - t0 < 15.0 {}
+                seen.borrow_mut().push(PUMPS.with(std::cell::Cell::get));
+            });
+        }
+    }
+
+    async fn until(seen: &Rc<RefCell<Vec<u32>>>, n: usize) {
+        for _ in 0..10_000 {
+            if seen.borrow().len() >= n {
+                return;
+            }
+            let p = js_sys::Promise::new(&mut |done, _| super::later(1, move || drop(done.call0(&done))));
+            let _ = wasm_bindgen_futures::JsFuture::from(p).await;
+        }
+        panic!("the jobs never ran");
+    }
+
+    // The answers that waited while the page was built are all drawn in the
+    // first frame after it (one layout and paint, not one per 10 ms of
+    // drawing); later ones keep to the budget, one slow job per frame.
+    #[wasm_bindgen_test]
+    async fn the_first_frame_after_the_hold_runs_every_job_that_waited() {
+        let seen = Rc::new(RefCell::new(Vec::new()));
+        hold_frames(true);
+        slow_jobs(4, &seen);
+        hold_frames(false);
+        until(&seen, 4).await;
+        let held = seen.borrow().clone();
+        assert!(held.iter().all(|f| *f == held[0]), "held jobs in one frame: {held:?}");
+        seen.borrow_mut().clear();
+        slow_jobs(3, &seen);
+        until(&seen, 3).await;
+        let later = seen.borrow().clone();
+        assert!(later.windows(2).all(|w| w[0] < w[1]), "one slow job per frame after: {later:?}");
+        assert!(later[0] > held[0]);
+    }
 }
