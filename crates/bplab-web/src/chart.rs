@@ -268,6 +268,10 @@ fn charts_done(sec: &Element) {
         let _ = sec.remove_attribute("data-await-shown");
         let _ = sec.set_attribute("data-drawn-at", &format!("{:.3}", crate::worker::now()));
         let _ = sec.set_attribute("data-shown", &shown);
+        let doc = crate::dom::document();
+        if doc.is_some_and(|d| d.query_selector("section.widget:not([data-shown])").ok().flatten().is_none()) {
+            crate::dom::first_answers_shown();
+        }
     }
     if let Some(shown) = sec.get_attribute("data-await-charts").filter(|_| !pending_in(sec, false)) {
         let _ = sec.remove_attribute("data-await-charts");

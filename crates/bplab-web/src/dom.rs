@@ -186,8 +186,9 @@ thread_local! {
     static FRAME_PUMP: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// Frame jobs wait (the page is being built).
     static HOLD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    /// The next frame runs every job waiting, whatever the budget: the first
-    /// after the page was built (see [`hold_frames`]).
+    /// Frames run every job waiting, whatever the budget: from when the
+    /// page is built until every widget has shown its first answer (see
+    /// [`hold_frames`], [`first_answers_shown`]).
     static UNBUDGETED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// The budget of the frame whose jobs are running ([`frame_budget_ms`]).
     static BUDGET: std::cell::Cell<f64> = const { std::cell::Cell::new(FRAME_BUDGET_MS) };
@@ -205,17 +206,34 @@ pub fn frame_budget_ms() -> f64 {
 /// Holds frame jobs back while the page is being built (`true`), then lets
 /// them run (`false`): building every widget comes before drawing any
 /// answer, so the mount's tasks follow each other without frames of drawing
-/// in between. The first frame after the hold draws every answer that
-/// waited, in one go: nobody has moved a control yet, and each frame more
-/// would lay out and paint the page again before the last widget shows its
-/// numbers.
+/// in between. From then on, until every widget has shown its first
+/// answer ([`first_answers_shown`]), a frame draws every answer waiting, in
+/// one go: nobody has moved a control yet, and each frame more would lay
+/// out and paint the page again before the last widget shows its numbers
+/// (at most [`FIRST_ANSWERS_MS`]: a widget that never answers does not
+/// lift the budget for good).
 pub fn hold_frames(on: bool) {
     HOLD.with(|h| h.set(on));
     UNBUDGETED.with(|u| u.set(!on));
+    if !on {
+        later(FIRST_ANSWERS_MS, first_answers_shown);
+    }
     if !on && FRAME_JOBS.with(|q| !q.borrow().is_empty()) && !FRAME_PUMP.with(|p| p.replace(true)) {
         next_frame(Box::new(frame_pump));
     }
 }
+
+/// Every widget has shown its first answer: frames keep to the budget again.
+pub fn first_answers_shown() {
+    UNBUDGETED.with(|u| u.set(false));
+}
+
+/// The longest frames go unbudgeted after the page is built (ms; in the
+/// tests, long enough for any machine).
+#[cfg(not(test))]
+const FIRST_ANSWERS_MS: i32 = 3_000;
+#[cfg(test)]
+const FIRST_ANSWERS_MS: i32 = 600_000;
 
 /// Main-thread time one frame's jobs may take before the rest waits for
 /// the next frame (ms, measured: at 4× CPU throttling this is a quarter of
@@ -261,7 +279,7 @@ fn frame_pump() {
     #[cfg(test)]
     PUMPS.with(|p| p.set(p.get() + 1));
     let t0 = crate::worker::now();
-    let budget = if UNBUDGETED.with(|u| u.replace(false)) { f64::INFINITY } else { FRAME_BUDGET_MS };
+    let budget = if UNBUDGETED.with(std::cell::Cell::get) { f64::INFINITY } else { FRAME_BUDGET_MS };
     BUDGET.with(|b| b.set(budget));
     let mut left = FRAME_JOBS.with(|q| q.borrow().len());
     while left > 0 {
@@ -339,9 +357,11 @@ mod tests {
 
     // The answers that waited while the page was built are all drawn in the
     // first frame after it (one layout and paint, not one per 10 ms of
-    // drawing); later ones keep to the budget, one slow job per frame.
+    // drawing), and so are those that come before every widget has shown
+    // its first answer; after that, they keep to the budget, one slow job
+    // per frame.
     #[wasm_bindgen_test]
-    async fn the_first_frame_after_the_hold_runs_every_job_that_waited() {
+    async fn frames_draw_every_waiting_answer_until_the_first_answers_are_shown() {
         let seen = Rc::new(RefCell::new(Vec::new()));
         hold_frames(true);
         slow_jobs(4, &seen);
@@ -349,11 +369,18 @@ mod tests {
         until(&seen, 4).await;
         let held = seen.borrow().clone();
         assert!(held.iter().all(|f| *f == held[0]), "held jobs in one frame: {held:?}");
+        // Until every widget has shown its first answer, later answers too.
+        seen.borrow_mut().clear();
+        slow_jobs(3, &seen);
+        until(&seen, 3).await;
+        let more = seen.borrow().clone();
+        assert!(more.iter().all(|f| *f == more[0]) && more[0] > held[0], "still one frame: {more:?}");
+        super::first_answers_shown();
         seen.borrow_mut().clear();
         slow_jobs(3, &seen);
         until(&seen, 3).await;
         let later = seen.borrow().clone();
         assert!(later.windows(2).all(|w| w[0] < w[1]), "one slow job per frame after: {later:?}");
-        assert!(later[0] > held[0]);
+        assert!(later[0] > more[0]);
     }
 }
