@@ -268,7 +268,8 @@ fn charts_done(sec: &Element) {
         let _ = sec.remove_attribute("data-await-shown");
         let _ = sec.set_attribute("data-drawn-at", &format!("{:.3}", crate::worker::now()));
         let _ = sec.set_attribute("data-shown", &shown);
-        let doc = crate::dom::document();
+        // Once, at first load: every later answer skips the page-wide query.
+        let doc = crate::dom::document().filter(|_| crate::dom::awaiting_first_answers());
         if doc.is_some_and(|d| d.query_selector("section.widget:not([data-shown])").ok().flatten().is_none()) {
             crate::dom::first_answers_shown();
         }

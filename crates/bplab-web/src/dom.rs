@@ -197,8 +197,9 @@ thread_local! {
     static PUMPS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
-/// What the frame whose jobs are running may still spend in all: the chart
-/// drawing in it keeps to the same budget.
+/// The budget of the frame whose jobs are running ([`FRAME_BUDGET_MS`], or
+/// none while the first answers are drawn): the chart drawing in it keeps
+/// to the same budget.
 pub fn frame_budget_ms() -> f64 {
     BUDGET.with(std::cell::Cell::get)
 }
@@ -221,6 +222,12 @@ pub fn hold_frames(on: bool) {
     if !on && FRAME_JOBS.with(|q| !q.borrow().is_empty()) && !FRAME_PUMP.with(|p| p.replace(true)) {
         next_frame(Box::new(frame_pump));
     }
+}
+
+/// Whether frames still wait for every widget's first answer to lift the
+/// budget ([`first_answers_shown`] ends it).
+pub fn awaiting_first_answers() -> bool {
+    UNBUDGETED.with(std::cell::Cell::get)
 }
 
 /// Every widget has shown its first answer: frames keep to the budget again.

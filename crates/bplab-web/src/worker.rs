@@ -287,8 +287,15 @@ fn start_pool() -> Pool {
     let no_worker = web_sys::window()
         .map(|w| js_sys::Reflect::get(&w, &JsValue::from_str("Worker")).map_or(true, |v| !v.is_function()))
         .unwrap_or(true);
-    let Some(url) = (!no_worker).then(worker_url).and_then(Result::ok).flatten() else { return pool };
-    match spawn_all(&url, &mut pool) {
+    if no_worker {
+        return pool;
+    }
+    let url = match worker_url() {
+        Ok(None) => return pool, // no worker text in this page (wasm-bindgen tests)
+        Ok(Some(url)) => Ok(url),
+        Err(e) => Err(e),
+    };
+    match url.and_then(|url| spawn_all(&url, &mut pool)) {
         Ok(()) => pool.mode = Mode::Worker,
         Err(e) => {
             warn(&format!("bplab: no worker ({}); computing on the main thread", describe(&e)));

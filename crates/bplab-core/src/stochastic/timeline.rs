@@ -82,9 +82,10 @@ impl Recorder {
     /// much cheaper than `floor`, a libm call on baseline x86-64). The
     /// engine asks in time order, so the answer is kept with the exact
     /// range of times that divide to it, and a division is paid only when
-    /// `t` leaves that range.
+    /// `t` leaves that range. The engine finds it once per event, and every
+    /// count of the event goes to that window (the `*_in` calls).
     #[inline(always)]
-    fn index(&mut self, t: f64) -> usize {
+    pub fn index(&mut self, t: f64) -> usize {
         let (lo, hi, i) = self.memo;
         if lo <= t && t < hi {
             return i;
@@ -131,14 +132,6 @@ impl Recorder {
             }
         }
         None
-    }
-
-    /// The index of the window of time `t` (`>= 0`), for the `*_in` calls:
-    /// the engine finds it once per event, and every count of the event goes
-    /// to that window.
-    #[inline(always)]
-    pub fn index_of(&mut self, t: f64) -> usize {
-        self.index(t)
     }
 
     /// Window `i`, if inside the timeline.
