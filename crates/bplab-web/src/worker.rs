@@ -290,11 +290,8 @@ fn start_pool() -> Pool {
     if no_worker {
         return pool;
     }
-    let url = match worker_url() {
-        Ok(None) => return pool, // no worker text in this page (wasm-bindgen tests)
-        Ok(Some(url)) => Ok(url),
-        Err(e) => Err(e),
-    };
+    // No worker text in this page (wasm-bindgen tests): the main thread, without a word.
+    let Some(url) = worker_url().transpose() else { return pool };
     match url.and_then(|url| spawn_all(&url, &mut pool)) {
         Ok(()) => pool.mode = Mode::Worker,
         Err(e) => {

@@ -252,8 +252,7 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
     #[inline(always)]
     fn enter(&mut self, t: f64) {
         if let Some(tl) = self.tl() {
-            let i = tl.index(t);
-            self.win = i;
+            self.win = tl.index(t);
         }
     }
 
