@@ -83,21 +83,48 @@ function init() {
     }).observe({ type: 'longtask', buffered: true });
   } catch {}
   // Answering: every widget mounted (the root is no longer aria-busy), its controls live and its
-  // first answer (the chosen point's numbers, and its charts in view) on screen (data-shown).
-  // Settled: nothing busy anywhere (every full run shown, every chart drawn, off screen too).
+  // first answer (the chosen point's numbers, and its charts in view) on screen: data-shown on
+  // every widget, and every widget on screen rendered (not skipped by content-visibility: the
+  // page once marked widgets shown before the browser had rendered any) with its charts on
+  // screen drawn; timed in the task after that frame, once its layout and paint are done.
+  // Settled: nothing busy anywhere (every full run shown, every chart drawn, off screen too),
+  // timed the same way.
   const total = () => {
     let ms = 0;
     for (const x of document.querySelectorAll('section.widget')) ms += Number(x.dataset.computeMs || 0);
     return ms;
   };
+  const onScreen = (e) => {
+    const r = e.getBoundingClientRect();
+    return r.bottom > 0 && r.top < innerHeight;
+  };
+  const rendered = () => [...document.querySelectorAll('section.widget')].filter(onScreen).every((w) => {
+    const o = w.querySelector('output');
+    return (!o || o.checkVisibility({ contentVisibilityAuto: true }))
+      && [...w.querySelectorAll('canvas')].filter(onScreen).every((c) => c.hasAttribute('data-layout'));
+  });
+  // After the rendering of the frame this runs in (a frame callback): the next task.
+  const afterFrame = (then) => setTimeout(() => then(performance.now()), 0);
+  let answering = false;
+  let settling = false;
   const check = () => {
     const s = document.querySelectorAll('section.widget');
     const root = document.getElementById('bplab');
     if (!s.length || (root && root.getAttribute('aria-busy') === 'true')) return;
-    if (!window.__answered && [...s].every((x) => x.dataset.shown)) window.__answered = { at: performance.now(), computeMs: total() };
-    if (!window.__settled && !document.querySelector('[aria-busy=true]')) {
-      window.__settled = { at: performance.now(), computeMs: total() };
-      window.__settledNow();
+    if (!answering && [...s].every((x) => x.dataset.shown)) {
+      answering = true;
+      // Read only from here on: reading boxes forces a layout, which mid-load would change the load.
+      const when = () => (rendered()
+        ? afterFrame((at) => { window.__answered = { at, computeMs: total() }; check(); })
+        : requestAnimationFrame(when));
+      when();
+    }
+    if (window.__answered && !settling && !document.querySelector('[aria-busy=true]')) {
+      settling = true;
+      afterFrame((at) => {
+        window.__settled = { at, computeMs: total() };
+        window.__settledNow();
+      });
     }
   };
   // Awaited over CDP (Runtime.evaluate), so that waiting for the load injects nothing into the page:

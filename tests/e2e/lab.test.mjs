@@ -137,6 +137,46 @@ test('the page\'s widgets enter the document together, once every one is built',
   await done(page);
 });
 
+test('at first load a widget on screen is marked shown only once its numbers and charts are rendered', async () => {
+  // `data-shown` says the answer's numbers and its charts in view are on screen (painted at the
+  // end of the frame that marks it; scripts/measure-page.mjs times the first load by it). A
+  // widget is `content-visibility: auto`: the browser skips its content until it has found it
+  // near the viewport, which it does only after the frame in which the widgets arrive. The
+  // state is read in the mutation callback of the marking itself, for a desktop and a phone.
+  for (const viewport of [{ width: 1400, height: 1000 }, { width: 360, height: 740 }]) {
+    const page = await openPage(L.browser, L.origin(), viewport);
+    await page.addInitScript(() => {
+      window.__marks = [];
+      const onScreen = (e) => {
+        const r = e.getBoundingClientRect();
+        return r.bottom > 0 && r.top < innerHeight && r.right > 0 && r.left < innerWidth;
+      };
+      new MutationObserver((records) => {
+        for (const r of records) {
+          const sec = r.target;
+          if (r.oldValue || !sec.matches('section.widget') || !sec.dataset.shown || !onScreen(sec)) continue;
+          const out = sec.querySelector('output');
+          const canvases = [...sec.querySelectorAll('canvas')].filter(onScreen);
+          window.__marks.push({
+            widget: sec.dataset.widget,
+            rendered: !!out && out.checkVisibility({ contentVisibilityAuto: true }),
+            undrawn: canvases.filter((c) => !c.hasAttribute('data-layout')).map((c) => c.id),
+          });
+        }
+      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-shown'], attributeOldValue: true });
+    });
+    await page.goto(L.url);
+    await ready(page);
+    const marks = await page.evaluate(() => window.__marks);
+    assert.ok(marks.length >= 1, `${viewport.width} px: a widget on screen was marked shown`);
+    for (const m of marks) {
+      assert.ok(m.rendered, `${viewport.width} px: ${m.widget} marked shown while the browser skips its content`);
+      assert.deepEqual(m.undrawn, [], `${viewport.width} px: ${m.widget} marked shown before its charts on screen are drawn`);
+    }
+    await done(page);
+  }
+});
+
 test('a copied link reproduces the view', async () => {
   const page = await open();
   const w = page.locator('#w-shaping');

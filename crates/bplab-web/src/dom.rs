@@ -152,6 +152,14 @@ fn run_guarded(f: Job, what: &str) {
   if (text !== undefined) e.textContent = text;
   return e;
 }
+export function mark_on_screen(at, selector, attr) {
+  // Every box is read before any is marked (one layout).
+  const seen = [...at.querySelectorAll(selector)].filter((e) => {
+    const r = e.getBoundingClientRect();
+    return r.bottom > 0 && r.top < innerHeight;
+  });
+  for (const e of seen) e.setAttribute(attr, '');
+}
 export function guarded(f, what) {
   try {
     f();
@@ -176,6 +184,11 @@ extern "C" {
     /// NUL name NUL value …` and, when given, the text.
     #[wasm_bindgen(catch)]
     fn make(doc: &Document, tag: &str, attrs: &str, text: Option<&str>) -> Result<Element, JsValue>;
+
+    /// Gives attribute `attr` to the elements under `at` matching
+    /// `selector` whose box meets the viewport.
+    #[wasm_bindgen(catch)]
+    pub fn mark_on_screen(at: &Element, selector: &str, attr: &str) -> Result<(), JsValue>;
 }
 
 /// Work waiting for the next frame, in order.

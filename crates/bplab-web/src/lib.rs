@@ -205,7 +205,8 @@ impl Mount {
                 } else {
                     let _ = m.root.append_child(&m.at);
                 }
-                m.finish();
+                m.finish(); // the links above the widgets are in place: their boxes are where they stay
+                chart::first_view(&m.at);
                 let _ = m.root.remove_attribute("aria-busy");
                 dom::hold_frames(false);
                 chart::schedule(); // the charts out of view, held back while the page was built
