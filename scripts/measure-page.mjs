@@ -38,8 +38,10 @@
 // longest main-thread task while the widget computes them. Then the first
 // load: to every widget answering (the root no longer aria-busy: every widget
 // built, its controls live; and every widget's first answer, numbers and
-// charts in view, on screen: data-shown) and to everything settled (nothing
-// aria-busy: every full run shown, every chart drawn); and the page weight
+// charts in view, on screen: data-shown, with every widget on screen rendered
+// and its charts on screen drawn, timed after that frame's paint; see init)
+// and to everything settled (nothing aria-busy: every full run shown, every
+// chart drawn); and the page weight
 // (gzip of what the page loads: index.html, wasm, js, css).
 //
 // Usage: node scripts/measure-page.mjs [--json] [--moves N] [--rates 1,4] [--load-only] [--worker-formula] [--widgets a,b] [--loads N] [--query Q]
