@@ -238,7 +238,10 @@ fn expect(e: &Example, actual: &str) -> Result<(), String> {
     let (want, got): (Vec<String>, Vec<String>) = if measuring {
         (vec![mask_numbers(shown[0])], actual.iter().take(1).map(|l| mask_numbers(l)).collect())
     } else {
-        (shown.iter().map(|s| s.to_string()).collect(), actual.iter().take(shown.len()).map(|s| s.to_string()).collect())
+        (
+            shown.iter().map(|s| s.to_string()).collect(),
+            actual.iter().take(shown.len()).map(|s| s.to_string()).collect(),
+        )
     };
     if want == got {
         Ok(())
@@ -536,9 +539,9 @@ fn live_imports_nothing_from_an_experiment() {
             }
             let named = bplab_core::EXPERIMENTS.iter().any(|e| {
                 line.contains(&format!("bplab_core::{}", e.name))
-                    || line.match_indices(&format!("{}::", e.name)).any(|(at, _)| {
-                        !line[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_')
-                    })
+                    || line
+                        .match_indices(&format!("{}::", e.name))
+                        .any(|(at, _)| !line[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_'))
             }) || line.contains("experiments::");
             if named {
                 found.push(format!("{}:{}: {}", f.strip_prefix(root()).unwrap().display(), i + 1, line.trim()));
