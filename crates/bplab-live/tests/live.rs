@@ -51,7 +51,7 @@ fn load_cfg(addr: SocketAddr, rate: f64, seconds: f64, timeout_ms: u64) -> LoadC
 // (a) With limit 10, 3x overload: the tail is pinned by the queue bound and
 // nothing is wasted. Only the accounting is asserted (it holds at any
 // speed of the machine); the tail and the throughput are printed, and
-// measured with a release build in the README.
+// measured with a release build in docs/performance.md.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn limit_pins_tail_and_holds_ceiling() {
     let _heavy = HEAVY.lock().await;

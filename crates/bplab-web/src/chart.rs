@@ -8,8 +8,8 @@
 //! drawing failure is logged and shown in `data-error`; it never takes the
 //! page down.
 //!
-//! Drawing costs main-thread time (plotters, measured at 2–12 ms a chart
-//! unthrottled), so a new plot is only *stored* ([`show`]) and marked
+//! Drawing costs main-thread time (plotters; per chart in
+//! `docs/performance.md`), so a new plot is only *stored* ([`show`]) and marked
 //! `data-pending`; canvases in or near the viewport (their widget is
 //! rendered: `content-visibility: auto`) are drawn by their widget in its frame
 //! ([`draw_in_view`]), the others one per task afterwards, nearest the
@@ -176,7 +176,7 @@ fn observe_section(sec: &Element) {
 /// auto` widget arrives skipped: the browser finds out that it is near the
 /// viewport only after the frame it arrives in, so its numbers and charts
 /// would reach the screen frames after that frame marked them shown
-/// (measured at 4× CPU: 180–520 ms after). These stay rendered: back at
+/// (how much later: `docs/performance.md`). These stay rendered: back at
 /// `auto` they would be skipped again until the browser looked.
 pub fn first_view(at: &Element) {
     if crate::url_state::embedding().is_some() || !reports_view() {

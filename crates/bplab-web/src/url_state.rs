@@ -175,9 +175,9 @@ fn write_url() {
 
 /// Schedules a URL update: debounced by 150 ms, then written when the main
 /// thread is idle ([`when_idle`]). The write (every widget's state, the embed
-/// links, `history.replaceState`) takes about 9 ms at 4× CPU throttling, half
-/// of it the `replaceState`; fired by the timer alone it could land between
-/// an input and its next frame, or before an answer's draw.
+/// links, `history.replaceState`) is long enough on a phone's core (see
+/// `docs/performance.md`) that, fired by the timer alone, it could land
+/// between an input and its next frame, or before an answer's draw.
 pub fn changed() {
     let Some(w) = web_sys::window() else { return };
     if let Some(id) = PENDING.with(Cell::get) {

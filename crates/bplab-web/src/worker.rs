@@ -45,7 +45,8 @@ pub enum Phase {
 /// worker, or the main thread without one): the CSV texts, explanations,
 /// readouts and figures. The page never deserializes a whole report, which
 /// would need a `Deserialize` for every report type of every experiment
-/// (about 45 KB gzip of wasm); these few generic types are all it reads back.
+/// (its weight: `docs/performance.md`); these few generic types are all it
+/// reads back.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct View {
     /// `(file, csv)` per table, in the registry's order.
@@ -210,9 +211,9 @@ enum Mode {
 /// a widget's newer request still makes its older ones stale in that
 /// worker's queue; two let two widgets compute at once (at first load every
 /// widget asks at once: one worker answered them one after another, the
-/// last about 130 ms of compute after the first at 1×, four times that on
-/// a phone's core). A phone has cores to spare for them; a page on a
-/// two-core machine shares its cores the same way it would with one
+/// last long after the first, `docs/performance.md`). A phone has cores to
+/// spare for them; a page on a two-core machine shares its cores the same
+/// way it would with one
 /// worker computing twice as long. An embed (one widget, one lane) starts one.
 const WORKERS: usize = 2;
 
@@ -268,8 +269,9 @@ extern "C" {
     /// A Blob URL of the worker's source text from the page, if the build
     /// put it there (the single file unpacks it into
     /// `globalThis.__bplabWorkerSrc` before the wasm starts; the served page
-    /// carries it as text in `#bplab-worker-src`). Made in JS: the 43 KB
-    /// text never crosses into the wasm and back (17–29 ms at 4× CPU).
+    /// carries it as text in `#bplab-worker-src`). Made in JS: the text
+    /// never crosses into the wasm and back (what that saved:
+    /// `docs/performance.md`).
     #[wasm_bindgen(catch)]
     fn worker_url() -> Result<Option<String>, JsValue>;
 }

@@ -97,7 +97,7 @@ impl Meta {
 /// (`tl()` is `None`) or no policy (every policy call does nothing) runs the
 /// same events to the same bits, so the one combination no experiment runs
 /// (policies without a timeline) takes the loop with both instead of a
-/// fourth copy of it (about 7 KB of wasm).
+/// fourth copy of it (its weight in wasm: `docs/performance.md`).
 pub(crate) fn simulate_model(m: &Model<'_>) -> Run {
     let c = &m.client;
     let policies = c.retry.max_retries > 0 || c.budget.is_some() || c.throttle.is_some();

@@ -338,7 +338,7 @@ impl<'a> EventQueue<'a> {
     #[inline(always)]
     pub fn next_kind(&self) -> Option<Kind> {
         // Read in place: `[T; N]::map` is an out-of-line call at the page's
-        // opt-level "z" (12 % of a metastable run's time, natively at z).
+        // opt-level "z" (what it cost: `docs/performance.md`).
         let h = &self.heads;
         let (g, c, a, r) = (h[0].0, h[1].0, h[2].0, h[3].0);
         if c <= a {

@@ -1,6 +1,6 @@
 //! The questions file (`web/questions.json`): parsed and checked once, with
 //! every error naming its field (`questions[1].options[2].value.kind: …`).
-//! See the README section "Predict, then check" for the format.
+//! See `docs/page.md`, "Writing a question", for the format.
 
 use std::cell::RefCell;
 

@@ -22,7 +22,7 @@ pub struct Extras {
     /// (`<widget>.explain=open`, or `explain=open` in its embed). Closed, a
     /// panel is one click away and an experiment's is filled only when it
     /// opens: at first load the page neither writes nor lays out nine
-    /// explanations nobody has asked for yet (README, "Measured performance").
+    /// explanations nobody has asked for yet (`docs/performance.md`).
     pub explain_open: bool,
 }
 

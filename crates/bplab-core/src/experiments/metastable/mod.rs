@@ -242,9 +242,9 @@ pub(crate) struct Setup {
     /// length): merged once per trigger, not once per run. A report's lanes
     /// and sizing steps all run the chosen trigger (16 runs at the
     /// defaults), and a diagram cell's six policies one trigger each; the
-    /// merge copies every arrival of the run (about 13 % of a slider move's
-    /// time natively at the page's opt-level, `perf`). Bounded by the
-    /// triggers a report runs (the grid's cells and the chosen one).
+    /// merge copies every arrival of the run (a measurable share of a slider
+    /// move: `docs/performance.md`). Bounded by the triggers a report runs
+    /// (the grid's cells and the chosen one).
     merged: Mutex<Vec<Merged>>,
 }
 
