@@ -66,7 +66,12 @@ pub fn serve(server: &Server, arrivals_ms: &[f64], service_ms: &[f64], window_ms
 
 /// The engine model [`serve`] runs: `server`'s workers behind its line,
 /// its callers' timeout and abandonment.
-pub(crate) fn server_model<'a>(server: &Server, arrivals_ms: &'a [f64], service_ms: &'a [f64], window_ms: f64) -> Model<'a> {
+pub(crate) fn server_model<'a>(
+    server: &Server,
+    arrivals_ms: &'a [f64],
+    service_ms: &'a [f64],
+    window_ms: f64,
+) -> Model<'a> {
     let mut m = Model::new(arrivals_ms, service_ms, server.workers, window_ms);
     m.door = Door::line(server.line_limit);
     m.client.timeout_ms = server.timeout_ms;

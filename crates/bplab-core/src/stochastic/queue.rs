@@ -389,7 +389,10 @@ impl<'a> EventQueue<'a> {
 
     /// Events still queued.
     pub fn len(&self) -> usize {
-        self.first_ms.len().saturating_sub(self.next_first) + self.give_ups.len() + self.completions.len() + self.retries.len()
+        self.first_ms.len().saturating_sub(self.next_first)
+            + self.give_ups.len()
+            + self.completions.len()
+            + self.retries.len()
     }
 
     /// No events left.

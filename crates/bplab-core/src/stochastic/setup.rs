@@ -3,11 +3,11 @@
 use super::engine::{serve, server_model, summarisable, summarise_model};
 use super::error::{StochasticError, check};
 use super::run::{Outcome, Run};
-use super::summary::Summary;
-use super::tries::{Retained, Source};
 use super::server::Server;
 use super::service::ServiceTime;
+use super::summary::Summary;
 use super::traffic::{MAX_MS, RateSchedule};
+use super::tries::{Retained, Source};
 
 /// Everything a run depends on. Same `Setup` → same [`Run`], bit for bit,
 /// on every target.

@@ -147,12 +147,6 @@ impl Fold {
         }
     }
 
-    /// The tries folded so far.
-    #[cfg(test)]
-    pub(crate) fn tries(&self) -> u64 {
-        self.tries
-    }
-
     /// Served tries kept because they end after the horizon known so far.
     pub(crate) fn beyond_len(&self) -> usize {
         self.beyond.len()

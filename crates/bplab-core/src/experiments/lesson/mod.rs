@@ -8,15 +8,12 @@
 
 pub(super) mod explain;
 mod params;
-mod stats;
 pub(super) mod plots;
+mod stats;
 
 use serde::Serialize;
 
-use super::{
-    ChartSpec, Estimate, Exec, Experiment, ExperimentId, RunTally, par_map,
-    poisson_bound,
-};
+use super::{ChartSpec, Estimate, Exec, Experiment, ExperimentId, RunTally, par_map, poisson_bound};
 use crate::arrivals::Curve;
 use crate::error::ConfigError;
 use crate::models::admission::{AdmissionOutcome, AdmissionSettings, Limit};
@@ -74,10 +71,7 @@ static CHARTS: [ChartSpec; 2] = [
         file: "lesson-sweep.png",
         title: "p99 and delivered answers vs offered rate (band: 95 % over replicas)",
     },
-    ChartSpec {
-        file: "lesson-latency.png",
-        title: "Latency at the chosen rate: random arrivals vs evenly spaced",
-    },
+    ChartSpec { file: "lesson-latency.png", title: "Latency at the chosen rate: random arrivals vs evenly spaced" },
 ];
 
 /// One offered rate: every replica's row and the deterministic model's.
@@ -214,7 +208,8 @@ fn deterministic(p: &LessonParams, svc: ServiceTime, rate: f64) -> AdmissionOutc
     let duration_ms = (p.seconds * 1000.0).clamp(1.0, f64::from(u32::MAX)) as u32;
     let service_ms = libm::round(svc.mean_ms() / f64::from(p.workers)).clamp(1.0, f64::from(u32::MAX)) as u32;
     let s = AdmissionSettings { service_ms, deadline_ms: p.client_timeout_ms.max(service_ms), duration_ms };
-    let limit = p.door_limit.waiting().map_or(Limit::None, |l| Limit::Finite(l.saturating_add(p.workers).min(i32::MAX as u32)));
+    let limit =
+        p.door_limit.waiting().map_or(Limit::None, |l| Limit::Finite(l.saturating_add(p.workers).min(i32::MAX as u32)));
     admission_flat(&s, rate, limit)
 }
 
@@ -447,7 +442,8 @@ mod tests {
     fn kept(p: &LessonParams, rate: f64, seed: u64) -> (Summary, Vec<f64>) {
         let setup = Setup::poisson(rate, p.service, server(p), p.seconds * 1000.0, seed);
         let run = setup.run(poisson_bound(rate * p.seconds).saturating_mul(2)).unwrap();
-        let ok = run.requests.iter().filter(|r| r.outcome == Outcome::Ok).filter_map(|r| r.end_ms.map(|e| e - r.arrival_ms));
+        let ok =
+            run.requests.iter().filter(|r| r.outcome == Outcome::Ok).filter_map(|r| r.end_ms.map(|e| e - r.arrival_ms));
         (run.summary(rate), ok.collect())
     }
 
@@ -482,6 +478,8 @@ mod tests {
             let mut counts = vec![0u64; BUCKETS];
             ok.iter().for_each(|&v| counts[((v / width) as usize).min(BUCKETS - 1)] += 1);
             assert_eq!(lat.buckets(BUCKETS), (width, counts), "{service} {rate} rps");
+            // One count per whole ms up to the largest answer, which the timeout bounds.
+            assert!(lat.cells() <= p.client_timeout_ms as usize + 1 && lat.top_ms() == top, "{}", lat.cells());
         }
     }
 }
