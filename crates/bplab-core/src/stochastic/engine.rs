@@ -48,7 +48,9 @@ use super::model::Model;
 use super::queue::{EventQueue, Kind};
 use super::run::{Outcome, Request, Run, Tally};
 use super::server::{Abandon, Server};
+use super::summary::Fold;
 use super::timeline::{Recorder, Window};
+use super::tries::{Retained, Source, Tries, Window as Kept};
 
 /// Largest arrival or service time accepted by [`serve`], ms.
 pub const MAX_TIME_MS: f64 = 1e15;
@@ -59,11 +61,22 @@ pub const MAX_TIME_MS: f64 = 1e15;
 /// unsorted or out-of-range times, or lists of different lengths.
 pub fn serve(server: &Server, arrivals_ms: &[f64], service_ms: &[f64], window_ms: f64) -> Result<Run, StochasticError> {
     server.validate()?;
+    server_model(server, arrivals_ms, service_ms, window_ms).run()
+}
+
+/// The engine model [`serve`] runs: `server`'s workers behind its line,
+/// its callers' timeout and abandonment.
+pub(crate) fn server_model<'a>(
+    server: &Server,
+    arrivals_ms: &'a [f64],
+    service_ms: &'a [f64],
+    window_ms: f64,
+) -> Model<'a> {
     let mut m = Model::new(arrivals_ms, service_ms, server.workers, window_ms);
     m.door = Door::line(server.line_limit);
     m.client.timeout_ms = server.timeout_ms;
     m.client.abandon = server.abandon;
-    m.run()
+    m
 }
 
 /// Per-try state beside the public [`Request`] (kept only for a limiter
@@ -101,21 +114,90 @@ impl Meta {
 pub(crate) fn simulate_model(m: &Model<'_>) -> Run {
     let c = &m.client;
     let policies = c.retry.max_retries > 0 || c.budget.is_some() || c.throttle.is_some();
+    let tries = first_tries(m);
     match (m.timeline_ms.is_some(), policies) {
-        (false, false) => Loop::<false, false>::new(m).run(),
-        (true, false) => Loop::<true, false>::new(m).run(),
-        (_, true) => Loop::<true, true>::new(m).run(),
+        (false, false) => Loop::<false, false, _>::new(m, tries, None).run(),
+        (true, false) => Loop::<true, false, _>::new(m, tries, None).run(),
+        (_, true) => Loop::<true, true, _>::new(m, tries, None).run(),
     }
 }
 
+/// Whether [`summarise_model`] can run `m`: first tries only (no retries,
+/// no present requests), drawn by the run, and nothing a try's own record
+/// must remember beside it (a limiter's samples).
+pub(crate) fn summarisable(m: &Model<'_>) -> bool {
+    m.arrivals_ms.is_empty()
+        && m.service_ms.is_empty()
+        && m.present.is_empty()
+        && m.client.retry.max_retries == 0
+        && !matches!(m.door, Door::Limit(_))
+}
+
+/// Runs `m` (validated, [`summarisable`]) on the first tries `source`
+/// draws, keeping only the tries in flight (`super::tries`): the same
+/// events, to the same bits, as [`simulate_model`] on the drawn lists.
+/// Gives the row's [`Fold`], the run's horizon and peak line, and what
+/// the window held at most; `None` if the source stopped early.
+pub(crate) fn summarise_model(
+    m: &Model<'_>,
+    source: Source<'_>,
+    on_ok: impl FnMut(f64),
+) -> Option<(Fold, f64, u64, Retained)> {
+    // Neither the timeline nor the areas are in the row: `TL` off, and the
+    // areas are not measured (the events are the same either way).
+    let m = Model { timeline_ms: None, areas: false, ..m.clone() };
+    let c = &m.client;
+    let policies = c.budget.is_some() || c.throttle.is_some();
+    let mut source = Some(source);
+    let (window, horizon_ms, peak_line) = if policies {
+        let mut l = Loop::<true, true, _>::new(&m, Kept::new(on_ok), source.take());
+        l.events();
+        source = l.source.take();
+        (l.requests, l.horizon_ms, l.peak_line)
+    } else {
+        let mut l = Loop::<false, false, _>::new(&m, Kept::new(on_ok), source.take());
+        l.events();
+        source = l.source.take();
+        (l.requests, l.horizon_ms, l.peak_line)
+    };
+    if source.is_none_or(|s| s.failed()) {
+        return None;
+    }
+    let (fold, retained) = window.finish(horizon_ms);
+    Some((fold, horizon_ms, peak_line, retained))
+}
+
+/// Every first try of `m`, not yet sent.
+fn first_tries(m: &Model<'_>) -> Vec<Request> {
+    // With retries, room for as many again: the first retry would double
+    // the vector anyway, and growing it copies every try.
+    let n = m.arrivals_ms.len();
+    let room = if m.client.retry.max_retries > 0 { n.saturating_mul(2) } else { n };
+    let mut requests: Vec<Request> = Vec::with_capacity(room);
+    requests.extend(m.arrivals_ms.iter().zip(m.service_ms).map(|(&a, &s)| unsent(a, s)));
+    requests
+}
+
+/// A first try arriving at `arrival_ms` with work `service_ms`, not yet sent.
+#[inline(always)]
+fn unsent(arrival_ms: f64, service_ms: f64) -> Request {
+    Request { arrival_ms, service_ms, start_ms: None, end_ms: None, outcome: Outcome::Refused, attempt: 0 }
+}
+
 /// The loop's state. `TL`: a timeline is recorded; `CL`: the client has
-/// policies (retries, budget, throttling).
-struct Loop<'m, 'a, const TL: bool, const CL: bool> {
+/// policies (retries, budget, throttling); `S`: where the tries are kept
+/// (all of them, or those in flight).
+struct Loop<'m, 'a, 's, const TL: bool, const CL: bool, S: Tries> {
     m: &'m Model<'a>,
     door: Door,
     client: ClientState,
     queue: EventQueue<'a>,
-    requests: Vec<Request>,
+    requests: S,
+    /// Draws the first tries as they arrive (`None`: they are in the
+    /// model's lists, and in `requests` from the start).
+    source: Option<Source<'s>>,
+    /// The drawn first try the queue shows next, until it arrives.
+    drawn: Option<Request>,
     meta: Vec<Meta>,
     line: VecDeque<u32>,
     /// Live entries of `line` (abandoned ones stay in it until dequeued).
@@ -147,21 +229,10 @@ struct Loop<'m, 'a, const TL: bool, const CL: bool> {
     present: std::ops::Range<usize>,
 }
 
-impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
-    fn new(m: &'m Model<'a>) -> Self {
-        // With retries, room for as many again: the first retry would
-        // double the vectors anyway, and growing them copies every try.
+impl<'m, 'a, 's, const TL: bool, const CL: bool, S: Tries> Loop<'m, 'a, 's, TL, CL, S> {
+    fn new(m: &'m Model<'a>, requests: S, source: Option<Source<'s>>) -> Self {
         let n = m.arrivals_ms.len();
         let room = if m.client.retry.max_retries > 0 { n.saturating_mul(2) } else { n };
-        let mut requests: Vec<Request> = Vec::with_capacity(room);
-        requests.extend(m.arrivals_ms.iter().zip(m.service_ms).map(|(&a, &s)| Request {
-            arrival_ms: a,
-            service_ms: s,
-            start_ms: None,
-            end_ms: None,
-            outcome: Outcome::Refused,
-            attempt: 0,
-        }));
         // Only a limiter's samples and retries read it.
         let uses_meta = matches!(m.door, Door::Limit(_)) || m.client.retry.max_retries > 0;
         let mut meta = Vec::new();
@@ -178,6 +249,8 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
             client: ClientState::new(m.client, m.seed),
             queue: EventQueue::new(m.arrivals_ms, m.workers as usize),
             requests,
+            source,
+            drawn: None,
             meta,
             line: VecDeque::new(),
             waiting: 0,
@@ -202,7 +275,19 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
         if !m.present.is_empty() {
             l.enter_present();
         }
+        l.draw();
         l
+    }
+
+    /// Shows the queue the source's next first try and holds its record
+    /// until it arrives (no source: nothing to do, the model's lists are in
+    /// the queue and in `requests` already).
+    #[inline(always)]
+    fn draw(&mut self) {
+        if let Some((a, s, i)) = self.source.as_mut().and_then(Source::next) {
+            self.drawn = Some(unsent(a, s));
+            self.queue.show_arrival(a, i);
+        }
     }
 
     /// Puts [`Model::present`]'s requests in the system: those in service
@@ -314,7 +399,8 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
         }
     }
 
-    fn run(mut self) -> Run {
+    /// Runs every event, then the areas to the window's end.
+    fn events(&mut self) {
         while let Some(kind) = self.queue.next_kind() {
             // Each arm takes its own kind, so `take` is specialised per lane.
             let take = |q: &mut EventQueue<'_>, k| {
@@ -333,6 +419,9 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
                 Kind::Completion => self.complete(t, i),
                 Kind::Arrival | Kind::Retry => {
                     let first = kind == Kind::Arrival;
+                    if first && let Some(r) = self.drawn.take() {
+                        self.requests.push(r);
+                    }
                     if first {
                         self.tally.first_tries += 1;
                     } else {
@@ -346,12 +435,20 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
                         }
                     }
                     self.arrive(t, i);
+                    self.draw();
                 }
             }
+            self.requests.settle(self.horizon_ms);
         }
         if self.last_ms < self.m.window_ms {
             self.advance(self.m.window_ms);
         }
+    }
+}
+
+impl<const TL: bool, const CL: bool> Loop<'_, '_, '_, TL, CL, Vec<Request>> {
+    fn run(mut self) -> Run {
+        self.events();
         let window_ms = self.m.window_ms;
         let (timeline, answers_before_ms, answers_after_ms) =
             self.timeline.map(|t| t.finish(window_ms)).unwrap_or_default();
@@ -370,7 +467,9 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
             horizon_ms: self.horizon_ms,
         }
     }
+}
 
+impl<const TL: bool, const CL: bool, S: Tries> Loop<'_, '_, '_, TL, CL, S> {
     /// A try (first or retry) reaches the client's send at `t`.
     #[inline]
     fn arrive(&mut self, t: f64, i: usize) {
@@ -500,6 +599,7 @@ impl<'m, 'a, const TL: bool, const CL: bool> Loop<'m, 'a, TL, CL> {
         let answered = on_time && !present;
         r.outcome = if answered { Outcome::Ok } else { Outcome::Late };
         let arrival = r.arrival_ms;
+        self.requests.completed(i);
         // The caller resolved at the answer, or at its deadline.
         self.resolved_at(if on_time { t } else { deadline });
         let inflight = self.meta.get(i).map_or(0, |m| m.inflight);

@@ -48,9 +48,12 @@ mod summary;
 mod timeline;
 mod trace;
 mod traffic;
+mod tries;
 
 #[cfg(test)]
 mod engine_tests;
+#[cfg(test)]
+mod summarise_tests;
 #[cfg(test)]
 mod tests;
 

@@ -323,6 +323,15 @@ impl<'a> EventQueue<'a> {
         self.heads[Kind::GiveUp as usize] = next.map_or(EMPTY, |(t, id)| entry(t, 0, id));
     }
 
+    /// Makes a first try at `time_ms` with index `index` the arrival lane's
+    /// head, for a queue made with no first tries whose caller draws them
+    /// one at a time (in index order, ascending times: the next is shown
+    /// once the last is taken); not counted by [`Self::len`].
+    #[inline(always)]
+    pub(crate) fn show_arrival(&mut self, time_ms: f64, index: u32) {
+        self.heads[Kind::Arrival as usize] = entry(time_ms, index, index);
+    }
+
     /// The key of the next event, if any.
     pub fn peek(&self) -> Option<Key> {
         self.next_kind().map(|kind| {
@@ -380,7 +389,10 @@ impl<'a> EventQueue<'a> {
 
     /// Events still queued.
     pub fn len(&self) -> usize {
-        self.first_ms.len() - self.next_first + self.give_ups.len() + self.completions.len() + self.retries.len()
+        self.first_ms.len().saturating_sub(self.next_first)
+            + self.give_ups.len()
+            + self.completions.len()
+            + self.retries.len()
     }
 
     /// No events left.

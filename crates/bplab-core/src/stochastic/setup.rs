@@ -1,11 +1,13 @@
 //! One complete, seeded run: traffic, service times, server, window.
 
-use super::engine::serve;
+use super::engine::{serve, server_model, summarisable, summarise_model};
 use super::error::{StochasticError, check};
-use super::run::Run;
+use super::run::{Outcome, Run};
 use super::server::Server;
 use super::service::ServiceTime;
+use super::summary::Summary;
 use super::traffic::{MAX_MS, RateSchedule};
+use super::tries::{Retained, Source};
 
 /// Everything a run depends on. Same `Setup` → same [`Run`], bit for bit,
 /// on every target.
@@ -57,5 +59,50 @@ impl Setup {
         let arrivals = self.traffic.generate(self.window_ms, self.seed, max_arrivals)?;
         let services: Vec<f64> = self.service.draws(self.seed).take(arrivals.len()).collect();
         serve(&self.server, &arrivals, &services, self.window_ms)
+    }
+
+    /// [`Setup::run`]`(max_arrivals)?.`[`summary`](Run::summary)`(offered_rps)`,
+    /// to the bit, without keeping one record per request: arrivals and
+    /// service times are drawn as the run reaches them, and a request is
+    /// folded into the row once it and every earlier one are resolved, so
+    /// memory follows the requests in flight, not the run's length.
+    /// `on_ok` gets each on-time answer's latency (end − arrival, ms), in
+    /// request order. The errors are `Setup::run`'s; after an error, what
+    /// `on_ok` was given is not a run's and should be dropped.
+    pub fn summarise(
+        &self,
+        max_arrivals: u64,
+        offered_rps: f64,
+        on_ok: impl FnMut(f64),
+    ) -> Result<Summary, StochasticError> {
+        self.summarise_retaining(max_arrivals, offered_rps, on_ok).map(|(s, _)| s)
+    }
+
+    /// [`Setup::summarise`], and the most requests it held at once.
+    pub(crate) fn summarise_retaining(
+        &self,
+        max_arrivals: u64,
+        offered_rps: f64,
+        mut on_ok: impl FnMut(f64),
+    ) -> Result<(Summary, Retained), StochasticError> {
+        self.validate(max_arrivals)?;
+        let model = server_model(&self.server, &[], &[], self.window_ms);
+        if self.server.validate().is_ok() && model.validate().is_ok() && summarisable(&model) {
+            let source = Source::new(
+                self.traffic.arrivals(self.window_ms, self.seed),
+                self.service.draws(self.seed),
+                max_arrivals,
+            );
+            if let Some((fold, horizon_ms, peak_line, retained)) = summarise_model(&model, source, &mut on_ok) {
+                return Ok((fold.finish(offered_rps, self.window_ms, peak_line, horizon_ms), retained));
+            }
+        }
+        // What the drawn lists would refuse (the lazy run stops there): the
+        // whole run gives the error.
+        let run = self.run(max_arrivals)?;
+        for r in run.requests.iter().filter(|r| r.outcome == Outcome::Ok) {
+            on_ok(r.sojourn_ms().unwrap_or(0.0));
+        }
+        Ok((run.summary(offered_rps), Retained::default()))
     }
 }

@@ -6,7 +6,10 @@
 //! resolved (answered, refused or gave up), which is when the load tool
 //! reads `/stats` again. Differences are named on the field.
 
-use super::run::{Outcome, Run};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::run::{Outcome, Request, Run};
 use crate::numerics::LatencyHistogram;
 
 /// The lesson's columns for one run.
@@ -81,31 +84,106 @@ impl Run {
     /// The load tool's row for this run. `offered_rps` is printed as given.
     pub fn summary(&self, offered_rps: f64) -> Summary {
         let horizon = self.horizon_ms();
-        let mut hist = LatencyHistogram::new();
-        // Outcomes are counted by index (no branch on a random outcome).
-        let mut by_outcome = [0u64; 6];
-        let (mut done, mut in_service_end, mut queued_end) = (0u64, 0u64, 0u64);
-        let mut sum_ms = 0.0;
+        let mut fold = Fold::new();
         for r in &self.requests {
-            by_outcome[r.outcome as usize] += 1;
-            if r.outcome == Outcome::Ok {
-                let latency = r.sojourn_ms().unwrap_or(0.0);
-                sum_ms += latency;
-                hist.record_ms(latency);
-            }
-            match (r.start_ms, r.end_ms) {
-                (Some(_), Some(end)) if end <= horizon => done += 1,
-                (Some(start), Some(_)) if start <= horizon => in_service_end += 1,
-                (Some(_), Some(_)) => queued_end += 1,
-                _ => {}
+            fold.add(r, horizon);
+        }
+        fold.finish(offered_rps, self.window_ms, self.peak_line, horizon)
+    }
+}
+
+/// [`Run::summary`] one try at a time: the tries go in in index order
+/// (the mean's sum keeps that order, so its bits match), each once it is
+/// resolved, with a time the run's horizon is known to reach
+/// (`horizon_at_least_ms`); [`Fold::finish`] takes the horizon itself.
+/// Per-try storage is none: what it keeps is the latency histogram, a
+/// few counts and the served tries whose end lies beyond the horizon
+/// known so far (those in service or waiting near the run's end).
+#[derive(Clone, Debug)]
+pub(crate) struct Fold {
+    hist: LatencyHistogram,
+    /// Tries per [`Outcome`] (counted by index: no branch on a random outcome).
+    by_outcome: [u64; 6],
+    tries: u64,
+    sum_ms: f64,
+    /// Served tries that ended by the horizon known so far.
+    done: u64,
+    /// `(end, start)` bits of served tries that end after the horizon
+    /// known so far, earliest end first (times are finite and `>= 0`, so
+    /// their bits order like their values).
+    beyond: BinaryHeap<Reverse<(u64, u64)>>,
+}
+
+impl Fold {
+    /// Nothing folded yet.
+    pub(crate) fn new() -> Self {
+        Fold {
+            hist: LatencyHistogram::new(),
+            by_outcome: [0; 6],
+            tries: 0,
+            sum_ms: 0.0,
+            done: 0,
+            beyond: BinaryHeap::new(),
+        }
+    }
+
+    /// Adds resolved try `r`, the next in index order; the run's horizon
+    /// is at least `horizon_at_least_ms`.
+    #[inline]
+    pub(crate) fn add(&mut self, r: &Request, horizon_at_least_ms: f64) {
+        self.tries += 1;
+        self.by_outcome[r.outcome as usize] += 1;
+        if r.outcome == Outcome::Ok {
+            let latency = r.sojourn_ms().unwrap_or(0.0);
+            self.sum_ms += latency;
+            self.hist.record_ms(latency);
+        }
+        if let (Some(start), Some(end)) = (r.start_ms, r.end_ms) {
+            if end <= horizon_at_least_ms {
+                self.done += 1;
+            } else {
+                self.beyond.push(Reverse(((end + 0.0).to_bits(), (start + 0.0).to_bits())));
             }
         }
-        let n = |o: Outcome| by_outcome[o as usize];
+    }
+
+    /// Served tries kept because they end after the horizon known so far.
+    pub(crate) fn beyond_len(&self) -> usize {
+        self.beyond.len()
+    }
+
+    /// The horizon is known to reach `horizon_at_least_ms`: the kept tries
+    /// that end by then are done (keeps [`Fold::beyond_len`] to the tries
+    /// still in flight).
+    #[inline]
+    pub(crate) fn horizon_at_least(&mut self, horizon_at_least_ms: f64) {
+        let h = (horizon_at_least_ms + 0.0).to_bits();
+        while self.beyond.peek().is_some_and(|Reverse((end, _))| *end <= h) {
+            self.beyond.pop();
+            self.done += 1;
+        }
+    }
+
+    /// The row, with the run's horizon, window and peak line.
+    pub(crate) fn finish(mut self, offered_rps: f64, window_ms: f64, peak_line: u64, horizon_ms: f64) -> Summary {
+        self.horizon_at_least(horizon_ms);
+        let done = self.done;
+        // What is left ends after the horizon: in service then, or still waiting.
+        let (mut in_service_end, mut queued_end) = (0u64, 0u64);
+        for Reverse((_, start)) in self.beyond {
+            if f64::from_bits(start) <= horizon_ms {
+                in_service_end += 1;
+            } else {
+                queued_end += 1;
+            }
+        }
+        let n = |o: Outcome| self.by_outcome[o as usize];
         let (ok, throttled) = (n(Outcome::Ok), n(Outcome::Throttled));
         let refused = n(Outcome::Refused) + n(Outcome::Shed);
         let gaveup = n(Outcome::Late) + n(Outcome::Dropped);
-        let sent = self.requests.len() as u64 - throttled;
+        let sent = self.tries - throttled;
         let lost = sent as i64 - done as i64 - refused as i64 - (in_service_end + queued_end) as i64;
+        let hist = &self.hist;
         let pct = |p: f64| (ok > 0).then(|| hist.value_at_percentile(p) as f64);
         Summary {
             offered_rps,
@@ -114,13 +192,13 @@ impl Run {
             refused,
             gaveup,
             error: 0,
-            ok_per_sec: ok as f64 / (self.window_ms / 1000.0),
+            ok_per_sec: ok as f64 / (window_ms / 1000.0),
             p50_ms: pct(50.0),
             p99_ms: pct(99.0),
-            mean_ms: (ok > 0).then(|| sum_ms / ok as f64),
+            mean_ms: (ok > 0).then(|| self.sum_ms / ok as f64),
             done,
             lost,
-            queued: self.peak_line,
+            queued: peak_line,
             queued_end,
             wasted: done.saturating_sub(ok),
         }

@@ -8,22 +8,21 @@
 
 pub(super) mod explain;
 mod params;
-mod stats;
 pub(super) mod plots;
+mod stats;
 
 use serde::Serialize;
 
-use super::{
-    ChartSpec, Estimate, Exec, Experiment, ExperimentId, RunTally, par_map,
-    poisson_bound,
-};
+use super::{ChartSpec, Estimate, Exec, Experiment, ExperimentId, RunTally, par_map, poisson_bound};
 use crate::arrivals::Curve;
 use crate::error::ConfigError;
-use crate::models::admission::{self, AdmissionOutcome, AdmissionSettings, Limit};
-use crate::stochastic::{Outcome, Server, ServiceTime, Setup, Summary};
+use crate::models::admission::{AdmissionOutcome, AdmissionSettings, Limit};
+use crate::models::{FifoServer, pct};
+use crate::numerics::LatencyHistogram;
+use crate::stochastic::{Server, ServiceTime, Setup, Summary};
 use crate::table::{Row, Table, TableSpec};
 pub use params::{LESSON_QUEUE_LIMIT, LessonParams};
-pub use stats::Interval;
+pub use stats::{Interval, Latencies};
 
 /// The registry entry.
 pub(super) const DEF: Experiment = Experiment {
@@ -72,10 +71,7 @@ static CHARTS: [ChartSpec; 2] = [
         file: "lesson-sweep.png",
         title: "p99 and delivered answers vs offered rate (band: 95 % over replicas)",
     },
-    ChartSpec {
-        file: "lesson-latency.png",
-        title: "Latency at the chosen rate: random arrivals vs evenly spaced",
-    },
+    ChartSpec { file: "lesson-latency.png", title: "Latency at the chosen rate: random arrivals vs evenly spaced" },
 ];
 
 /// One offered rate: every replica's row and the deterministic model's.
@@ -168,22 +164,28 @@ fn server(p: &LessonParams) -> Server {
     }
 }
 
-/// One stochastic run; an engine refusal (checked up front, so unexpected)
-/// gives an empty row rather than a panic.
-fn one(p: &LessonParams, svc: ServiceTime, rate: f64, seed: u64) -> (Summary, Vec<f64>) {
+/// One stochastic run, summarised as it goes (its memory is the requests
+/// in flight, not one per request); `latencies` gets the answers'. An
+/// engine refusal (checked up front, so unexpected) gives an empty row
+/// and no latencies rather than a panic.
+fn one(p: &LessonParams, svc: ServiceTime, rate: f64, seed: u64, latencies: Option<&mut Latencies>) -> Summary {
     let setup = Setup::poisson(rate, svc, server(p), p.seconds * 1000.0, seed);
     let cap = poisson_bound(rate * p.seconds).saturating_mul(2);
-    match setup.run(cap) {
-        Ok(run) => {
-            let ok: Vec<f64> = run
-                .requests
-                .iter()
-                .filter(|r| r.outcome == Outcome::Ok)
-                .filter_map(|r| r.end_ms.map(|e| e - r.arrival_ms))
-                .collect();
-            (run.summary(rate), ok)
+    let mut kept = Latencies::default();
+    let keep = latencies.is_some();
+    let row = setup.summarise(cap, rate, |v| {
+        if keep {
+            kept.add(v);
         }
-        Err(_) => (Summary::empty(rate), Vec::new()),
+    });
+    match row {
+        Ok(row) => {
+            if let Some(l) = latencies {
+                *l = kept;
+            }
+            row
+        }
+        Err(_) => Summary::empty(rate),
     }
 }
 
@@ -206,17 +208,78 @@ fn deterministic(p: &LessonParams, svc: ServiceTime, rate: f64) -> AdmissionOutc
     let duration_ms = (p.seconds * 1000.0).clamp(1.0, f64::from(u32::MAX)) as u32;
     let service_ms = libm::round(svc.mean_ms() / f64::from(p.workers)).clamp(1.0, f64::from(u32::MAX)) as u32;
     let s = AdmissionSettings { service_ms, deadline_ms: p.client_timeout_ms.max(service_ms), duration_ms };
-    let limit = p.door_limit.waiting().map_or(Limit::None, |l| Limit::Finite(l.saturating_add(p.workers).min(i32::MAX as u32)));
-    admission::run(&s, &Curve::flat(rate, duration_ms).arrivals(duration_ms), limit)
+    let limit =
+        p.door_limit.waiting().map_or(Limit::None, |l| Limit::Finite(l.saturating_add(p.workers).min(i32::MAX as u32)));
+    admission_flat(&s, rate, limit)
+}
+
+/// `admission::run(s, &Curve::flat(rate, d).arrivals(d), limit)` with
+/// `d = s.duration_ms`, to the bit, without the list of arrivals: they are
+/// made as the pass reaches them (`t = 0; t += 1000 / rate` while `t < d`,
+/// the flat curve's one tile), so a long window costs no memory. The pass
+/// is `admission::run`'s (a test holds the two equal).
+fn admission_flat(s: &AdmissionSettings, rate_rps: f64, limit: Limit) -> AdmissionOutcome {
+    let duration_ms = s.duration_ms.max(1);
+    let end = f64::from(duration_ms);
+    let gap = 1000.0 / rate_rps;
+    let mut t = 0.0;
+    let arrivals = std::iter::from_fn(|| {
+        (rate_rps > 0.0 && t < end).then(|| {
+            let now = t;
+            t += gap;
+            now
+        })
+    });
+    let service = f64::from(s.service_ms);
+    let bound = limit.bound();
+    let mut server = FifoServer::new(s.service_ms, s.deadline_ms);
+    let mut hist = LatencyHistogram::new();
+    let (mut n, mut goodput, mut late, mut rejected) = (0u64, 0u64, 0u64, 0u64);
+    let mut max_sojourn_ms = 0.0f64;
+    for t in arrivals {
+        n += 1;
+        if server.occupancy_ahead(t) >= bound {
+            rejected += 1;
+            continue;
+        }
+        let done = server.serve(t, t);
+        hist.record_ms(done.sojourn_ms);
+        max_sojourn_ms = max_sojourn_ms.max(done.sojourn_ms);
+        if done.on_time {
+            goodput += 1;
+        } else {
+            late += 1;
+        }
+    }
+    let secs = f64::from(s.duration_ms) / 1000.0;
+    let served = goodput + late;
+    let utilization =
+        if n == 0 { 0.0 } else { (100.0 * served as f64 * service / f64::from(s.duration_ms)).min(100.0) };
+    AdmissionOutcome {
+        limit,
+        offered_rps: n as f64 / secs,
+        goodput_rps: goodput as f64 / secs,
+        reject_pct: pct(rejected, n),
+        served_late_pct: pct(late, n),
+        p50_ms: hist.value_at_percentile(50.0),
+        p99_ms: hist.value_at_percentile(99.0),
+        utilization_pct: utilization,
+        arrivals: n,
+        goodput,
+        late,
+        rejected,
+        max_sojourn_ms,
+    }
 }
 
 pub(super) fn run(p: &LessonParams, exec: &dyn Exec) -> LessonReport {
     let svc = p.service;
     // The chosen rate first (the page shows it first), then every (rate, replica).
-    let (at_row, at_ok) = one(p, svc, p.at_rate_rps, u64::from(p.seed));
+    let mut at_latencies = Latencies::default();
+    let at_row = one(p, svc, p.at_rate_rps, u64::from(p.seed), Some(&mut at_latencies));
     let jobs: Vec<(f64, u64)> =
         p.rates_rps.iter().flat_map(|&r| (0..u64::from(p.replicas)).map(move |k| (r, k))).collect();
-    let rows = par_map(exec, &jobs, |&(r, k)| one(p, svc, r, u64::from(p.seed).wrapping_add(k)).0);
+    let rows = par_map(exec, &jobs, |&(r, k)| one(p, svc, r, u64::from(p.seed).wrapping_add(k), None));
     let dets = par_map(exec, &p.rates_rps, |&r| deterministic(p, svc, r));
     let mut rows = rows.into_iter();
     let rates = p
@@ -237,15 +300,7 @@ pub(super) fn run(p: &LessonParams, exec: &dyn Exec) -> LessonReport {
             }
         })
         .collect();
-    let top = at_ok.iter().copied().fold(0.0f64, f64::max);
-    let width_ms = if top > 0.0 { libm::ceil(top / BUCKETS as f64).max(1.0) } else { 1.0 };
-    let mut counts = vec![0u64; BUCKETS];
-    for v in at_ok {
-        let i = ((v / width_ms) as usize).min(BUCKETS - 1);
-        if let Some(c) = counts.get_mut(i) {
-            *c += 1;
-        }
-    }
+    let (width_ms, counts) = at_latencies.buckets(BUCKETS);
     LessonReport {
         rates,
         at: Histogram {
@@ -358,5 +413,73 @@ impl super::Rows for LessonReport {
             );
         }
         vec![sweep, reps, hist]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::models::admission;
+    use crate::stochastic::{Abandon, Outcome};
+
+    #[test]
+    fn the_deterministic_pass_without_its_list_is_admission_run() {
+        for (rate, service_ms, deadline_ms, duration_ms, limit) in [
+            (80.0, 10, 2000, 62_500, Limit::None),
+            (60.0, 21, 2000, 20_000, Limit::Finite(11)),
+            (33.3, 40, 100, 7_777, Limit::Finite(2)),
+            (1000.0, 3, 5, 1_000, Limit::Finite(1)),
+            (0.7, 1, 1, 1, Limit::None),
+            (0.0, 21, 2000, 20_000, Limit::None),
+        ] {
+            let s = AdmissionSettings { service_ms, deadline_ms, duration_ms };
+            let list = Curve::flat(rate, duration_ms).arrivals(duration_ms);
+            assert_eq!(admission_flat(&s, rate, limit), admission::run(&s, &list, limit), "{rate} rps, {s:?}");
+        }
+    }
+
+    /// The row and the latencies the old way: every request kept, then summarised.
+    fn kept(p: &LessonParams, rate: f64, seed: u64) -> (Summary, Vec<f64>) {
+        let setup = Setup::poisson(rate, p.service, server(p), p.seconds * 1000.0, seed);
+        let run = setup.run(poisson_bound(rate * p.seconds).saturating_mul(2)).unwrap();
+        let ok =
+            run.requests.iter().filter(|r| r.outcome == Outcome::Ok).filter_map(|r| r.end_ms.map(|e| e - r.arrival_ms));
+        (run.summary(rate), ok.collect())
+    }
+
+    #[test]
+    fn a_summarised_run_gives_the_kept_runs_row_and_histogram() {
+        let base = LessonParams::default();
+        let cases = [
+            ("fixed:21", 1, Some(10), 40.0),
+            ("fixed:21", 1, None, 60.0),
+            ("fixed:21", 2, Some(3), 120.0),
+            ("exp:20", 2, None, 80.0),
+            ("exp:20", 2, None, 130.0),
+            ("lognormal:p50=20,p99=60", 4, Some(10), 150.0),
+            ("mix:20,5%x10", 1, Some(0), 45.0),
+        ];
+        for (service, workers, limit, rate) in cases {
+            let p = LessonParams {
+                service: service.parse().unwrap(),
+                workers,
+                door_limit: limit.map_or(crate::params::QueueLimit::Off, crate::params::QueueLimit::N),
+                seconds: 30.0,
+                client_timeout_ms: 500,
+                ..base.clone()
+            };
+            assert_eq!(server(&p).abandon, Abandon::Served);
+            let (row, ok) = kept(&p, rate, 7);
+            let mut lat = Latencies::default();
+            assert_eq!(one(&p, p.service, rate, 7, Some(&mut lat)), row, "{service} {workers} w {limit:?} {rate} rps");
+            // The old histogram: width from the largest latency, then each one divided.
+            let top = ok.iter().copied().fold(0.0f64, f64::max);
+            let width = if top > 0.0 { libm::ceil(top / BUCKETS as f64).max(1.0) } else { 1.0 };
+            let mut counts = vec![0u64; BUCKETS];
+            ok.iter().for_each(|&v| counts[((v / width) as usize).min(BUCKETS - 1)] += 1);
+            assert_eq!(lat.buckets(BUCKETS), (width, counts), "{service} {rate} rps");
+            // One count per whole ms up to the largest answer, which the timeout bounds.
+            assert!(lat.cells() <= p.client_timeout_ms as usize + 1 && lat.top_ms() == top, "{}", lat.cells());
+        }
     }
 }
