@@ -10,6 +10,7 @@ mod ctl;
 mod door;
 mod handler;
 mod listen;
+mod spare;
 
 pub use change::CONFIG_FIELDS;
 pub(crate) use choice::setting_help;
