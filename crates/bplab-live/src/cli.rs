@@ -501,8 +501,13 @@ impl CsvOut {
 /// Run the service until Ctrl-C, printing the bound address first.
 pub fn run_serve(args: ServeArgs) -> Result<(), LiveError> {
     let cfg = args.to_config()?;
+    // Raise the soft open-file limit to what the cap needs, or lower the
+    // cap to fit the hard limit, and say which.
+    let (cap, fitted) = server::fit_to_open_files(cfg.max_connections());
+    let cfg = cfg.with_max_connections(cap);
     let line = cfg.stats_config().config_line();
-    let warnings = server::start_warnings(&cfg, server::open_file_limit());
+    let mut warnings: Vec<String> = fitted.into_iter().collect();
+    warnings.extend(server::start_warnings(&cfg, server::open_file_limit()));
     block_on(async move {
         let bound = server::bind(cfg).await?;
         for w in &warnings {

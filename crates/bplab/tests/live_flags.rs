@@ -457,3 +457,49 @@ fn names_are_refused_before_any_lookup() {
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(run.stdout.contains("workers 1 spin 0ms wait 1ms limit off"), "{}", run.stdout);
 }
+
+/// `GET path` on `url`'s host; the body.
+fn body_of(url: &str, path: &str) -> String {
+    use std::io::Write as _;
+    let addr = url.trim_start_matches("http://").trim_end_matches('/');
+    let mut s = std::net::TcpStream::connect(addr).expect("connect");
+    s.write_all(format!("GET {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").as_bytes()).expect("write");
+    let mut text = String::new();
+    s.read_to_string(&mut text).expect("read");
+    text.split("\r\n\r\n").nth(1).expect("body").to_string()
+}
+
+// N10: under `ulimit -n 300` (soft and hard), the default cap of 1,024
+// connections could never be reached (accepts fail first), so idle
+// connections were never shed. `serve` lowers the cap to fit, (300 − 65) / 2
+// = 117, and says so on stderr; /stats reports the cap it serves with.
+#[cfg(unix)]
+#[test]
+fn serve_fits_its_connection_cap_to_a_low_open_file_limit() {
+    let mut child = Command::new("sh")
+        .args(["-c", "ulimit -n 300 && exec \"$0\" serve --addr 127.0.0.1:0 --spin-ms 0 --wait-ms 1"])
+        .arg(env!("CARGO_BIN_EXE_bplab"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn sh");
+    let out = child.stdout.take().expect("stdout");
+    let (tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead as _;
+        for line in std::io::BufReader::new(out).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let mut server = Child { child, lines };
+    let line = server.line("serve", Duration::from_secs(30), |l| l.starts_with("bplab-live listening on "));
+    let url = line.split_whitespace().nth(3).expect("url").to_string();
+    let stats = body_of(&url, "/stats");
+    assert!(stats.contains("\"max_connections\":117"), "{stats}");
+    let _ = server.child.kill();
+    let _ = server.child.wait();
+    let mut stderr = String::new();
+    server.child.stderr.take().expect("stderr").read_to_string(&mut stderr).expect("stderr");
+    assert!(stderr.contains("lowered the connection cap to 117 (2 × 117 + 65 = 299 descriptors)"), "{stderr}");
+}

@@ -246,6 +246,7 @@ impl BoundServer {
             h2_seen: AtomicU64::new(0),
         });
         let mut conns = JoinSet::new();
+        let mut accept_failures = AcceptFailures::default();
         tokio::pin!(shutdown);
 
         loop {
@@ -270,7 +271,7 @@ impl BoundServer {
             let (stream, peer) = match accepted {
                 Ok(accepted) => accepted,
                 Err(e) => {
-                    eprintln!("bplab-live: accept failed: {e}; retrying");
+                    accept_failures.note(&e);
                     tokio::time::sleep(Duration::from_millis(50)).await;
                     continue;
                 }
@@ -304,6 +305,32 @@ impl BoundServer {
             conns.abort_all();
         }
         Ok(())
+    }
+}
+
+/// Accept errors (such as running out of descriptors) logged on stderr at
+/// most once per [`ACCEPT_LOG_EVERY`], with the count of those not logged.
+#[derive(Default)]
+struct AcceptFailures {
+    last: Option<std::time::Instant>,
+    unlogged: u64,
+}
+
+/// The shortest time between two "accept failed" lines.
+const ACCEPT_LOG_EVERY: Duration = Duration::from_secs(1);
+
+impl AcceptFailures {
+    fn note(&mut self, e: &std::io::Error) {
+        if self.last.is_some_and(|t| t.elapsed() < ACCEPT_LOG_EVERY) {
+            self.unlogged += 1;
+            return;
+        }
+        let more = match self.unlogged {
+            0 => String::new(),
+            n => format!(" ({n} more since the last such line)"),
+        };
+        eprintln!("bplab-live: accept failed: {e}; retrying{more}");
+        (self.last, self.unlogged) = (Some(std::time::Instant::now()), 0);
     }
 }
 
