@@ -10,6 +10,7 @@ mod tally;
 mod target;
 pub mod timeline;
 
+pub use client::{MAX_RETRY_AFTER_S as MAX_RETRY_AFTER_READ_S, retry_after_ms};
 pub use config::{
     CLIENT_TIMEOUT_MS, DEFAULT_CLIENT_TIMEOUT_MS, DEFAULT_SECONDS, DEFAULT_SEED, LESSON_RATES_RPS, LoadConfig,
     LoadSettings, MAX_CLIENT_TIMEOUT_MS, MAX_PLAN_REQUESTS, MAX_PLAN_SECONDS, MAX_RATE_RPS, MAX_RATES, MIN_SECONDS,
