@@ -501,8 +501,13 @@ impl CsvOut {
 /// Run the service until Ctrl-C, printing the bound address first.
 pub fn run_serve(args: ServeArgs) -> Result<(), LiveError> {
     let cfg = args.to_config()?;
+    // Raise the soft open-file limit to what the cap needs, or lower the
+    // cap to fit the hard limit, and say which.
+    let (cap, fitted) = server::fit_to_open_files(cfg.max_connections());
+    let cfg = cfg.with_max_connections(cap);
     let line = cfg.stats_config().config_line();
-    let warnings = server::start_warnings(&cfg, server::open_file_limit());
+    let mut warnings: Vec<String> = fitted.into_iter().collect();
+    warnings.extend(server::start_warnings(&cfg, server::open_file_limit()));
     block_on(async move {
         let bound = server::bind(cfg).await?;
         for w in &warnings {
@@ -564,14 +569,61 @@ pub fn run_load(args: LoadArgs) -> Result<(), LiveError> {
                 }
                 Err(e)
             }
+            // Interrupted before any row (during --compare's measurement):
+            // the older file stays, not a header-only one.
+            (Ok(rows), Some(c)) if interrupted && rows.is_empty() => {
+                c.discard();
+                Err(LiveError::Interrupted { csv: None })
+            }
             (Ok(rows), Some(c)) => {
                 let written = c.commit(&load::to_csv(&rows, cfg.compare()))?;
-                if interrupted { Err(LiveError::Interrupted { csv: Some(written) }) } else { Ok(()) }
+                if interrupted {
+                    Err(LiveError::Interrupted { csv: Some(written) })
+                } else {
+                    no_success(&rows, cfg.client_timeout_ms())
+                }
             }
             (Ok(_), None) if interrupted => Err(LiveError::Interrupted { csv: None }),
-            (Ok(_), None) => Ok(()),
+            (Ok(rows), None) => no_success(&rows, cfg.client_timeout_ms()),
         }
     })
+}
+
+/// [`LiveError::NoSuccess`] when rows were measured and none of them got a
+/// success status, naming what came back instead (statuses by count, the
+/// give-ups at `timeout_ms`, other errors).
+fn no_success(rows: &[RateRow], timeout_ms: u64) -> Result<(), LiveError> {
+    if rows.is_empty() || rows.iter().any(|r| r.ok > 0) {
+        return Ok(());
+    }
+    let mut statuses: BTreeMap<u16, u64> = BTreeMap::new();
+    for r in rows {
+        for (&code, &n) in &r.statuses {
+            *statuses.entry(code).or_default() += n;
+        }
+    }
+    let sent: u64 = rows.iter().map(|r| r.sent).sum();
+    let gaveup: u64 = rows.iter().map(|r| r.gaveup).sum();
+    let with_status: u64 = statuses.values().sum();
+    let errors = rows
+        .iter()
+        .map(|r| r.error)
+        .sum::<u64>()
+        .saturating_sub(with_status - statuses.get(&503).copied().unwrap_or(0));
+    let mut parts: Vec<String> = statuses
+        .iter()
+        .map(|(&code, &n)| {
+            let reason = hyper::StatusCode::from_u16(code).ok().and_then(|s| s.canonical_reason()).unwrap_or("");
+            format!("{n} × {code} {reason}").trim_end().to_string()
+        })
+        .collect();
+    if gaveup > 0 {
+        parts.push(format!("{gaveup} gave up at the {timeout_ms} ms client timeout"));
+    }
+    if errors > 0 {
+        parts.push(format!("{errors} without an HTTP answer (connect, reset or not HTTP)"));
+    }
+    Err(LiveError::NoSuccess { seen: format!("of {sent} sent, {}", parts.join(", ")) })
 }
 
 /// The check, the measurement for the model and the sweep; the rows.
@@ -602,6 +654,9 @@ async fn load_rows(
         model.as_ref(),
         |row| {
             progress.borrow_mut().row(row);
+            for note in load::row_notes(row) {
+                println!("note: {note}");
+            }
             if let Some(note) = &row.model_note {
                 println!("note: {note}");
             }

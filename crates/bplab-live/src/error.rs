@@ -150,6 +150,16 @@ pub enum LiveError {
         /// The offered rate, requests per second.
         rate_rps: f64,
     },
+    /// The run finished, but no request of it was answered with a success
+    /// status (2xx): the target refuses or fails everything. The table
+    /// (and CSV) were written; the CLI exits 1.
+    /// Fix: point `--target` at the service's work path, or lighten the load.
+    #[error("no request was answered with a success status (2xx): {seen}; is --target the service's work path?")]
+    NoSuccess {
+        /// What came back instead: the statuses seen with their counts,
+        /// give-ups and errors.
+        seen: String,
+    },
     /// The run was interrupted (SIGINT or SIGTERM) after keeping what it
     /// measured; the CLI exits 130.
     #[error("interrupted{}", .csv.as_ref().map_or_else(String::new, |p| format!("; the completed rows are in {}", p.display())))]

@@ -276,3 +276,105 @@ async fn slow_heads_are_answered() {
     }
     assert_answered("120 slow heads beside 120 normal clients, cap 32", &answers, &failures);
 }
+
+/// Whatever `s` sends within `quiet` (or before it closes): an idle
+/// connection that the server closes reads as empty.
+async fn unsolicited(mut s: TcpStream, quiet: Duration) -> Vec<u8> {
+    use tokio::io::AsyncReadExt;
+    let mut got = Vec::new();
+    let _ = tokio::time::timeout(quiet, s.read_to_end(&mut got)).await;
+    got
+}
+
+/// A keep-alive client: connect, send `request`, read one answer; the
+/// socket kept open for the next request, as a pool keeps it.
+async fn pooled(addr: SocketAddr, request: &'static [u8]) -> Result<(Answer, TcpStream), String> {
+    let io = async {
+        let mut s = TcpStream::connect(addr).await.map_err(|e| format!("connect: {e}"))?;
+        s.write_all(request).await.map_err(|e| format!("write: {e}"))?;
+        let mut buf = Vec::new();
+        let a = read_answer(&mut s, &mut buf).await.map_err(|e| format!("no answer: {e}"))?;
+        if !buf.is_empty() {
+            return Err(format!("bytes after the answer: {:?}", String::from_utf8_lossy(&buf)));
+        }
+        Ok((a, s))
+    };
+    tokio::time::timeout(EXCHANGE_TIMEOUT, io).await.map_err(|_| "no answer within 30 s".to_string())?
+}
+
+// N1: an idle keep-alive connection that already got its answer is closed
+// with a plain FIN when it is shed to make room, never sent a status of its
+// own (a pooled client would read it as the answer to its next request,
+// which the server never saw). Cap 4: A and three more connections get
+// their answers and idle; a fifth sheds the one idle longest.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_idle_keep_alive_connection_is_shed_with_a_fin_not_a_status() {
+    let _heavy = HEAVY.lock().await;
+    let srv =
+        start_settings(bplab_live::ServeSettings { spin_ms: 0, wait_ms: 1, max_connections: 4, ..settings() }).await;
+    let mut idle = Vec::new();
+    for _ in 0..4 {
+        let (a, s) = pooled(srv.addr, STATS).await.expect("a keep-alive answer");
+        assert_eq!(a.status, 200, "{a:?}");
+        idle.push(s);
+    }
+    let (a, fifth) = pooled(srv.addr, STATS).await.expect("the fifth connection is served");
+    assert_eq!(a.status, 200, "{a:?}");
+    srv.until("one idle connection was shed", |s| s.connections_shed == 1).await;
+    drop(fifth);
+    let mut set = JoinSet::new();
+    for s in idle {
+        set.spawn(unsolicited(s, Duration::from_secs(2)));
+    }
+    while let Some(got) = set.join_next().await {
+        let got = got.expect("join");
+        assert!(got.is_empty(), "an idle connection was sent {:?}", String::from_utf8_lossy(&got));
+    }
+}
+
+// N1 in a burst: 500 keep-alive clients at once against a cap of 64 (the
+// audit saw 196 of 500 read a 200 and then an unsolicited 503 on the same
+// connection). Each gets exactly one answer; after it, nothing but a close.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_burst_of_keep_alive_clients_gets_one_answer_each() {
+    let _heavy = HEAVY.lock().await;
+    let n = burst_size(500, 64);
+    let srv = start_settings(bplab_live::ServeSettings {
+        workers: 1,
+        spin_ms: 0,
+        wait_ms: 1,
+        max_connections: 64,
+        ..settings()
+    })
+    .await;
+    for (what, request) in [("GET /stats", STATS), ("GET /", WORK)] {
+        let mut set = JoinSet::new();
+        for _ in 0..n {
+            set.spawn(pooled(srv.addr, request));
+        }
+        let (mut open, mut failures, mut statuses) = (Vec::new(), Vec::new(), Vec::new());
+        while let Some(r) = set.join_next().await {
+            match r.expect("join") {
+                Ok((a, s)) => {
+                    statuses.push(a.status);
+                    open.push(s);
+                }
+                Err(e) => failures.push(e),
+            }
+        }
+        assert!(failures.is_empty(), "{what}: {} unanswered, e.g. {:?}", failures.len(), &failures[..1]);
+        assert!(statuses.iter().all(|&s| s == 200 || s == 503), "{what}: {statuses:?}");
+        // Every first answer is in; whatever the sheds wrote is on the sockets.
+        let mut set = JoinSet::new();
+        for s in open {
+            set.spawn(unsolicited(s, Duration::from_millis(1500)));
+        }
+        let mut second = 0;
+        while let Some(got) = set.join_next().await {
+            second += usize::from(!got.expect("join").is_empty());
+        }
+        let s = stats(srv.addr).await;
+        eprintln!("{what}: {n} keep-alive clients, cap 64: shed {}, second answers {second}", s.connections_shed);
+        assert_eq!(second, 0, "{what}: {second} of {n} connections were sent a second, unsolicited answer");
+    }
+}

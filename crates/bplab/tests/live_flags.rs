@@ -457,3 +457,101 @@ fn names_are_refused_before_any_lookup() {
     assert_eq!(run.code, Some(0), "{}", run.stderr);
     assert!(run.stdout.contains("workers 1 spin 0ms wait 1ms limit off"), "{}", run.stdout);
 }
+
+/// `GET path` on `url`'s host; the body.
+fn body_of(url: &str, path: &str) -> String {
+    use std::io::Write as _;
+    let addr = url.trim_start_matches("http://").trim_end_matches('/');
+    let mut s = std::net::TcpStream::connect(addr).expect("connect");
+    s.write_all(format!("GET {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n").as_bytes()).expect("write");
+    let mut text = String::new();
+    s.read_to_string(&mut text).expect("read");
+    text.split("\r\n\r\n").nth(1).expect("body").to_string()
+}
+
+// N10: under `ulimit -n 300` (soft and hard), the default cap of 1,024
+// connections could never be reached (accepts fail first), so idle
+// connections were never shed. `serve` lowers the cap to fit, (300 − 65) / 2
+// = 117, and says so on stderr; /stats reports the cap it serves with.
+#[cfg(unix)]
+#[test]
+fn serve_fits_its_connection_cap_to_a_low_open_file_limit() {
+    let mut child = Command::new("sh")
+        .args(["-c", "ulimit -n 300 && exec \"$0\" serve --addr 127.0.0.1:0 --spin-ms 0 --wait-ms 1"])
+        .arg(env!("CARGO_BIN_EXE_bplab"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn sh");
+    let out = child.stdout.take().expect("stdout");
+    let (tx, lines) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        use std::io::BufRead as _;
+        for line in std::io::BufReader::new(out).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let mut server = Child { child, lines };
+    let line = server.line("serve", Duration::from_secs(30), |l| l.starts_with("bplab-live listening on "));
+    let url = line.split_whitespace().nth(3).expect("url").to_string();
+    let stats = body_of(&url, "/stats");
+    assert!(stats.contains("\"max_connections\":117"), "{stats}");
+    let _ = server.child.kill();
+    let _ = server.child.wait();
+    let mut stderr = String::new();
+    server.child.stderr.take().expect("stderr").read_to_string(&mut stderr).expect("stderr");
+    assert!(stderr.contains("lowered the connection cap to 117 (2 × 117 + 65 = 299 descriptors)"), "{stderr}");
+}
+
+// N4: a target that answers 500 or 404 to everything (or refuses all with
+// 503) is a failure: exit 1 with one line naming the statuses seen, after
+// the table. Before, these runs exited 0.
+#[test]
+fn a_run_without_a_success_status_exits_1_naming_the_statuses() {
+    let cases: [(&'static [u8], &str); 3] = [
+        (
+            b"HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            "500 Internal Server Error",
+        ),
+        (b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n", "404 Not Found"),
+        (
+            b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+            "503 Service Unavailable",
+        ),
+    ];
+    for (reply, says) in cases {
+        let url = format!("http://{}/", fake_server(Some(reply)));
+        for extra in [&[][..], &["--retries", "2", "--backoff-ms", "10"][..]] {
+            let args = [&["load", "--target", &url, "--rate", "20", "--seconds", "0.5"][..], extra].concat();
+            let run = bplab(&args, Duration::from_secs(60));
+            assert_eq!(run.code, Some(1), "{args:?}: {}", run.stderr);
+            assert_eq!(run.stderr.lines().count(), 1, "{args:?}: {}", run.stderr);
+            assert!(run.stderr.contains("no request was answered with a success status (2xx): of "), "{}", run.stderr);
+            assert!(run.stderr.contains(&format!(" × {says}")), "{args:?}: {}", run.stderr);
+            assert!(run.stdout.contains(" offered "), "the table is printed first: {}", run.stdout);
+        }
+    }
+}
+
+// N7: a signal during --compare's service measurement (before any row)
+// leaves an older CSV as it was, not a header-only file.
+#[test]
+fn a_signal_before_the_first_row_leaves_the_old_csv() {
+    let (_server, url) = serve(&["--workers", "1", "--spin-ms", "0", "--wait-ms", "300"]);
+    let (dir, csv, csv_arg) = older_csv("measuring");
+    let load =
+        spawn(&["load", "--target", &url, "--rate", "5", "--seconds", "1", "--compare", "--csv", &csv_arg, "-q"]);
+    // The measurement's requests take 300 ms each, one at a time.
+    let until = Instant::now() + Duration::from_secs(60);
+    while arrived(&url) == 0 {
+        assert!(Instant::now() < until, "the measurement never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    load.signal("INT");
+    let (code, stderr, _) = load.finish(Duration::from_secs(120));
+    assert_eq!(code, Some(130), "stderr: {stderr}");
+    assert_eq!(std::fs::read_to_string(&csv).expect("csv"), "an older file\n", "{stderr}");
+    assert_eq!(std::fs::read_dir(&dir).expect("dir").count(), 1, "no temporary file left");
+    let _ = std::fs::remove_dir_all(&dir);
+}

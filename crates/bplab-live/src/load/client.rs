@@ -41,6 +41,8 @@ pub(crate) enum FetchError {
     Http(hyper::Error),
     /// The request could not be built (bad path or header).
     Build(String),
+    /// A body to keep was larger than [`MAX_KEPT_BODY_BYTES`].
+    TooLarge(String),
 }
 
 impl FetchError {
@@ -65,29 +67,72 @@ impl std::fmt::Display for FetchError {
             FetchError::Closed(e) => write!(f, "closed without an answer ({e})"),
             FetchError::Http(e) => write!(f, "http: {e}"),
             FetchError::Build(e) => write!(f, "request: {e}"),
+            FetchError::TooLarge(e) => write!(f, "the answer's body is over {MAX_KEPT_BODY_BYTES} bytes ({e})"),
         }
     }
 }
 
-/// An answer: its status, its whole body, and its `Retry-After` in ms
-/// when it carries one in delta-seconds (an HTTP-date is not read).
-pub(crate) type Answer = (StatusCode, Bytes, Option<f64>);
+/// An answer: its status, its body (kept only where asked: `/stats`; a
+/// work request's body is read to its end and dropped as it arrives), and
+/// its `Retry-After` in ms (see [`retry_after_ms`]).
+pub(crate) type Answer = (StatusCode, Option<Bytes>, Option<f64>);
 
-/// `GET path` on a new connection to `addr`; returns status, full body and
-/// the `Retry-After`.
+/// The largest body kept (a `/stats` answer; a server holding the largest
+/// accepted line lists about 8 MB of held requests); a larger one is an
+/// error, not an allocation.
+pub(crate) const MAX_KEPT_BODY_BYTES: usize = 32 * 1024 * 1024;
+
+/// The longest `Retry-After` read, seconds: one day, the server's own
+/// `--retry-after-s` maximum. A larger delay, in either form, reads as
+/// this; a retry is sent only inside its rate's window (at most 600 s), so
+/// any delay from here up means no retry.
+pub const MAX_RETRY_AFTER_S: u64 = crate::server::MAX_RETRY_AFTER_S;
+
+/// `GET path` on a new connection to `addr`; returns the status and the
+/// `Retry-After`, its body read to the end and dropped.
 pub(crate) async fn get(addr: SocketAddr, host_header: &str, path: &str) -> Result<Answer, FetchError> {
-    request(addr, Method::GET, host_header, path).await
+    request(addr, Method::GET, host_header, path, false).await
 }
 
-/// A `Retry-After` header's delta-seconds, in ms (`None` for none, an
-/// HTTP-date or anything else).
-fn retry_after_ms(v: Option<&hyper::header::HeaderValue>) -> Option<f64> {
-    let secs: u32 = v?.to_str().ok()?.trim().parse().ok()?;
-    Some(f64::from(secs) * 1000.0)
+/// A `Retry-After` header (RFC 9110 §10.2.3) as a delay in ms, `date` the
+/// answer's `Date` header and `now` the client's clock:
+///
+/// * delta-seconds (digits only): that many seconds, at most
+///   [`MAX_RETRY_AFTER_S`] (a larger value, however many digits, reads as
+///   the cap, never as absent);
+/// * an HTTP-date (any of the three forms `httpdate` parses): its time
+///   minus the answer's `Date` (or `now` without one), 0 for a past date,
+///   at most the cap;
+/// * anything else (a sign, a fraction, garbage) or no header: `None`,
+///   as if the answer carried none.
+pub fn retry_after_ms(
+    v: Option<&hyper::header::HeaderValue>,
+    date: Option<&hyper::header::HeaderValue>,
+    now: std::time::SystemTime,
+) -> Option<f64> {
+    let text = v?.to_str().ok()?.trim();
+    let cap = MAX_RETRY_AFTER_S as f64 * 1000.0;
+    if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
+        // Digits beyond u64 are still a (very long) delay.
+        let secs = text.parse::<u64>().unwrap_or(u64::MAX).min(MAX_RETRY_AFTER_S);
+        return Some(secs as f64 * 1000.0);
+    }
+    let at = httpdate::parse_http_date(text).ok()?;
+    let from = date.and_then(|d| httpdate::parse_http_date(d.to_str().ok()?.trim()).ok()).unwrap_or(now);
+    let ms = at.duration_since(from).map_or(0.0, |d| d.as_secs_f64() * 1000.0);
+    Some(ms.min(cap))
 }
 
-/// `method path` with an empty body on a new connection to `addr`.
-async fn request(addr: SocketAddr, method: Method, host_header: &str, path: &str) -> Result<Answer, FetchError> {
+/// `method path` with an empty body on a new connection to `addr`; the
+/// answer's body kept (up to [`MAX_KEPT_BODY_BYTES`]) if `keep`, else read
+/// to its end and dropped frame by frame.
+async fn request(
+    addr: SocketAddr,
+    method: Method,
+    host_header: &str,
+    path: &str,
+    keep: bool,
+) -> Result<Answer, FetchError> {
     let stream = TcpStream::connect(addr).await.map_err(FetchError::Connect)?;
     let _ = stream.set_nodelay(true);
     let (mut sender, conn) =
@@ -118,9 +163,25 @@ async fn request(addr: SocketAddr, method: Method, host_header: &str, path: &str
         Err(e) => return Err(why(e, failed_rx).await),
     };
     let status = resp.status();
-    let retry_after = retry_after_ms(resp.headers().get(hyper::header::RETRY_AFTER));
-    let body = resp.into_body().collect().await.map_err(FetchError::from_hyper)?.to_bytes();
-    Ok((status, body, retry_after))
+    let h = resp.headers();
+    let retry_after =
+        retry_after_ms(h.get(hyper::header::RETRY_AFTER), h.get(hyper::header::DATE), std::time::SystemTime::now());
+    let mut body = resp.into_body();
+    if keep {
+        let kept =
+            http_body_util::Limited::new(body, MAX_KEPT_BODY_BYTES).collect().await.map_err(|e| match e
+                .downcast::<hyper::Error>()
+            {
+                Ok(e) => FetchError::from_hyper(*e),
+                Err(e) => FetchError::TooLarge(e.to_string()),
+            })?;
+        return Ok((status, Some(kept.to_bytes()), retry_after));
+    }
+    // The last byte still ends the request (latency is to the whole answer).
+    while let Some(frame) = body.frame().await {
+        drop(frame.map_err(FetchError::from_hyper)?);
+    }
+    Ok((status, None, retry_after))
 }
 
 /// Read and parse `GET /stats` from the server at `addr`.
@@ -141,14 +202,15 @@ async fn stats_call(
     path: &str,
 ) -> Result<StatsSnapshot, LiveError> {
     let fail = |reason: String| LiveError::Stats { addr, reason };
-    let (status, body, _) = tokio::time::timeout(STATS_TIMEOUT, request(addr, method, host_header, path))
+    let (status, body, _) = tokio::time::timeout(STATS_TIMEOUT, request(addr, method, host_header, path, true))
         .await
         .map_err(|_| fail(format!("no answer within {} s", STATS_TIMEOUT.as_secs())))?
         .map_err(|e| fail(e.to_string()))?;
     if status != StatusCode::OK {
         return Err(fail(format!("status {status}")));
     }
-    serde_json::from_slice(&body).map_err(|e| fail(format!("not bplab-live stats JSON: {e}")))
+    serde_json::from_slice(body.as_deref().unwrap_or_default())
+        .map_err(|e| fail(format!("not bplab-live stats JSON: {e}")))
 }
 
 #[cfg(test)]
@@ -157,11 +219,32 @@ mod tests {
     use hyper::header::HeaderValue;
 
     #[test]
-    fn retry_after_reads_delta_seconds_only() {
-        assert_eq!(retry_after_ms(Some(&HeaderValue::from_static("1"))), Some(1000.0));
-        assert_eq!(retry_after_ms(Some(&HeaderValue::from_static(" 120 "))), Some(120_000.0));
-        assert_eq!(retry_after_ms(Some(&HeaderValue::from_static("Wed, 21 Oct 2015 07:28:00 GMT"))), None);
-        assert_eq!(retry_after_ms(Some(&HeaderValue::from_static("-1"))), None);
-        assert_eq!(retry_after_ms(None), None);
+    fn retry_after_reads_delta_seconds_and_http_dates_up_to_the_cap() {
+        let now = httpdate::parse_http_date("Wed, 21 Oct 2015 07:28:00 GMT").expect("date");
+        let ra = |v: &'static str| retry_after_ms(Some(&HeaderValue::from_static(v)), None, now);
+        let cap = MAX_RETRY_AFTER_S as f64 * 1000.0;
+        assert_eq!(ra("1"), Some(1000.0));
+        assert_eq!(ra(" 120 "), Some(120_000.0));
+        assert_eq!(ra("0"), Some(0.0));
+        assert_eq!(ra("86400"), Some(cap));
+        // The audit's values past u32 (read as absent before: a retry at once).
+        for long in ["86401", "4294967295", "4294967296", "99999999999999999999"] {
+            assert_eq!(ra(long), Some(cap), "{long}");
+        }
+        // HTTP-dates: future (from the client's clock), past, the obsolete forms.
+        assert_eq!(ra("Wed, 21 Oct 2015 07:28:30 GMT"), Some(30_000.0));
+        assert_eq!(ra("Wed, 21 Oct 2015 07:27:00 GMT"), Some(0.0));
+        assert_eq!(ra("Wednesday, 21-Oct-15 07:28:05 GMT"), Some(5_000.0));
+        assert_eq!(ra("Wed Oct 21 07:28:02 2015"), Some(2_000.0));
+        assert_eq!(ra("Fri, 21 Oct 2016 07:28:00 GMT"), Some(cap));
+        // From the answer's own Date when it has one (no clock skew).
+        let date = HeaderValue::from_static("Wed, 21 Oct 2015 08:00:00 GMT");
+        let v = HeaderValue::from_static("Wed, 21 Oct 2015 08:00:10 GMT");
+        assert_eq!(retry_after_ms(Some(&v), Some(&date), now), Some(10_000.0));
+        // Anything else is ignored.
+        for bad in ["-1", "+5", "1.5", "soon", "", "1 2", "Wed, 32 Oct 2015 07:28:00 GMT"] {
+            assert_eq!(ra(bad), None, "{bad:?}");
+        }
+        assert_eq!(retry_after_ms(None, None, now), None);
     }
 }

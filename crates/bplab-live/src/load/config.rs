@@ -10,8 +10,16 @@ use crate::load::policy::ClientPolicy;
 use crate::load::schedule::schedule;
 use crate::load::table::num;
 
-/// Most requests one run may plan, over all rates.
+/// Most tries one run may plan, over all rates: first tries and retries
+/// together. A plan's tries are counted at their most:
+/// first tries × [`LoadConfig::tries_per_first`].
 pub const MAX_PLAN_REQUESTS: usize = 200_000;
+/// The send cap: retries never push the sends past this many times the
+/// offered rate. A retry is not made (counted `capped`) when the last
+/// 1,000 ms already hold `MAX_TRY_MULTIPLE × rate` sends (first tries
+/// always go: they are the plan), or when its rate's window has already
+/// made `MAX_TRY_MULTIPLE` tries per planned first try.
+pub const MAX_TRY_MULTIPLE: u64 = 10;
 /// Most seconds of sending one run may plan (rates × seconds); each rate
 /// also waits up to one client timeout for its last answers.
 pub const MAX_PLAN_SECONDS: f64 = 600.0;
@@ -165,12 +173,15 @@ impl LoadConfig {
             return Err(too_large(MAX_PLAN_SECONDS / n as f64, why));
         }
         let total_rps: f64 = s.rates_rps.iter().sum();
-        if total_rps * s.seconds > MAX_PLAN_REQUESTS as f64 {
+        let per_first = tries_per_first(&s.policy);
+        if total_rps * s.seconds * per_first as f64 > MAX_PLAN_REQUESTS as f64 {
             let why = format!(
-                "at {} requests per second over all rates (at most {MAX_PLAN_REQUESTS} requests)",
-                num(total_rps)
+                "at {} requests per second over all rates{} (at most {MAX_PLAN_REQUESTS} tries per plan, first tries \
+                 and retries)",
+                num(total_rps),
+                tries_words(per_first, &s.policy)
             );
-            return Err(too_large(MAX_PLAN_REQUESTS as f64 / total_rps, why));
+            return Err(too_large(MAX_PLAN_REQUESTS as f64 / (total_rps * per_first as f64), why));
         }
         let cfg = LoadConfig { s };
         // Draw the schedules once here so a plan that is too large is refused
@@ -234,27 +245,55 @@ impl LoadConfig {
         &self.s.policy
     }
 
+    /// The most tries per first try: `1 + --retries`, at most
+    /// [`MAX_TRY_MULTIPLE`] (the send cap).
+    pub fn tries_per_first(&self) -> u64 {
+        tries_per_first(&self.s.policy)
+    }
+
     /// The send schedule of every rate (ms offsets, see
     /// [`mod@crate::load::schedule`]), computed ahead. Errors if the drawn
-    /// schedules together exceed [`MAX_PLAN_REQUESTS`].
+    /// schedules' first tries, times [`LoadConfig::tries_per_first`], exceed
+    /// [`MAX_PLAN_REQUESTS`].
     pub fn plan(&self) -> Result<Vec<Vec<f64>>, LiveError> {
+        let per_first = self.tries_per_first() as usize;
+        let first_max = MAX_PLAN_REQUESTS / per_first;
         let mut total = 0usize;
         let mut out = Vec::with_capacity(self.s.rates_rps.len());
         for &rate in &self.s.rates_rps {
-            let left = MAX_PLAN_REQUESTS - total;
+            let left = first_max - total;
             let s = schedule(rate, self.s.seconds, self.s.seed, left);
             total += s.len();
-            if total > MAX_PLAN_REQUESTS {
+            if total > first_max {
                 return Err(LiveError::PlanTooLarge {
                     value: num(self.s.seconds),
                     accepted: format!(
-                        "a shorter window: the drawn schedules hold more than {MAX_PLAN_REQUESTS} requests (the cap per run)"
+                        "a shorter window: the drawn schedules hold more than {first_max} first tries{}, more than \
+                         {MAX_PLAN_REQUESTS} tries (the cap per run, first tries and retries)",
+                        tries_words(per_first as u64, &self.s.policy)
                     ),
                 });
             }
             out.push(s);
         }
         Ok(out)
+    }
+}
+
+/// The most tries per first try under `policy`: `1 + retries`, at most
+/// [`MAX_TRY_MULTIPLE`].
+fn tries_per_first(policy: &ClientPolicy) -> u64 {
+    (1 + u64::from(policy.retry.max_retries)).min(MAX_TRY_MULTIPLE)
+}
+
+/// ` with up to N tries per first try (...)` when retries are on.
+fn tries_words(per_first: u64, policy: &ClientPolicy) -> String {
+    match policy.retry.max_retries {
+        0 => String::new(),
+        r if u64::from(r) + 1 > MAX_TRY_MULTIPLE => {
+            format!(" with up to {per_first} tries per first try (--retries {r}, capped at {MAX_TRY_MULTIPLE})")
+        }
+        r => format!(" with up to {per_first} tries per first try (1 + --retries {r})"),
     }
 }
 
@@ -325,6 +364,33 @@ mod tests {
         assert!(cfg(vec![1.0], f64::NAN).unwrap_err().is_usage());
         let e = LoadConfig::new(LoadSettings { client_timeout_ms: 0, ..LoadSettings::lesson(target()) }).unwrap_err();
         assert!(e.to_string().starts_with("--client-timeout-ms: '0' is not accepted; expected a whole number"), "{e}");
+    }
+
+    // N2: the bound counts every try. The audit's `--rate 2000 --seconds 30
+    // --retries 100` was accepted (60,000 first tries) and sent 396,459.
+    #[test]
+    fn the_plan_bound_counts_retries() {
+        use bplab_core::stochastic::{Backoff, Retry};
+        let with = |retries: u32, rates_rps: Vec<f64>, seconds: f64| {
+            let policy = ClientPolicy {
+                retry: Retry { max_retries: retries, backoff: Backoff::Fixed { ms: 0.0 } },
+                ..ClientPolicy::NONE
+            };
+            LoadConfig::new(LoadSettings { rates_rps, seconds, policy, ..LoadSettings::lesson(target()) })
+        };
+        assert!(with(0, vec![2000.0], 30.0).is_ok());
+        let e = with(100, vec![2000.0], 30.0).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "--seconds: '30' is not accepted; expected a number from 0.1 to 10 (s) at 2000 requests per second over \
+             all rates with up to 10 tries per first try (--retries 100, capped at 10) (at most 200000 tries per \
+             plan, first tries and retries)"
+        );
+        let e = with(3, vec![2000.0], 30.0).unwrap_err();
+        assert!(e.to_string().contains("to 25 (s) at 2000 requests per second over all rates with up to 4 tries per first try (1 + --retries 3)"), "{e}");
+        assert!(with(3, vec![2000.0], 25.0).is_ok());
+        assert_eq!(with(3, vec![40.0], 1.0).expect("valid").tries_per_first(), 4);
+        assert_eq!(with(100, vec![40.0], 1.0).expect("valid").tries_per_first(), MAX_TRY_MULTIPLE);
     }
 
     #[test]

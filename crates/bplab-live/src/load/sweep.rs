@@ -28,9 +28,11 @@ use tokio::time::Instant;
 use std::collections::BinaryHeap;
 
 use bplab_core::stochastic::{ClientState, NoRetry};
+use hdrhistogram::Histogram;
 
 use crate::compare::ModelInputs;
 use crate::error::LiveError;
+use crate::load::cap::SendCap;
 use crate::load::client::{FetchError, get, get_stats, reset_peak};
 use crate::load::table::ClientCounts;
 use crate::load::tally::{Outcome, Tally, Tick};
@@ -51,6 +53,9 @@ pub const PHASE_SHIFTS_MS: [f64; 5] = [-1000.0, -500.0, 0.0, 500.0, 1000.0];
 /// runs also use (the p50 of 30 samples on an idle machine moves about
 /// this much between measurements).
 pub const SERVICE_SPREAD: f64 = 0.01;
+
+/// The send lag histogram's range, µs (10 min).
+const LAG_MAX_US: u64 = 600_000_000;
 
 /// How often [`sweep_with_progress`] reports a [`Tick`].
 pub const TICK: Duration = Duration::from_millis(200);
@@ -100,7 +105,7 @@ async fn outcome(shot: &Shot, at: Instant) -> (Outcome, Option<f64>) {
             (Outcome::Ok(u64::try_from(at.elapsed().as_micros()).unwrap_or(u64::MAX)), None)
         }
         Ok(Ok((StatusCode::SERVICE_UNAVAILABLE, _, ra))) => (Outcome::Refused, ra),
-        Ok(Ok(_)) => (Outcome::OtherStatus, None),
+        Ok(Ok((status, _, _))) => (Outcome::OtherStatus(status.as_u16()), None),
     }
 }
 
@@ -140,19 +145,29 @@ struct Callers {
     pending: BinaryHeap<Pending>,
     seq: u64,
     counts: ClientCounts,
+    cap: SendCap,
+    /// How late each try was sent after its due time, µs.
+    lag: Option<Histogram<u64>>,
 }
 
 impl Callers {
-    fn new(cfg: &LoadConfig, seconds: f64) -> Self {
+    fn new(cfg: &LoadConfig, rate_rps: f64, planned: usize) -> Self {
         let p = cfg.policy();
         let state = p.is_active().then(|| p.state(cfg.client_timeout_ms() as f64, cfg.seed()));
         Callers {
             state,
-            window_ms: seconds * 1000.0,
+            window_ms: cfg.seconds() * 1000.0,
             pending: BinaryHeap::new(),
             seq: 0,
             counts: ClientCounts::default(),
+            cap: SendCap::new(rate_rps, planned as u64),
+            lag: Histogram::new_with_bounds(1, LAG_MAX_US, 2).ok(),
         }
+    }
+
+    /// The send lag's p99, ms.
+    fn lag_p99_ms(&self) -> Option<f64> {
+        self.lag.as_ref().filter(|h| !h.is_empty()).map(|h| h.value_at_quantile(0.99) as f64 / 1000.0)
     }
 
     /// A try at `now_ms` (since the window's start): sent, or rejected
@@ -174,7 +189,7 @@ impl Callers {
             }
             // An answer that is not a refusal (another status, not HTTP) is
             // final: retrying it would get the same.
-            Outcome::OtherStatus | Outcome::NotHttp => return false,
+            Outcome::OtherStatus(_) | Outcome::NotHttp => return false,
             Outcome::Refused | Outcome::GaveUp | Outcome::NoConnect(_) | Outcome::Error => {}
         }
         match s.retry(now_ms, t.attempt, t.prev_backoff_ms, retry_after_ms, self.window_ms) {
@@ -275,7 +290,7 @@ pub async fn sweep_with_progress(
         if stop.requested() {
             break;
         }
-        let callers = Callers::new(cfg, cfg.seconds());
+        let callers = Callers::new(cfg, rate, schedule.len());
         let (mut row, verdict) =
             run_rate(&shot, tick, schedule, cfg.timeline_ms(), callers, &mut on_tick, &mut stop).await;
         match verdict {
@@ -292,6 +307,7 @@ pub async fn sweep_with_progress(
             let earlier: Vec<(&RateRow, &[f64])> =
                 chain.iter().filter_map(|&j| Some((rows.get(j)?, plan.get(j)?.as_slice()))).collect();
             attach_model(m, &mut row, &earlier, schedule, cfg.timeline_ms());
+            not_comparable(&mut row);
         }
         if row.config_change.is_some() || row.start_uptime_ms.is_none() {
             chain.clear();
@@ -386,6 +402,35 @@ fn attach_model(
     row.start_state = observed;
 }
 
+/// A row whose client fell behind its schedule or capped its retries
+/// (see [`crate::load::comparable`]): its model prediction and windows are
+/// taken out of the columns, and its note says why, with the model's figures.
+fn not_comparable(row: &mut RateRow) {
+    if crate::load::comparable(row) {
+        return;
+    }
+    let Some(p) = row.prediction.take() else { return };
+    row.model_phase = None;
+    if let Some(t) = row.timeline.as_mut() {
+        t.model = None;
+    }
+    let mut why = Vec::new();
+    if let Some(lag) = row.send_lag_p99_ms.filter(|&l| l > crate::load::MAX_SEND_LAG_P99_MS) {
+        why.push(format!("the client fell behind its schedule (send lag p99 {lag:.1} ms)"));
+    }
+    if let Some(c) = row.client.filter(|c| c.capped > 0) {
+        why.push(format!("{} retries were capped", c.capped));
+    }
+    let p99 = p.p99_ms.map_or_else(|| "-".to_string(), |v| format!("{v:.1}"));
+    row.model_note = Some(format!(
+        "the model's {:.1} ok/s (p99 {p99} ms) for {} rps cannot be compared with this row: {}; the model sends \
+         every try on time",
+        p.ok_per_sec,
+        crate::load::format_rate(row.offered_rps),
+        why.join(" and ")
+    ));
+}
+
 /// The model's ok/s with this rate's start moved by each of
 /// [`PHASE_SHIFTS_MS`] (the deploy stays where it was in server time; the
 /// earlier rates, or the observed state, stay as they were: from an
@@ -464,6 +509,10 @@ fn fire(
     timeline: &mut Option<TimelineTally>,
 ) -> bool {
     let at_us = u64::try_from(at.duration_since(start).as_micros()).unwrap_or(u64::MAX);
+    if try_.attempt > 0 && !callers.cap.allow_retry(at_us) {
+        callers.counts.capped += 1;
+        return false;
+    }
     if let Some(t) = timeline.as_mut() {
         t.attempt(at_us, try_.attempt == 0);
     }
@@ -480,6 +529,11 @@ fn fire(
         return false;
     }
     tasks.spawn(one(shot.clone(), at, start, try_));
+    callers.cap.sent(at_us);
+    let lag_us = u64::try_from(Instant::now().saturating_duration_since(at).as_micros()).unwrap_or(u64::MAX);
+    if let Some(h) = callers.lag.as_mut() {
+        h.saturating_record(lag_us.clamp(1, LAG_MAX_US));
+    }
     if let Some(t) = timeline.as_mut() {
         t.sent(at_us);
     }
@@ -520,10 +574,16 @@ async fn run_rate(
             () = stop.wait(), if stopped_at.is_none() => {
                 // Stop sending; the requests in flight still end (each at
                 // its client timeout at the latest).
-                stopped_at = Some(Instant::now());
+                let now = Instant::now();
+                stopped_at = Some(now);
                 due = None;
                 next_window = None;
                 callers.pending.clear();
+                // No windows after the stop: what still comes back goes
+                // to the timeline's row after the windows.
+                if let Some(t) = timeline.as_mut() {
+                    t.stop(u64::try_from(now.duration_since(start).as_micros()).unwrap_or(u64::MAX));
+                }
             }
             () = tokio::time::sleep_until(due.unwrap_or(start)), if due.is_some() => {
                 if let Some(at) = due
@@ -595,7 +655,7 @@ async fn run_rate(
                 server: before.as_ref().map(|b| b.config.clone()),
                 ..Timeline::default()
             };
-            (tl.windows, tl.split) = t.finish(tl.deploy_ms());
+            (tl.windows, tl.after, tl.split) = t.finish(tl.deploy_ms());
             Some(tl)
         }
         None => None,
@@ -631,6 +691,8 @@ async fn run_rate(
         model_note: None,
         model_phase: None,
         client: callers.state.is_some().then_some(callers.counts),
+        send_lag_p99_ms: callers.lag_p99_ms(),
+        statuses: std::mem::take(&mut tally.statuses),
     };
     let stats_answered = after.is_some();
     if let (Some(b), Some(a)) = (before, after) {
@@ -670,6 +732,7 @@ fn apply_server_deltas(row: &mut RateRow, before: &StatsSnapshot, after: &StatsS
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::compare::Prediction;
     use crate::stats::StatsConfig;
 
     fn snap(arrived: u64, done: u64, refused: u64, in_service: u64, queued: u64) -> StatsSnapshot {
@@ -702,6 +765,49 @@ mod tests {
             door: Default::default(),
             held: None,
         }
+    }
+
+    // N3: a row whose client fell behind its schedule (or capped retries)
+    // says so, and its model row says it cannot be compared (the audit's
+    // storm: live 12.2 ok/s beside a model 45.2 with no note).
+    #[test]
+    fn a_row_that_fell_behind_is_not_compared_with_the_model() {
+        let p = Prediction { ok_per_sec: 45.2, p99_ms: Some(22.0) };
+        let behind = RateRow {
+            offered_rps: 2000.0,
+            ok_per_sec: 12.2,
+            send_lag_p99_ms: Some(812.5),
+            prediction: Some(p),
+            ..RateRow::default()
+        };
+        let mut row = behind.clone();
+        not_comparable(&mut row);
+        assert_eq!(row.prediction, None);
+        assert_eq!(
+            row.model_note.as_deref(),
+            Some(
+                "the model's 45.2 ok/s (p99 22.0 ms) for 2000 rps cannot be compared with this row: the client fell \
+                 behind its schedule (send lag p99 812.5 ms); the model sends every try on time"
+            )
+        );
+        assert_eq!(
+            crate::load::row_notes(&row),
+            ["the client fell behind its schedule at 2000 rps: send lag p99 812.5 ms (above 50 ms); the load \
+              offered was not the one planned"]
+        );
+        let capped = RateRow {
+            send_lag_p99_ms: Some(3.0),
+            client: Some(ClientCounts { capped: 7, ..ClientCounts::default() }),
+            ..behind.clone()
+        };
+        let mut row = capped.clone();
+        not_comparable(&mut row);
+        assert!(row.model_note.is_some_and(|n| n.contains(": 7 retries were capped;")));
+        // On schedule: the prediction stays, no note.
+        let mut row = RateRow { send_lag_p99_ms: Some(3.0), ..behind };
+        not_comparable(&mut row);
+        assert_eq!((row.prediction, row.model_note.as_deref()), (Some(p), None));
+        assert!(crate::load::row_notes(&row).is_empty());
     }
 
     #[test]

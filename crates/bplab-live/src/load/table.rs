@@ -19,6 +19,11 @@ pub struct ClientCounts {
     pub rejected: u64,
     /// Retries the budget did not allow (not tries: nothing was made).
     pub denied: u64,
+    /// Retries not made because of the send cap
+    /// ([`crate::load::MAX_TRY_MULTIPLE`]): the last 1,000 ms already
+    /// held that many times the offered rate in sends, or the rate's
+    /// window had made that many times its first tries (not tries).
+    pub capped: u64,
 }
 
 /// The result of one offered rate.
@@ -99,8 +104,51 @@ pub struct RateRow {
     /// live, with `--compare` ([`crate::load::PHASE_SHIFTS_MS`]).
     pub model_phase: Option<PhaseRange>,
     /// First tries, retries and local rejections, when the client has a
-    /// policy (printed as the `first retries rejected denied` columns).
+    /// policy (printed as the `first retries rejected denied capped` columns).
     pub client: Option<ClientCounts>,
+    /// Every HTTP answer that was not a success (2xx), by status code
+    /// (503 included): what a run with no success names.
+    pub statuses: std::collections::BTreeMap<u16, u64>,
+    /// How late the client sent its tries, p99 over the window, ms after
+    /// each one's due time (its schedule, or its retry's time). Above
+    /// [`MAX_SEND_LAG_P99_MS`] the client fell behind: the offered load was
+    /// not the one planned, and the row says so.
+    pub send_lag_p99_ms: Option<f64>,
+}
+
+/// The send lag p99 above which a row notes that the client fell behind
+/// its schedule (and its model row cannot be compared), ms: well above the
+/// timer's millisecond and a loaded machine's scheduling delays, and below
+/// the lesson's 20 ms service time times the 10 places of its line.
+pub const MAX_SEND_LAG_P99_MS: f64 = 50.0;
+
+/// The notes printed under a row: the client fell behind its schedule,
+/// retries were capped.
+pub fn row_notes(r: &RateRow) -> Vec<String> {
+    let mut out = Vec::new();
+    if let Some(lag) = r.send_lag_p99_ms.filter(|&l| l > MAX_SEND_LAG_P99_MS) {
+        out.push(format!(
+            "the client fell behind its schedule at {} rps: send lag p99 {lag:.1} ms (above {MAX_SEND_LAG_P99_MS} \
+             ms); the load offered was not the one planned",
+            num(r.offered_rps)
+        ));
+    }
+    if let Some(c) = r.client.filter(|c| c.capped > 0) {
+        out.push(format!(
+            "{} retries at {} rps were not sent: the send cap allows {} times the offered rate",
+            c.capped,
+            num(r.offered_rps),
+            crate::load::MAX_TRY_MULTIPLE
+        ));
+    }
+    out
+}
+
+/// Whether the row's model prediction can be compared with it: not when
+/// the client fell behind its schedule or retries were capped (the model
+/// sends every try on time and has no send cap).
+pub fn comparable(r: &RateRow) -> bool {
+    r.send_lag_p99_ms.is_none_or(|l| l <= MAX_SEND_LAG_P99_MS) && r.client.is_none_or(|c| c.capped == 0)
 }
 
 /// The model's ok/s over start times around the live one: how much the
@@ -146,7 +194,7 @@ impl PhaseRange {
 const HEADER: &str =
     " offered    sent     ok  refused  gaveup  error  ok_per_sec   p50_ms   p99_ms    done    lost  queued";
 const PRED_HEADER: &str = "  model_ok/s  model_p99";
-const CLIENT_HEADER: &str = "   first  retries  rejected  denied";
+const CLIENT_HEADER: &str = "   first  retries  rejected  denied  capped";
 const CSV_HEADER: &str = "offered,sent,ok,refused,gaveup,error,ok_per_sec,p50_ms,p99_ms,done,lost,queued,partial";
 
 /// The table header; with `compare`, two model columns follow.
@@ -196,7 +244,7 @@ pub fn format_row(r: &RateRow, compare: bool) -> String {
         opt(r.queued),
     );
     if let Some(c) = &r.client {
-        let _ = write!(s, "{:>8}{:>9}{:>10}{:>8}", c.first_tries, c.retries, c.rejected, c.denied);
+        let _ = write!(s, "{:>8}{:>9}{:>10}{:>8}{:>8}", c.first_tries, c.retries, c.rejected, c.denied, c.capped);
     }
     if compare {
         let (ok, p99) = match &r.prediction {
@@ -217,7 +265,7 @@ pub fn to_csv(rows: &[RateRow], compare: bool) -> String {
     let mut out = String::from(CSV_HEADER);
     let client = rows.iter().any(|r| r.client.is_some());
     if client {
-        out.push_str(",first_tries,retries,rejected,denied");
+        out.push_str(",first_tries,retries,rejected,denied,capped");
     }
     if compare {
         out.push_str(",model_ok_per_sec,model_p99_ms");
@@ -244,7 +292,7 @@ pub fn to_csv(rows: &[RateRow], compare: bool) -> String {
         );
         if client {
             let c = r.client.unwrap_or_default();
-            let _ = write!(out, ",{},{},{},{}", c.first_tries, c.retries, c.rejected, c.denied);
+            let _ = write!(out, ",{},{},{},{},{}", c.first_tries, c.retries, c.rejected, c.denied, c.capped);
         }
         if compare {
             let (ok, p99) = match &r.prediction {
@@ -308,15 +356,15 @@ mod tests {
         assert!(format_row(&r, false).ends_with("      10  partial"), "{}", format_row(&r, false));
         assert!(to_csv(&[r.clone()], false).ends_with(",10,1\n"));
         r.partial = false;
-        r.client = Some(ClientCounts { first_tries: 797, retries: 40, rejected: 3, denied: 2 });
+        r.client = Some(ClientCounts { first_tries: 797, retries: 40, rejected: 3, denied: 2, capped: 0 });
         r.sent = 834;
         let line = format_row(&r, true);
         assert_eq!(line.len(), header_for(&r, true).len());
-        assert!(header_for(&r, true).contains("queued   first  retries  rejected  denied  model_ok/s"));
-        assert!(line.contains("      10     797       40         3       2        47.6"), "{line}");
+        assert!(header_for(&r, true).contains("queued   first  retries  rejected  denied  capped  model_ok/s"));
+        assert!(line.contains("      10     797       40         3       2       0        47.6"), "{line}");
         let csv = to_csv(&[r.clone()], false);
-        assert!(csv.starts_with(&format!("{CSV_HEADER},first_tries,retries,rejected,denied\n")), "{csv}");
-        assert!(csv.ends_with(",10,0,797,40,3,2\n"), "{csv}");
+        assert!(csv.starts_with(&format!("{CSV_HEADER},first_tries,retries,rejected,denied,capped\n")), "{csv}");
+        assert!(csv.ends_with(",10,0,797,40,3,2,0\n"), "{csv}");
     }
 
     #[test]

@@ -1,6 +1,8 @@
 //! Counting one rate's outcomes as they come in, and the [`Tick`] the live
 //! progress line shows.
 
+use std::collections::BTreeMap;
+
 use hdrhistogram::Histogram;
 
 /// Histogram range: 1 µs ..= 10 min, 3 significant digits.
@@ -17,8 +19,8 @@ pub(crate) enum Outcome {
     NoConnect(std::io::ErrorKind),
     /// The answer was not HTTP/1.1 (counted in `error`).
     NotHttp,
-    /// An HTTP answer with another status (counted in `error`).
-    OtherStatus,
+    /// An HTTP answer with another status, its code (counted in `error`).
+    OtherStatus(u16),
     Error,
 }
 
@@ -35,6 +37,8 @@ pub(crate) struct Tally {
     pub(crate) not_http: u64,
     /// HTTP answers with a status other than 2xx and 503.
     pub(crate) other_status: u64,
+    /// Every HTTP answer that was not a success (503 included), by status.
+    pub(crate) statuses: BTreeMap<u16, u64>,
     hist: Option<Histogram<u64>>,
 }
 
@@ -49,6 +53,7 @@ impl Tally {
             connect_kind: None,
             not_http: 0,
             other_status: 0,
+            statuses: BTreeMap::new(),
             hist: Histogram::<u64>::new_with_bounds(1, HIST_MAX_US, 3).ok(),
         }
     }
@@ -61,7 +66,10 @@ impl Tally {
                     h.saturating_record(us.clamp(1, HIST_MAX_US));
                 }
             }
-            Outcome::Refused => self.refused += 1,
+            Outcome::Refused => {
+                self.refused += 1;
+                *self.statuses.entry(503).or_default() += 1;
+            }
             Outcome::GaveUp => self.gaveup += 1,
             Outcome::NoConnect(kind) => {
                 self.error += 1;
@@ -72,9 +80,10 @@ impl Tally {
                 self.error += 1;
                 self.not_http += 1;
             }
-            Outcome::OtherStatus => {
+            Outcome::OtherStatus(code) => {
                 self.error += 1;
                 self.other_status += 1;
+                *self.statuses.entry(code).or_default() += 1;
             }
             Outcome::Error => self.error += 1,
         }

@@ -5,8 +5,10 @@
 //! model counts its timeline (`bplab_core::stochastic::Window`): `sent` by send time,
 //! `ok` (and the p99 of their latencies) by when the answer came back,
 //! `refused` by when the 503 came back, `gaveup` at the give-up time.
-//! Outcomes after the sending window (the drain) are left out of the table,
-//! as in the model. `limit` is the server's door limit (`/stats`
+//! Outcomes after the sending window (the drain) are counted in one row
+//! `after` the windows, so the windows and that row add up to the rate's
+//! row; the model's windows leave the drain out. An interrupted rate has no
+//! windows after the stop: what comes back later is counted `after`. `limit` is the server's door limit (`/stats`
 //! `door.limit`: requests allowed in the system) read as each window ends.
 //!
 //! With a client policy the windows also count, by send time, the first
@@ -96,8 +98,13 @@ pub struct Timeline {
     pub start_uptime_ms: Option<u64>,
     /// The server's configuration then (door, deploy, workers).
     pub server: Option<StatsConfig>,
-    /// The windows, in order, covering the sending window.
+    /// The windows, in order, covering the sending window (up to the stop,
+    /// for a partial rate).
     pub windows: Vec<Window>,
+    /// What happened after the last window (answers and give-ups of the
+    /// drain; `start_ms` is the last window's end): the windows plus this
+    /// add up to the row. The model's windows leave it out.
+    pub after: Window,
     /// The model's windows beside them (`--compare`).
     pub model: Option<Vec<ModelWindow>>,
     /// Before and after the deploy, when it falls inside the window.
@@ -234,6 +241,7 @@ impl Timeline {
 pub(crate) struct TimelineTally {
     window_ms: u64,
     windows: Vec<Window>,
+    after: Window,
     lat_us: Vec<Vec<u64>>,
     /// Every ok answer in the window: (when it came back, latency), µs.
     oks: Vec<(u64, u64)>,
@@ -256,7 +264,15 @@ impl TimelineTally {
         let n = ((seconds * 1000.0) / window_ms.max(1) as f64).ceil().clamp(1.0, 1e6) as usize;
         let windows = (0..n).map(|i| Window { start_ms: i as u64 * window_ms, ..Window::default() }).collect();
         let window_us = (seconds * 1e6).max(0.0) as u64;
-        TimelineTally { window_ms: window_ms.max(1), windows, lat_us: vec![Vec::new(); n], oks: Vec::new(), window_us }
+        let after = Window { start_ms: n as u64 * window_ms, ..Window::default() };
+        TimelineTally {
+            window_ms: window_ms.max(1),
+            windows,
+            after,
+            lat_us: vec![Vec::new(); n],
+            oks: Vec::new(),
+            window_us,
+        }
     }
 
     fn index(&self, at_us: u64) -> Option<usize> {
@@ -297,9 +313,30 @@ impl TimelineTally {
         }
     }
 
+    /// The sending stopped `at_us` after the window start (an interrupt):
+    /// the windows from the next one on are dropped, and what happens later
+    /// is counted after the windows.
+    pub(crate) fn stop(&mut self, at_us: u64) {
+        let n = usize::try_from((at_us / 1000).div_ceil(self.window_ms)).unwrap_or(usize::MAX).max(1);
+        if n < self.windows.len() {
+            self.windows.truncate(n);
+            self.lat_us.truncate(n);
+            self.after.start_ms = n as u64 * self.window_ms;
+            self.window_us = self.window_us.min(at_us);
+        }
+    }
+
     /// An outcome that happened `at_us` after the window start.
     pub(crate) fn record(&mut self, at_us: u64, outcome: Outcome) {
-        let Some(i) = self.index(at_us) else { return };
+        let Some(i) = self.index(at_us) else {
+            match outcome {
+                Outcome::Ok(_) => self.after.ok += 1,
+                Outcome::Refused => self.after.refused += 1,
+                Outcome::GaveUp => self.after.gaveup += 1,
+                _ => self.after.error += 1,
+            }
+            return;
+        };
         let (Some(w), Some(lat)) = (self.windows.get_mut(i), self.lat_us.get_mut(i)) else { return };
         match outcome {
             Outcome::Ok(us) => {
@@ -309,7 +346,7 @@ impl TimelineTally {
             }
             Outcome::Refused => w.refused += 1,
             Outcome::GaveUp => w.gaveup += 1,
-            Outcome::NoConnect(_) | Outcome::NotHttp | Outcome::OtherStatus | Outcome::Error => w.error += 1,
+            Outcome::NoConnect(_) | Outcome::NotHttp | Outcome::OtherStatus(_) | Outcome::Error => w.error += 1,
         }
     }
 
@@ -332,7 +369,7 @@ impl TimelineTally {
 
     /// The finished windows (p99 by nearest rank), and the split at a
     /// deploy `deploy_ms` into the window (when it falls inside it).
-    pub(crate) fn finish(mut self, deploy_ms: Option<i64>) -> (Vec<Window>, Option<Split>) {
+    pub(crate) fn finish(mut self, deploy_ms: Option<i64>) -> (Vec<Window>, Window, Option<Split>) {
         for (w, lat) in self.windows.iter_mut().zip(self.lat_us.iter_mut()) {
             w.p99_ms = p99_ms(lat);
         }
@@ -351,7 +388,7 @@ impl TimelineTally {
                 p99_after_ms: p99_ms(&mut after),
             }
         });
-        (self.windows, split)
+        (self.windows, self.after, split)
     }
 }
 
@@ -415,6 +452,15 @@ pub fn format_timeline(rate_rps: f64, t: &Timeline) -> String {
                 let _ = write!(out, "{:>15}{:>16}", m.retries, m.rejected);
             }
         }
+    }
+    let a = &t.after;
+    if a.ok + a.refused + a.gaveup + a.error > 0 {
+        let _ = write!(
+            out,
+            "\n{:>9}{:>7}{:>7}{:>9}{:>8}{:>7}{:>9}{:>7}\nafter: what came back after the last window (from {} ms): \
+             the windows and this row add up to the rate's row; the model's windows leave it out",
+            "after", "-", a.ok, a.refused, a.gaveup, a.error, "-", "-", a.start_ms
+        );
     }
     if let Some(s) = &t.split {
         let p = |v: Option<f64>| v.map_or_else(|| "-".to_string(), |p| format!("{p:.1}"));
@@ -531,7 +577,7 @@ mod tests {
         t.record(800_000, Outcome::Refused);
         t.record(1_600_000, Outcome::GaveUp); // the drain: left out
         t.limit(1, Some(12));
-        let (w, split) = t.finish(Some(650));
+        let (w, _, split) = t.finish(Some(650));
         let split = split.expect("the deploy is inside the window");
         assert_eq!((split.p99_before_ms, split.p99_after_ms), (Some(300.0), Some(20.0)));
         assert_eq!((w[0].sent, w[1].sent, w[1].ok, w[1].refused, w[1].limit), (2, 1, 2, 1, Some(12)));

@@ -307,6 +307,14 @@ impl ServeConfig {
         self.s.header_read_timeout_ms
     }
 
+    /// The same configuration with the connection cap `max_connections`
+    /// (lowered to fit the open-file limit, see
+    /// [`crate::server::fit_to_open_files`]); at least 1.
+    pub fn with_max_connections(mut self, max_connections: usize) -> Self {
+        self.s.max_connections = max_connections.clamp(1, self.s.max_connections.max(1));
+        self
+    }
+
     /// The part of the configuration `/stats` reports.
     pub fn stats_config(&self) -> StatsConfig {
         StatsConfig {

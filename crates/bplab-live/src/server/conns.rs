@@ -20,9 +20,13 @@
 //! own task peeks at the socket, and if bytes have arrived meanwhile the
 //! shed is declined (the connection is about to be busy). Otherwise hyper is
 //! handed an end of stream (it closes an idle connection cleanly, or drops a
-//! partial head), and the listener answers `503` with `Retry-After`, so a
-//! request whose bytes are still in flight gets an answer rather than a
-//! reset.
+//! partial head), and the listener closes the connection (see
+//! `listen::closing`): a status is sent only to a connection whose request
+//! has begun. A partial head is answered `503` with `Retry-After`; an idle
+//! keep-alive connection gets a plain FIN (a pooled client would read an
+//! unsolicited status as the answer to its next request); a connection that
+//! has sent nothing yet gets a `503` only if its request arrives while the
+//! server lingers, so a request still in flight gets an answer, not a reset.
 
 use std::collections::HashMap;
 use std::io;
@@ -123,6 +127,11 @@ impl Watch {
     /// Bytes of an unfinished head arrived since the last head.
     pub(crate) fn partial_head(&self) -> bool {
         self.lock().bytes_since_head > 0
+    }
+
+    /// At least one request on this connection was answered.
+    pub(crate) fn answered(&self) -> bool {
+        self.lock().answers > 0
     }
 
     /// The connection opened with the HTTP/2 prior-knowledge preface.

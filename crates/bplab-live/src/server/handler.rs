@@ -5,9 +5,13 @@
 //! or do the work (any other path).
 //!
 //! Refused before the body is read: an HTTP/1.1 request without exactly one
-//! `Host` (400, RFC 9112 §3.2), `CONNECT` (405: this is not a proxy), a URI
-//! over [`MAX_URI_BYTES`] (414; a request line too long for the 16 KB head
-//! buffer gets hyper's 431 before it reaches the handler).
+//! `Host`, or with a `Host` value that is not one `HOST[:PORT]` (400, RFC
+//! 9112 §3.2), `CONNECT` (405: this is not a proxy), a URI over
+//! [`MAX_URI_BYTES`] (414; a request line too long for the 16 KB head
+//! buffer gets hyper's 431 before it reaches the handler), a
+//! `Content-Length` over [`MAX_BODY_BYTES`] (413 at once: with `Expect:
+//! 100-continue` no `100 Continue` is sent, since hyper sends it only when
+//! the body is first read).
 //!
 //! The request body is always read to the end (up to [`MAX_BODY_BYTES`];
 //! more gets 413 naming the limit) before anything is answered, so a refusal
@@ -27,7 +31,7 @@ use std::time::{Duration, Instant};
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full, Limited};
 use hyper::body::Incoming;
-use hyper::header::{ALLOW, CONNECTION, CONTENT_TYPE, HOST, RETRY_AFTER};
+use hyper::header::{ALLOW, CONNECTION, CONTENT_LENGTH, CONTENT_TYPE, HOST, RETRY_AFTER};
 use hyper::{Method, Request, Response, StatusCode, Version};
 use tokio::sync::watch;
 
@@ -98,6 +102,21 @@ fn check_head(parts: &hyper::http::request::Parts) -> Option<Response<Full<Bytes
         let why = if hosts == 0 { "without a Host header" } else { "with more than one Host header" };
         return Some(text(StatusCode::BAD_REQUEST, format!("bad request: an HTTP/1.1 request {why}\n"), true));
     }
+    if let Some(host) = parts.headers.get(HOST).filter(|h| !host_ok(h.as_bytes())) {
+        let why = format!(
+            "bad request: an invalid Host value '{}'; expected HOST[:PORT], HOST a name (letters, digits, -._~), \
+             an IPv4 address or a bracketed IPv6 address\n",
+            String::from_utf8_lossy(host.as_bytes())
+        );
+        return Some(text(StatusCode::BAD_REQUEST, why, true));
+    }
+    // A declared body over the limit is refused before it is read, so no
+    // `100 Continue` invites it and no header timeout waits for it.
+    let declared = parts.headers.get(CONTENT_LENGTH).and_then(|v| v.to_str().ok()?.trim().parse::<u64>().ok());
+    if let Some(n) = declared.filter(|&n| n > MAX_BODY_BYTES as u64) {
+        let why = format!("request body over the 64 KB limit ({MAX_BODY_BYTES} bytes): Content-Length {n}\n");
+        return Some(text(StatusCode::PAYLOAD_TOO_LARGE, why, true));
+    }
     if parts.method == Method::CONNECT {
         let mut r =
             plain(StatusCode::METHOD_NOT_ALLOWED, "CONNECT is not accepted: this server is not a proxy\n", true);
@@ -110,6 +129,31 @@ fn check_head(parts: &hyper::http::request::Parts) -> Option<Response<Full<Bytes
         return Some(text(StatusCode::URI_TOO_LONG, why, true));
     }
     None
+}
+
+/// A `Host` value the server accepts (RFC 9112 §3.2, RFC 3986 §3.2.2, a
+/// little stricter): empty, or `HOST[:PORT]` with `HOST` a name of
+/// letters, digits and `-._~%`, or a bracketed IPv6 address, and `PORT`
+/// 1 to 5 digits. A list (`a, b`), spaces, user info and the other
+/// sub-delimiters are refused.
+fn host_ok(v: &[u8]) -> bool {
+    let port_ok = |p: &[u8]| (1..=5).contains(&p.len()) && p.iter().all(u8::is_ascii_digit);
+    let (host, port) = if let Some(rest) = v.strip_prefix(b"[") {
+        let Some(end) = rest.iter().position(|&c| c == b']') else { return false };
+        let inside = std::str::from_utf8(&rest[..end]).ok().and_then(|t| t.parse::<std::net::Ipv6Addr>().ok());
+        if inside.is_none() {
+            return false;
+        }
+        (&[][..], &rest[end + 1..])
+    } else {
+        match v.iter().position(|&c| c == b':') {
+            Some(i) => (&v[..i], &v[i..]),
+            None => (v, &[][..]),
+        }
+    };
+    let name_ok = host.iter().all(|&c| c.is_ascii_alphanumeric() || b"-._~%".contains(&c));
+    let port_ok = port.is_empty() || port.strip_prefix(b":").is_some_and(port_ok);
+    name_ok && port_ok && !(host.is_empty() && !v.is_empty() && !v.starts_with(b"["))
 }
 
 /// Read the whole body (at most [`MAX_BODY_BYTES`], within `timeout`), or
@@ -277,6 +321,12 @@ mod tests {
         let r = refusal("x", 120);
         assert_eq!(r.headers().get(RETRY_AFTER).map(|v| v.as_bytes()), Some(&b"120"[..]));
         assert_eq!(r.headers().get(CONNECTION), None, "kept open for pipelined requests");
+        for good in ["", "t", "a.b-c_d~e", "127.0.0.1:8081", "[::1]", "[::1]:80", "h:65535"] {
+            assert!(host_ok(good.as_bytes()), "{good:?}");
+        }
+        for bad in ["a, b", "a,b", "a b", "u@h", "h:x", "h:", ":80", "[::1", "[zz]", "h:123456", "[::1]x", "a;b"] {
+            assert!(!host_ok(bad.as_bytes()), "{bad:?}");
+        }
         let raw = raw_answer(503, "busy\n");
         assert_eq!(
             &raw[..],

@@ -13,9 +13,13 @@
 //!   requests; see [`super::conns`]) and takes its slot. If none is
 //!   waiting like that, the new connection is *over the cap*: its request
 //!   head is read as usual and answered `503` with `Retry-After: 1` (as are
-//!   requests pipelined behind it), then it is closed. A shed connection is
-//!   answered `503` with `Retry-After` too, so a request still in flight on
-//!   it is answered rather than reset.
+//!   requests pipelined behind it), then it is closed. A shed connection
+//!   gets a status only if its request has begun: a partial head is
+//!   answered `503` with `Retry-After`; an idle keep-alive connection is
+//!   closed with a plain FIN (no status: a pooled client would read one as
+//!   the answer to its next request); a connection that has sent nothing
+//!   yet is answered `503` only if its request arrives during the linger
+//!   below, so a request in flight is answered rather than reset.
 //! * **File descriptors.** Served connections take one of
 //!   `max_connections` slots; over-cap connections and closing ones (the
 //!   linger below) share a second pool of `max_connections`. When both are
@@ -62,6 +66,7 @@ use crate::server::ServeConfig;
 use crate::server::conns::{Conns, Watch, Watched};
 use crate::server::door::Door;
 use crate::server::handler::{handle, raw_answer, refuse_over_cap};
+use crate::server::spare::Spares;
 use crate::stats::StatsSnapshot;
 
 /// How long open connections get to finish after shutdown is requested.
@@ -89,6 +94,9 @@ const SHED_WAIT_MAX: Duration = Duration::from_millis(3000);
 /// one was asked to close, how long it waits for that slot).
 const SHED_RETRY: Duration = Duration::from_millis(20);
 const SHED_ASKED_WAIT: Duration = Duration::from_millis(100);
+/// How long a shed connection waits for the second-pool slot of the
+/// newcomer it made room for (see `super::spare`).
+const SPARE_WAIT: Duration = Duration::from_millis(500);
 /// The header timeout of a connection over the cap (or the configured
 /// one, if shorter): its answer is a 503 either way, so an idle one does
 /// not hold a descriptor of the second pool for long.
@@ -176,6 +184,8 @@ struct Ctx {
     /// Connections waiting in [`make_room`] for a served slot: while there
     /// are any, the accept loop leaves freed served slots to them.
     making_room: std::sync::atomic::AtomicUsize,
+    /// Second-pool slots handed from newcomers to the connections they shed.
+    spares: Spares,
     stop: watch::Receiver<bool>,
     h2_seen: AtomicU64,
 }
@@ -231,10 +241,12 @@ impl BoundServer {
             extra: Arc::new(Semaphore::new(cap)),
             registry: Arc::new(Conns::default()),
             making_room: std::sync::atomic::AtomicUsize::new(0),
+            spares: Spares::default(),
             stop: stop_rx,
             h2_seen: AtomicU64::new(0),
         });
         let mut conns = JoinSet::new();
+        let mut accept_failures = AcceptFailures::default();
         tokio::pin!(shutdown);
 
         loop {
@@ -259,7 +271,7 @@ impl BoundServer {
             let (stream, peer) = match accepted {
                 Ok(accepted) => accepted,
                 Err(e) => {
-                    eprintln!("bplab-live: accept failed: {e}; retrying");
+                    accept_failures.note(&e);
                     tokio::time::sleep(Duration::from_millis(50)).await;
                     continue;
                 }
@@ -276,7 +288,7 @@ impl BoundServer {
                     Err(_) => conns.spawn(async move {
                         match make_room(&ctx).await {
                             Some(p) => {
-                                drop(e);
+                                ctx.spares.give(e);
                                 connection(ctx, stream, peer, p, false).await;
                             }
                             None => connection(ctx, stream, peer, e, true).await,
@@ -293,6 +305,32 @@ impl BoundServer {
             conns.abort_all();
         }
         Ok(())
+    }
+}
+
+/// Accept errors (such as running out of descriptors) logged on stderr at
+/// most once per [`ACCEPT_LOG_EVERY`], with the count of those not logged.
+#[derive(Default)]
+struct AcceptFailures {
+    last: Option<std::time::Instant>,
+    unlogged: u64,
+}
+
+/// The shortest time between two "accept failed" lines.
+const ACCEPT_LOG_EVERY: Duration = Duration::from_secs(1);
+
+impl AcceptFailures {
+    fn note(&mut self, e: &std::io::Error) {
+        if self.last.is_some_and(|t| t.elapsed() < ACCEPT_LOG_EVERY) {
+            self.unlogged += 1;
+            return;
+        }
+        let more = match self.unlogged {
+            0 => String::new(),
+            n => format!(" ({n} more since the last such line)"),
+        };
+        eprintln!("bplab-live: accept failed: {e}; retrying{more}");
+        (self.last, self.unlogged) = (Some(std::time::Instant::now()), 0);
     }
 }
 
@@ -383,6 +421,18 @@ async fn connection(
     // (or is skipped when it is full).
     let _held = if over_cap {
         Some(permit)
+    } else if closing.late.is_some() && watch.was_shed() {
+        // Its request may still arrive: linger in the slot of the
+        // newcomer it made room for (asked before the served slot is freed).
+        ctx.spares.ask();
+        drop(permit);
+        match ctx.extra.clone().try_acquire_owned() {
+            Ok(p) => {
+                let _ = ctx.spares.take(Duration::ZERO).await;
+                Some(p)
+            }
+            Err(_) => ctx.spares.take(SPARE_WAIT).await,
+        }
     } else {
         drop(permit);
         ctx.extra.clone().try_acquire_owned().ok()
@@ -410,7 +460,18 @@ fn closing(ctx: &Ctx, watch: &Watch, ended: &Result<(), hyper::Error>, stopped: 
     if watch.was_shed() {
         ctx.door.count_shed();
         let why = "busy: connection shed to make room (no complete request on it); retry\n";
-        return Closing { now: Some(raw_answer(503, why)), late: None, linger: true };
+        // A status only to a connection whose request has begun: a partial
+        // head now; an idle keep-alive connection none at all (a plain FIN:
+        // a pooled client would take a status for the answer to its next
+        // request, which the server never saw); a connection that has sent
+        // nothing yet only if its request arrives while the server lingers.
+        return if watch.partial_head() {
+            Closing { now: Some(raw_answer(503, why)), late: None, linger: true }
+        } else if watch.answered() {
+            Closing { now: None, late: None, linger: true }
+        } else {
+            Closing { now: None, late: Some(raw_answer(503, why)), linger: true }
+        };
     }
     match ended {
         // hyper answered 400/414/431 itself.

@@ -8,8 +8,10 @@ mod config;
 mod conns;
 mod ctl;
 mod door;
+mod fdlimit;
 mod handler;
 mod listen;
+mod spare;
 
 pub use change::CONFIG_FIELDS;
 pub(crate) use choice::setting_help;
@@ -21,6 +23,7 @@ pub use config::{
     ServeConfig, ServeSettings, WAIT_MS, WORKERS, parse_addr, parse_limit, parse_slowdown_at, parse_slowdown_for,
     start_warnings,
 };
+pub use fdlimit::{FdFit, fit, fit_to_open_files, largest_cap, open_file_limits};
 pub use handler::{MAX_BODY_BYTES, MAX_URI_BYTES};
 pub use listen::{
     BoundServer, LINGER, LINGER_BYTES, LISTEN_BACKLOG, MAX_HEAD_BYTES, MAX_HEADER_FIELDS, StatsHandle, bind, fd_bound,
