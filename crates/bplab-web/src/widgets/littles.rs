@@ -118,6 +118,37 @@ fn limit_input(v: &[f64; 6]) -> LimitInput {
     LimitInput { workers, budget_ms: v[BUDGET], service_ms: v[SERVICE] }
 }
 
+/// The widget's URL (and `mount`) keys: its six fields, then `solve`.
+pub fn keys() -> Vec<&'static str> {
+    FIELDS.iter().map(|f| f.spec.name).chain(std::iter::once("solve")).collect()
+}
+
+/// Checks `(key, text)` pairs as the widget takes them from its URL: each
+/// field's value against its range, `solve` among its names, then the law's
+/// two given inputs and the limit's three together. The message names the
+/// key and what is accepted.
+pub fn check(pairs: &[(String, String)]) -> Result<(), String> {
+    let mut v = FIELDS.map(|f| f.default);
+    let mut solve = 0;
+    for (k, text) in pairs {
+        if k == "solve" {
+            solve = SOLVE.iter().position(|(n, _)| n == text).ok_or_else(|| {
+                let names: Vec<&str> = SOLVE.iter().map(|(n, _)| *n).collect();
+                format!("solve: {} is not accepted; expected one of: {}", bplab_core::quote(text), names.join(", "))
+            })?;
+            continue;
+        }
+        let Some(i) = FIELDS.iter().position(|f| f.spec.name == k) else {
+            return Err(format!("unknown parameter {}; {NAME} takes: {}", bplab_core::quote(k), keys().join(", ")));
+        };
+        let (Some(slot), Some(f)) = (v.get_mut(i), FIELDS.get(i)) else { continue };
+        *slot = f.parse(text).map_err(|e| e.to_string())?;
+    }
+    calc::littles(law_input(&v, solve)).map_err(|e| e.to_string())?;
+    calc::limit(limit_input(&v)).map_err(|e| e.to_string())?;
+    Ok(())
+}
+
 /// Replaces the value the core echoes with what was typed.
 fn typed(e: ConfigError, text: &str) -> ConfigError {
     match e {
