@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, lab, openPage, ready, settle } from './harness.mjs';
+import { ROOT, lab, openMore, openPage, ready, settle } from './harness.mjs';
 
 const L = lab();
 const { done, origin } = L;
@@ -105,6 +105,7 @@ test('the page shows the command line and CSV hashes that bplab run reproduces',
   }
   assert.deepEqual(Object.keys(shown).sort(), ['lesson-latency.csv', 'lesson-replicas.csv', 'lesson-sweep.csv']);
   // Editing a value recomputes the command and the hashes.
+  await openMore(page.locator('#w-lesson'));
   await page.getByRole('textbox', { name: 'Seed (integer)' }).fill('7');
   await settle(page);
   await page.waitForFunction(() => document.querySelector('#lesson-proof code.cmd').textContent.includes('--seed 7'));

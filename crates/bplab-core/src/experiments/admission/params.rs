@@ -6,7 +6,7 @@ use crate::params::{ARTICLE_OFFERED_RPS, I32_MAX, OFFERED, ParamKind, ParamSpec,
 crate::experiment_params! {
     /// Post 2's limit sweep on the bursty curve and the plateau.
     pub struct AdmissionParams {
-        article { valley_rps: 50.0, valley_ms: 200, spike_rps: 300.0, spike_ms: 100 };
+        article { valley_rps: 50.0, valley_ms: 200, spike_rps: 300.0, spike_ms: 100, main: ["service-ms"] };
         /// Flat offered loads of the plateau, rps.
         offered_rps: Vec<f64> = ARTICLE_OFFERED_RPS.to_vec(), OFFERED;
         /// Limits of the sweep.
