@@ -249,6 +249,14 @@ impl ParamSpec {
         if text.trim().is_empty() || items.len() > MAX_LIST_LEN {
             return Err(self.refuse(text));
         }
+        // An empty item ("1,2,,3") is named by its place, not quoted as ''.
+        if let Some(i) = items.iter().position(|t| t.trim().is_empty()) {
+            return Err(ConfigError::OutOfRange {
+                param: self.name,
+                value: text.to_owned(),
+                accepted: format!("{}; item {} of {} is empty", self.accepted(), i + 1, items.len()),
+            });
+        }
         items.into_iter().map(&mut one).collect()
     }
 
@@ -256,8 +264,15 @@ impl ParamSpec {
     /// for [`ParamKind::Int`]).
     pub fn check(&self, v: f64) -> Result<f64, ConfigError> {
         let whole = !matches!(self.kind, ParamKind::Int) || v.fract() == 0.0;
-        if whole && self.range.contains(v) { Ok(v) } else { Err(self.refuse(&v.to_string())) }
+        if whole && self.range.contains(v) { Ok(v) } else { Err(self.refuse(&short_number(v))) }
     }
+}
+
+/// `v` as text that reads back as `v`, in exponent form when the plain one
+/// is long (1e-300, not "0.000…" over 302 characters).
+pub fn short_number(v: f64) -> String {
+    let s = v.to_string();
+    if s.len() > 20 && v.is_finite() { format!("{v:e}") } else { s }
 }
 
 /// A value type a parameter can have: it reads the text the CLI and the URL
@@ -553,6 +568,23 @@ mod main_controls {
             assert!((1..=3).contains(&mains.len()), "{}: {} main controls: {mains:?}", e.name, mains.len());
             assert!(mains.contains(&e.main_param), "{}: its main_param {} is not a main control", e.name, e.main_param);
         }
+    }
+
+    #[test]
+    fn d11_an_empty_list_item_is_named_by_its_place_and_tiny_numbers_stay_short() {
+        let e = crate::Experiment::named("lesson").unwrap();
+        let mut p = e.defaults();
+        let msg = p.set("rate", "1,2,,3").unwrap_err().to_string();
+        assert!(msg.contains("'1,2,,3'") && msg.ends_with("item 3 of 4 is empty"), "{msg}");
+        assert_eq!(super::short_number(1e-300), "1e-300");
+        assert_eq!(super::short_number(0.25), "0.25");
+        assert_eq!(super::short_number(1e-300).parse::<f64>().unwrap(), 1e-300);
+        let m = crate::Experiment::named("metastable").unwrap();
+        let msg = m.defaults().set("seconds", "1e-300").unwrap_err().to_string();
+        assert!(msg.starts_with("seconds: '1e-300' is not accepted"), "{msg}");
+        let a = crate::Experiment::named("adaptive").unwrap();
+        let msg = a.defaults().set("slowdown-factor", "1e-300").unwrap_err().to_string();
+        assert!(msg.starts_with("slowdown-factor: '1e-300' is not accepted"), "{msg}");
     }
 
     #[test]

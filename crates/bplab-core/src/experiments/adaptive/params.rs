@@ -256,7 +256,7 @@ crate::experiment_params! {
             label: "Slowdown factor",
             unit: "×",
             kind: ParamKind::Real,
-            range: Range::above_to(0.0, 100.0),
+            range: Range::from_to(0.05, 100.0), // below 1/20 every service rounds to nothing (D11)
             help: "how much slower every service time gets at the deploy",
             slider: span(0.25, 5.0, 0.25),
         });

@@ -86,7 +86,9 @@ pub const AFTER_SECONDS: ParamSpec = ParamSpec {
     label: "Seconds after the trigger",
     unit: "s",
     kind: ParamKind::Real,
-    range: Range::above_to(0.0, 86_400.0),
+    // From 1 ms: a shorter tail leaves no window after the trigger, and a
+    // refusal then names this value, not the window (D11).
+    range: Range::from_to(0.001, 86_400.0),
     help: "every run lasts until this long after the longest trigger (trigger-ms and trigger-lengths-ms) ends",
     slider: span(2.0, 60.0, 1.0),
 };
