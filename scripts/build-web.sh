@@ -39,9 +39,17 @@ block = re.compile(r'(<script type="application/json" id="bplab-questions">)(.*?
 if len(block.findall(page)) != 1:
     sys.exit('build-web: bplab.html has no single questions block')
 page = block.sub(lambda m: m.group(1) + '\n' + questions.replace('</', '<\\/') + m.group(3), page)
+def entry(name):
+    # writestr with a bare name stores mode 0600 (owner only); an LMS that unzips as another
+    # user could not read the files. Readable by all (0644), with a fixed date: same bytes.
+    info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.create_system = 3  # Unix, so the mode below is read as one
+    info.external_attr = 0o100644 << 16
+    return info
 with zipfile.ZipFile(dist / 'bplab-scorm.zip', 'w', zipfile.ZIP_DEFLATED) as z:
-    z.writestr('imsmanifest.xml', manifest)
-    z.writestr('bplab.html', page)
+    z.writestr(entry('imsmanifest.xml'), manifest)
+    z.writestr(entry('bplab.html'), page)
 print(f"build-web: wrote {dist / 'bplab-scorm.zip'} ({(dist / 'bplab-scorm.zip').stat().st_size // 1024} KB)")
 PY
 ls -l dist

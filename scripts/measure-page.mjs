@@ -56,13 +56,54 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { DIST, launch, openPage, ready, site } from '../tests/e2e/harness.mjs';
 
+const USAGE = `Usage: node scripts/measure-page.mjs [options]
+Measures the built page (dist/, or DIST_DIR) in headless chromium at 1x and 4x CPU:
+slider moves per widget (input -> next frame, chosen point, settled), long tasks,
+heavy settings, first loads, and the page weight (gzip).
+  --json               print the results as JSON
+  --moves N            slider moves per widget (40)
+  --rates 1,4          CPU throttling rates (1,4)
+  --load-only          only the first loads and the weight (no moves, no heavy settings)
+  --worker-formula     the worker unslowed, its compute time added (k - 1) times
+  --widgets a,b        only these widgets' moves
+  --loads N            first loads measured per rate (5)
+  --query Q            the page's query string, e.g. '?embed=lesson'
+  -h, --help           this help
+Environment: DIST_DIR=/path/to/dist measures another build; BASE_URL a served one.`;
+const FLAGS = ['--json', '--load-only', '--worker-formula'];
+const VALUED = ['--moves', '--rates', '--widgets', '--loads', '--query'];
+const usageError = (msg) => {
+  console.error(`measure-page: ${msg}\n${USAGE}`);
+  process.exit(2);
+};
+{
+  const argv = process.argv.slice(2);
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(USAGE);
+    process.exit(0);
+  }
+  for (let i = 0; i < argv.length; i++) {
+    if (VALUED.includes(argv[i])) {
+      if (i + 1 >= argv.length) usageError(`${argv[i]} needs a value`);
+      i++;
+    } else if (!FLAGS.includes(argv[i])) {
+      usageError(`unknown argument '${argv[i]}'`);
+    }
+  }
+}
 const arg = (name, dflt) => {
   const i = process.argv.indexOf(name);
   return i > 0 ? process.argv[i + 1] : dflt;
 };
-const MOVES = Number(arg('--moves', 40));
+const count = (name, dflt) => {
+  const v = arg(name, String(dflt));
+  if (!/^[1-9]\d{0,4}$/.test(v)) usageError(`${name}: '${v}' is not accepted; expected a whole number from 1 to 99999`);
+  return Number(v);
+};
+const MOVES = count('--moves', 40);
 const RATES = arg('--rates', '1,4').split(',').map(Number);
-const LOADS = Number(arg('--loads', 5));
+if (RATES.some((r) => !(r >= 1 && r <= 20))) usageError(`--rates: '${arg('--rates')}' is not accepted; expected comma-separated rates from 1 to 20`);
+const LOADS = count('--loads', 5);
 const QUERY = arg('--query', '');
 const json = process.argv.includes('--json');
 const loadOnly = process.argv.includes('--load-only');

@@ -19,6 +19,9 @@
 // worker holding the same wasm (its arguments are checked here first, so a
 // refusal rejects with the same message as the synchronous call); where
 // workers are unavailable they compute here, after the current task.
+// Every check sizes a value before copying it (a string's length, an array's
+// or a Proxy's `length`, an object's keys one by one), so a refusal takes
+// microseconds, however large the value claims to be.
 //
 // The module reads the build's file names from bplab-files.json next to it
 // (written by scripts/worker-glue.mjs: Trunk gives the files content-hashed
@@ -154,10 +157,11 @@ export function mount(element, { widget, params = {}, question } = {}) {
   if (typeof widget !== 'string' || !names.includes(widget)) {
     throw new Error(`widget: expected one of ${names.join(', ')}, got ${JSON.stringify(widget)}`);
   }
-  if (params === null || typeof params !== 'object' || Array.isArray(params)) throw new Error('params: expected an object');
-  if (widget !== 'littles') wasm.explain(widget, params); // the core's messages for a refused value
+  // Every widget's parameters, Little's law's too, checked as its page will read them (sizes
+  // first, nothing run), with the lab's messages; the checked texts go into the frame's query.
+  const texts = wasm.__bplab_check_widget(widget, params);
   const query = new URLSearchParams({ embed: widget });
-  for (const [k, v] of Object.entries(params)) query.set(k, Array.isArray(v) ? v.join(',') : String(v));
+  for (const [k, v] of Object.entries(texts)) query.set(k, v);
   if (typeof question === 'string') {
     query.set('q', question);
   } else if (question !== undefined && question !== null) {

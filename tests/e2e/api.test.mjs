@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ROOT, lab, openPage, ready, settle } from './harness.mjs';
+import { ROOT, lab, openMore, openPage, ready, settle } from './harness.mjs';
 
 const L = lab();
 const { done, origin } = L;
@@ -105,6 +105,7 @@ test('the page shows the command line and CSV hashes that bplab run reproduces',
   }
   assert.deepEqual(Object.keys(shown).sort(), ['lesson-latency.csv', 'lesson-replicas.csv', 'lesson-sweep.csv']);
   // Editing a value recomputes the command and the hashes.
+  await openMore(page.locator('#w-lesson'));
   await page.getByRole('textbox', { name: 'Seed (integer)' }).fill('7');
   await settle(page);
   await page.waitForFunction(() => document.querySelector('#lesson-proof code.cmd').textContent.includes('--seed 7'));
@@ -226,5 +227,95 @@ test("README's API examples return the numbers it prints", async () => {
     return xs.map((x) => String(api[x.fn](x.input)[x.field]));
   }, examples);
   examples.forEach((x, i) => assert.equal(got[i], x.want, `${x.fn}(${JSON.stringify(x.input)}).${x.field} → ${got[i]}; README says ${x.want}`));
+  await page.context().close();
+});
+
+test('D2: sizes are checked before anything is copied (arrays, strings, Proxies, objects), runAsync too; D12: non-plain objects', async () => {
+  const page = await apiPage();
+  const out = await page.evaluate(async () => {
+    const api = await import('../bplab-api.js');
+    const thrown = (f) => globalThis.thrown(f).replace(/^Error: /, '');
+    // A Proxy that claims a billion items and counts every item the lab reads.
+    let reads = 0;
+    const claim = (length) => new Proxy([], {
+      get: (t, k) => (k === 'length' ? length : (typeof k === 'string' && /^\d+$/.test(k) ? (reads++, 1) : Reflect.get(t, k))),
+    });
+    const proxyBillion = thrown(() => api.run('lesson', { rate: claim(1e9) }));
+    const readsAfterRun = reads;
+    const async_ = await api.runAsync('lesson', { rate: claim(1e9) }).then(() => 'resolved', (e) => e.message);
+    const readsAfterAsync = reads;
+    // An object whose keys are read one by one: the unknown key is refused before any value is read.
+    let valueReads = 0;
+    const params = new Proxy({ bogus: 1, rate: 80 }, { get: (t, k) => { valueReads++; return Reflect.get(t, k); } });
+    const unknownProxy = thrown(() => api.run('lesson', params));
+    return {
+      holes: thrown(() => api.run('lesson', { rate: new Array(1e8) })),
+      billion: thrown(() => api.run('lesson', { rate: new Array(1e9) })),
+      proxyBillion,
+      readsAfterRun,
+      async_,
+      readsAfterAsync,
+      longString: thrown(() => api.run('lesson', { service: 'x'.repeat(1e8) })),
+      unknownProxy,
+      valueReads,
+      throwingGetter: thrown(() => api.run('lesson', { get rate() { throw new Error('boom'); } })),
+      small: api.run('lesson', { rate: claim(2), seconds: 1 }).params.rate,
+      nul: thrown(() => api.run('lesson', null)),
+      map: thrown(() => api.run('lesson', new Map([['rate', 80]]))),
+      date: thrown(() => api.explain('lesson', new Date())),
+      nullProto: api.explain('admission', Object.assign(Object.create(null), { 'service-ms': 7 }))[0].title === api.explain('admission', { 'service-ms': 7 })[0].title,
+      alive: api.limit({ workers: 4, budget_ms: 230, service_ms: 12 }).queue_limit,
+    };
+  });
+  assert.equal(out.holes, 'run: rate: 100000000 items; a list has at most 64');
+  assert.equal(out.billion, 'run: rate: 1000000000 items; a list has at most 64', 'the lab\'s message, not a RangeError');
+  assert.equal(out.proxyBillion, 'run: rate: 1000000000 items; a list has at most 64');
+  assert.equal(out.readsAfterRun, 0, 'no item of the claimed billion was read');
+  assert.equal(out.async_, 'run: rate: 1000000000 items; a list has at most 64', 'runAsync rejects with the same message');
+  assert.equal(out.readsAfterAsync, 0, 'runAsync read no item either');
+  assert.equal(out.longString, 'run: service: a text of 100000000 characters; a value has at most 16384');
+  assert.match(out.unknownProxy, /^run: unknown parameter 'bogus'; lesson takes: /);
+  assert.equal(out.valueReads, 0, 'no value read before the unknown key was refused');
+  assert.equal(out.throwingGetter, 'run: the parameters object cannot be read (a getter or a Proxy threw)');
+  assert.equal(out.small, '1,1', 'a Proxy of two items is read item by item');
+  assert.match(out.nul, /^run: expected an object of parameters \(.*\), got null$/);
+  assert.match(out.map, /, got a Map object$/);
+  assert.match(out.date, /^explain: expected an object of parameters \(.*\), got a Date object$/);
+  assert.ok(out.nullProto, 'an object without a prototype is a plain object of parameters');
+  assert.equal(out.alive, 73);
+  assert.deepEqual(page.problems, []);
+  await page.context().close();
+});
+
+test('D7: mount checks every widget\'s parameters, Little\'s law\'s too, with the lab\'s messages and without running', async () => {
+  const page = await apiPage();
+  const out = await page.evaluate(async () => {
+    const api = await import('../bplab-api.js');
+    const thrown = (f) => globalThis.thrown(f).replace(/^Error: /, '');
+    const at = document.createElement('div');
+    document.body.append(at);
+    const ok = api.mount(at, { widget: 'littles', params: { workers: 2, 'service-ms': 10, solve: 'latency-ms' } });
+    const src = ok.frame.src;
+    ok.remove();
+    return {
+      bogus: thrown(() => api.mount(at, { widget: 'littles', params: { bogus: 1, workers: 'abc' } })),
+      workers: thrown(() => api.mount(at, { widget: 'littles', params: { workers: 'abc' } })),
+      solve: thrown(() => api.mount(at, { widget: 'littles', params: { solve: 'nope' } })),
+      budget: thrown(() => api.mount(at, { widget: 'littles', params: { 'budget-ms': 5, 'service-ms': 12 } })),
+      lesson: thrown(() => api.mount(at, { widget: 'lesson', params: { workers: 0 } })),
+      huge: thrown(() => api.mount(at, { widget: 'lesson', params: { rate: new Array(1e9) } })),
+      frames: at.querySelectorAll('iframe').length,
+      src,
+    };
+  });
+  assert.match(out.bogus, /^mount: unknown parameter 'bogus'; littles takes: arrivals-rps, latency-ms, in-flight, workers, budget-ms, service-ms, solve$/);
+  assert.match(out.workers, /^mount: workers: 'abc' is not accepted; expected a whole number/);
+  assert.match(out.solve, /^mount: solve: 'nope' is not accepted; expected one of: in-flight, arrivals-rps, latency-ms$/);
+  assert.match(out.budget, /^mount: budget-ms: /);
+  assert.match(out.lesson, /^mount: workers: /);
+  assert.equal(out.huge, 'mount: rate: 1000000000 items; a list has at most 64');
+  assert.equal(out.frames, 0, 'a refused mount adds no frame');
+  assert.match(out.src, /embed=littles&workers=2&service-ms=10&solve=latency-ms$/);
+  assert.deepEqual(page.problems, []);
   await page.context().close();
 });

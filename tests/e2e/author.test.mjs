@@ -273,10 +273,30 @@ test('the lesson builder (served): preview, snippets, and a downloaded bplab.htm
   await done(learner);
 });
 
+test('D6: a package field typed right after a question edit still rebuilds the preview with the edit', async () => {
+  const page = await openPage(browser, srv.url.replace(/\/$/, ''), { width: 1100, height: 1200 });
+  await page.goto(`${srv.url}?build`);
+  await page.locator('#littles-q-legend').waitFor();
+  await page.waitForFunction(() => !document.getElementById('b-preview').hasAttribute('aria-busy'));
+  // The prompt, then at once (well within the builder's wait) the title and the mastery score.
+  await page.getByLabel('Prompt (text; a JSON list makes conditional text)', { exact: true }).fill('Edited: {workers} workers. How many may wait?');
+  await page.getByLabel('Lesson title (SCORM)', { exact: true }).fill('A title typed right after');
+  await page.getByLabel('Mastery score (SCORM, 0 to 100 %; empty: completed when answered)', { exact: true }).fill('50');
+  await page.waitForFunction(() => !document.getElementById('b-preview').hasAttribute('aria-busy'));
+  await page.waitForTimeout(400);
+  assert.match(await page.locator('#littles-q-legend').textContent(), /^Edited: \d+ workers/, 'the preview shows the question being built');
+  assert.match(await page.locator('#b-json').inputValue(), /Edited: \{workers\} workers/);
+  await done(page);
+});
+
 test('the lesson builder from file:// downloads its own pristine copy with the question inside (CSP hashes intact)', async () => {
   const p = await openFile(join(DIST, 'bplab.html'), '?build');
   await p.locator('#b-widget').waitFor();
   await build(p);
+  // D16: from a file, a snippet cannot point at file:// (no course page loads it): a placeholder host, said so.
+  await p.locator('#b-copy-iframe').click();
+  await p.waitForFunction(() => !document.getElementById('b-msg').hidden);
+  assert.match(await p.locator('#b-msg').textContent(), /points at https:\/\/your-site\.example\/bplab\/: replace that with the address where you host dist\//);
   const { file } = await download(p, 'b-download');
   await done(p);
   const out = await readFile(file, 'utf8');

@@ -4,7 +4,7 @@
 // its readouts show the default result again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lab, settle } from './harness.mjs';
+import { lab, openMore, settle } from './harness.mjs';
 
 const L = lab();
 
@@ -22,6 +22,7 @@ test('edge values in every control never break a widget', async () => {
   let typed = 0;
   for (const w of widgets) {
     const section = page.locator(`section.widget[data-widget="${w}"]`);
+    await openMore(section);
     const outputs = section.locator('output');
     const before = await outputs.allTextContents();
     const boxes = await section.locator('input[type=text]:not([disabled])').all();

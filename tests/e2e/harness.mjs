@@ -165,6 +165,18 @@ export function lab({ serve = true } = {}) {
   };
 }
 
+/**
+ * Opens widget `section`'s "More settings" (a locator of its section, or of
+ * the page in an embed) and waits for its controls, which are built when it
+ * first opens. A widget without the group (Little's law) is left as it is.
+ */
+export async function openMore(section) {
+  const d = section.locator('details.more');
+  if ((await d.count()) === 0) return;
+  if (!(await d.evaluate((e) => e.open))) await d.locator(':scope > summary').click();
+  await d.locator('.control').first().waitFor();
+}
+
 /** The core's registry as the page's JS API gives it: `[{ name, title, params, tables, charts }]`. */
 export async function registry(page) {
   return page.evaluate(async () => (await import('./bplab-api.js')).experiments());

@@ -40,7 +40,8 @@ test('dragging the budget slider updates the limit; the keyboard moves it too', 
   const w = page.locator('#w-littles');
   const budget = slider(w, 'Latency budget (ms)');
   const limit = result(w, /^Queue limit/);
-  assert.equal(await limit.textContent(), '10 (9.95 rounded half-up)');
+  assert.equal(await limit.textContent(), '9', 'the headline is the deadline-safe number the record ships');
+  assert.match(await w.locator('#littles-lesson-fig').textContent(), /^The lesson's half-up figure: 10 \(from 9\.95,/);
   // Drag from the thumb towards the right end.
   const b = await budget.boundingBox();
   await page.mouse.move(b.x + b.width * 0.23, b.y + b.height / 2);
@@ -51,7 +52,8 @@ test('dragging the budget slider updates the limit; the keyboard moves it too', 
   const v = Number(await budget.inputValue());
   assert.ok(v > 400, `dragged to ${v}`);
   assert.equal(await box(w, 'Latency budget (ms)').inputValue(), String(v), 'the typed box follows');
-  assert.equal((await limit.textContent()).split(' ')[0], String(Math.round((v - 21) / 21)));
+  assert.equal(await limit.textContent(), String(Math.floor((v - 21) / 21)), 'deadline-safe: (queue + 1) × 21 ms within the budget');
+  assert.match(await w.locator('#littles-lesson-fig').textContent(), new RegExp(`half-up figure: ${Math.round((v - 21) / 21)} `));
   // Keyboard: Home, then two steps right.
   await budget.focus();
   await page.keyboard.press('Home');
@@ -64,8 +66,25 @@ test('dragging the budget slider updates the limit; the keyboard moves it too', 
   assert.match(await w.getByRole('alert').filter({ hasText: /budget/ }).first().textContent(), /expected a budget above 21/);
   await budget.fill('300');
   await settle(page);
-  assert.equal(await limit.textContent(), '13 (13.29 rounded half-up)');
+  assert.equal(await limit.textContent(), '13');
+  assert.match(await w.locator('#littles-lesson-fig').textContent(), /half-up figure: 13 \(from 13\.29,/);
   await w.screenshot({ path: join(SHOTS, 'littles-dragged.png') });
+  await done(page);
+});
+
+test('D8: the limit\'s headline is the number the record and the exports ship, the lesson\'s figure beside it; the record shows unexpanded', async () => {
+  const page = await open();
+  const w = page.locator('#w-littles');
+  await box(w, 'Workers').fill('4');
+  await box(w, 'Service time (ms)').fill('12');
+  await settle(page);
+  const limit = result(w, /^Queue limit to ship/);
+  assert.equal(await limit.textContent(), '72');
+  assert.match(await w.locator('#littles-lesson-fig').textContent(), /^The lesson's half-up figure: 73 \(from 72\.67,/);
+  assert.equal(await w.locator('#littles-explain-panel').getAttribute('open'), null, 'the explanation stays closed');
+  assert.ok(await w.locator('#littles-record').isVisible(), 'the record is on show without expanding anything');
+  assert.match(await w.locator('#littles-record').textContent(), /\b72\b/);
+  assert.ok(await w.getByRole('button', { name: /^Copy .*nginx/i }).first().isVisible(), 'the exports too');
   await done(page);
 });
 

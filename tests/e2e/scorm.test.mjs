@@ -77,6 +77,75 @@ test('the manifest of dist/bplab-scorm.zip validates against the SCORM 1.2 XSDs 
   const broken = join(tmp, 'broken.xml');
   await writeFile(broken, text.replace('<organizations', '<organisation/><organizations'));
   assert.notEqual((await validate(broken)).status, 0, 'xmllint refuses an element the schema does not allow');
+  // D9: the template's comment is not filled in like its fields.
+  const comment = text.match(/<!--([\s\S]*?)-->/)[1];
+  assert.doesNotMatch(comment, /bplab-lab|backpressure lab|masteryscore/, 'the comment keeps its words');
+  assert.deepEqual(modes(join(DIST, 'bplab-scorm.zip')), { 'imsmanifest.xml': '0o644', 'bplab.html': '0o644' }, 'entries readable by all');
+});
+
+/** Each entry's Unix mode (permission bits) as zip stores it. */
+function modes(zip) {
+  const r = spawnSync('python3', ['-c', `import sys, zipfile, json
+print(json.dumps({i.filename: oct((i.external_attr >> 16) & 0o777) for i in zipfile.ZipFile(sys.argv[1]).infolist()}))`, zip], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+test('D1: arrow keys only move the selection; Space, Enter, a click or Check commit the pick the LMS grades', async () => {
+  const dir = join(tmp, 'keys-pkg');
+  unzip(join(DIST, 'bplab-scorm.zip'), dir);
+  const srv = await lms(dir);
+  try {
+    const { page, sco } = await launchLms(srv);
+    await sco.locator('#littles-q-legend').waitFor();
+    await page.waitForFunction(() => /^A\. /.test(document.getElementById('sco').contentDocument.querySelector('label[for=littles-q-0]')?.textContent || ''));
+    // Keyboard: focus on A (nothing selected), ArrowDown twice passes over B to C.
+    await sco.locator('#littles-q-0').focus();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    assert.ok(await sco.locator('#littles-q-2').isChecked(), 'the arrows moved the selection to C');
+    assert.equal(await sco.locator('#littles-q-verdict').textContent(), '', 'nothing graded while moving');
+    assert.match(await sco.locator('#littles-q-hint').textContent(), /^C selected/);
+    await page.waitForTimeout(100);
+    assert.deepEqual((await calls(page)).filter(([c, k]) => c === 'LMSSetValue' && /score|suspend/.test(k)), [], 'the LMS heard nothing');
+    // Space on C commits C, the wrong answer (A is right).
+    await page.keyboard.press('Space');
+    assert.match(await sco.locator('#littles-q-verdict').textContent(), /^Not quite: you picked C/);
+    await page.waitForFunction(() => window.lmsState()['cmi.suspend_data'] !== '');
+    let s = await state(page);
+    assert.deepEqual(JSON.parse(s['cmi.suspend_data']).a, [['littles:check-limit', 2, false]], 'C is graded, not B');
+    assert.equal(s['cmi.core.score.raw'], '0');
+    // ArrowUp to B after answering: still only a selection; Enter commits it (a later pick: no score change).
+    await page.keyboard.press('ArrowUp');
+    assert.match(await sco.locator('#littles-q-verdict').textContent(), /you picked C/, 'the verdict stays on the committed pick');
+    await page.keyboard.press('Enter');
+    assert.match(await sco.locator('#littles-q-verdict').textContent(), /you picked B/);
+    // Screen-reader style: the option is activated (a click with no key or pointer) = a pick.
+    await sco.locator('#lesson-q-legend').waitFor();
+    await page.waitForFunction(() => /^A\. /.test(document.getElementById('sco').contentDocument.querySelector('label[for=lesson-q-0]')?.textContent || ''));
+    await sco.locator('#lesson-q-1').evaluate((r) => r.click());
+    assert.match(await sco.locator('#lesson-q-verdict').textContent(), /^Right: B/);
+    // The Check button commits the selected option; with none selected it says so.
+    s = await state(page);
+    assert.equal(s['cmi.core.score.raw'], '50', 'first picks C (wrong) and B (right)');
+    assert.deepEqual(JSON.parse(s['cmi.suspend_data']).a, [['littles:check-limit', 2, false, 1], ['lesson:predict-ceiling', 1, true]]);
+    await done(page);
+
+    const fresh = await launchLms(srv);
+    await fresh.sco.locator('#littles-q-legend').waitFor();
+    await fresh.sco.locator('#littles-q-check').click();
+    assert.match(await fresh.sco.locator('#littles-q-msg').textContent(), /Select an option first/);
+    assert.equal(await fresh.sco.locator('#littles-q-verdict').textContent(), '');
+    await fresh.sco.locator('#littles-q-0').focus();
+    await fresh.page.keyboard.press('ArrowDown'); // B, not committed
+    await fresh.sco.locator('#littles-q-check').click();
+    assert.match(await fresh.sco.locator('#littles-q-verdict').textContent(), /you picked B/);
+    await fresh.page.waitForFunction(() => window.lmsState()['cmi.suspend_data'] !== '');
+    assert.deepEqual(JSON.parse((await state(fresh.page))['cmi.suspend_data']).a, [['littles:check-limit', 1, false]]);
+    await done(fresh.page);
+  } finally {
+    await srv.close();
+  }
 });
 
 test('a real SCORM runtime records completion, the score and the answers; a relaunch restores them', async () => {
@@ -104,16 +173,32 @@ test('a real SCORM runtime records completion, the score and the answers; a rela
     assert.equal(s['cmi.core.score.raw'], '50', 'one right first pick of two');
     assert.deepEqual(JSON.parse(s['cmi.suspend_data']), { v: 1, a: [['littles:check-limit', 0, true], ['lesson:predict-ceiling', 0, false]] });
     assert.ok((await calls(page)).some(([c]) => c === 'LMSCommit'), 'committed');
-    // A second pick shows its reasons but does not change the score.
+    // A second pick shows its reasons but does not change the score; the suspend data keeps it as the last choice.
     await sco.locator('#lesson-q-1').check();
     assert.match(await sco.locator('#lesson-q-verdict').textContent(), /^Right: B/);
     await page.waitForTimeout(100);
-    assert.equal((await state(page))['cmi.core.score.raw'], '50');
-    // pagehide: the frame goes away → LMSFinish.
+    const later = await state(page);
+    assert.equal(later['cmi.core.score.raw'], '50');
+    assert.deepEqual(JSON.parse(later['cmi.suspend_data']).a[1], ['lesson:predict-ceiling', 0, false, 1], 'first pick A scored, last choice B kept');
+    // pagehide: the frame goes away → the session time, exit and LMSFinish.
     await page.evaluate(() => document.getElementById('sco').remove());
     await page.waitForFunction(() => window.lmsCalls.some(([c]) => c === 'LMSFinish'));
     assert.ok((await calls(page)).some(([c, k, v]) => c === 'LMSSetValue' && k === 'cmi.core.exit' && v === ''), 'exit set');
+    const spent = (await calls(page)).find(([c, k]) => c === 'LMSSetValue' && k === 'cmi.core.session_time');
+    assert.ok(spent, 'cmi.core.session_time reported');
+    assert.match(spent[2], /^\d{4}:\d{2}:\d{2}\.\d{2}$/, 'as HHHH:MM:SS.SS');
+    assert.notEqual(await page.evaluate(() => window.API.cmi.core.session_time), '', 'the runtime accepted it');
     await done(page);
+
+    // D10: relaunched after the later pick, the page shows the last choice (B, right); the score stays the first pick's.
+    const last = await launchLms(srv, `?state=${encodeURIComponent(JSON.stringify(later))}`);
+    await last.page.waitForFunction(() => document.getElementById('sco').contentDocument.getElementById('lesson-q-verdict')?.textContent);
+    assert.match(await last.sco.locator('#lesson-q-verdict').textContent(), /^Right: B/);
+    assert.ok(await last.sco.locator('#lesson-q-1').isChecked(), 'the last choice is selected');
+    await last.page.waitForTimeout(100);
+    assert.equal((await state(last.page))['cmi.core.score.raw'], '50');
+    assert.deepEqual((await calls(last.page)).filter(([c]) => c === 'LMSSetValue'), [], 'the relaunch writes nothing');
+    await done(last.page);
 
     // Relaunch with what the LMS stored: the answers come back, the score is not rewritten.
     const again = await launchLms(srv, `?state=${encodeURIComponent(JSON.stringify(s))}`);
@@ -122,13 +207,16 @@ test('a real SCORM runtime records completion, the score and the answers; a rela
     assert.match(await again.sco.locator('#littles-q-verdict').textContent(), /^Right: A/);
     assert.match(await again.sco.locator('#lesson-q-verdict').textContent(), /^Not quite: you picked A/);
     assert.ok(await again.sco.locator('#littles-q-0').isChecked());
+    await again.page.waitForTimeout(100);
+    assert.deepEqual((await calls(again.page)).filter(([c]) => c === 'LMSSetValue'), [], 'the relaunch writes nothing by itself');
     await again.sco.locator('#littles-q-2').check();
     await again.page.waitForTimeout(100);
     const r = await state(again.page);
     assert.equal(r['cmi.core.score.raw'], '50');
     assert.equal(r['cmi.core.lesson_status'], 'completed');
     const writes = (await calls(again.page)).filter(([c, k]) => c === 'LMSSetValue' && /score|lesson_status|suspend/.test(k));
-    assert.deepEqual(writes, [], 'the relaunch writes no score, status or suspend data');
+    assert.deepEqual(writes.map(([, k]) => k), ['cmi.suspend_data'], 'a later pick writes the last choice only, no score or status');
+    assert.deepEqual(JSON.parse(r['cmi.suspend_data']).a[0], ['littles:check-limit', 0, true, 2]);
     await done(again.page);
 
     // With the manifest's mastery score: passed or failed instead of completed.
@@ -179,6 +267,7 @@ test('the lesson builder\'s SCORM zip: valid manifest with its mastery score, an
   }
   const dir = join(tmp, 'builder-pkg');
   unzip(zip, dir);
+  assert.deepEqual(modes(zip), { 'imsmanifest.xml': '0o644', 'bplab.html': '0o644' }, 'entries readable by all');
   const manifest = await readFile(join(dir, 'imsmanifest.xml'), 'utf8');
   assert.match(manifest, /<title>Limits &amp; budgets<\/title>/);
   assert.match(manifest, /<adlcp:masteryscore>100<\/adlcp:masteryscore>/);

@@ -10,7 +10,7 @@
 //   - The meta description is generated from the registry.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lab, registry, settle } from './harness.mjs';
+import { lab, openMore, registry, settle } from './harness.mjs';
 
 const L = lab();
 
@@ -50,6 +50,7 @@ test('every widget at random typed values: the link carries them exactly and loa
   assert.equal(widgets.length, (await registry(page)).length + 1);
   for (const [n, w] of widgets.entries()) {
     const r = rng(20261201 + n);
+    await openMore(page.locator(`section.widget[data-widget="${w}"]`));
     const sliders = await page.$$eval(`section.widget[data-widget="${w}"] input[type=range]`, (ss) =>
       ss.filter((s) => !s.disabled).map((s) => ({ param: s.dataset.param, min: +s.min, max: +s.max, step: +s.step || 1 })));
     const typed = {};
@@ -96,9 +97,9 @@ test('the limit widget carries 12.345 and 0.004 exactly (the link once said 12.3
   await settle(page);
   await page.waitForFunction(() => location.search.includes('service-ms=12.345'));
   assert.match(await page.locator('#littles-proof').textContent(), /--service-ms 12\.345/);
-  const shown = await page.locator('#littles-out-1').textContent();
+  const shown = await page.locator('#littles-out-0').textContent();
   const again = await L.open(new URL(page.url()).search);
-  assert.equal(await again.locator('#littles-out-1').textContent(), shown);
+  assert.equal(await again.locator('#littles-out-0').textContent(), shown);
   await again.context().close();
   await page.locator('#littles-service-ms').fill('0.004');
   await settle(page);
@@ -198,6 +199,7 @@ test('the adaptive widget reads out every controller it races, and only those', 
   const values = await page.$$eval('#w-adaptive output', (o) => o.map((x) => x.textContent));
   assert.ok(!values.some((v) => v === 'not raced'), values.join(' | '));
   // Racing more controllers adds their rows.
+  await openMore(page.locator('#w-adaptive'));
   await page.getByRole('textbox', { name: /^Controllers/ }).fill('fixed,codel,aimd,vegas,gradient2,gradient');
   await settle(page);
   const all = await page.$$eval('#w-adaptive dl.readouts dt', (d) => d.map((x) => x.textContent));
@@ -207,6 +209,7 @@ test('the adaptive widget reads out every controller it races, and only those', 
 
 test('a 5,000-character paste gives a short message that names the value', async () => {
   const page = await L.open('?embed=lesson');
+  await openMore(page.locator('#w-lesson'));
   const box = page.getByRole('textbox', { name: 'Service time (ms)', exact: true });
   await box.fill('x'.repeat(5000));
   await settle(page);

@@ -360,7 +360,7 @@ pub(crate) fn frame(plot: &Plot, width: f64, height: f64, m: Measure) -> Frame {
             f = geometry(plot, width, height, m, probe + 6.0);
             legend = legend_below(&e, width, f.plot.bottom() + below_gap(plot, font, width, m), font, m);
         }
-        let (labels, failed) = hline_labels(plot, &f, legend.as_ref(), font, m);
+        let (labels, failed) = hline_labels(plot, &f, legend.as_ref(), &moved, font, m);
         if failed.is_empty() || moved.len() >= plot.hlines.len() {
             f.texts.extend(labels);
             f.legend = legend;
@@ -392,8 +392,17 @@ fn same_line_note(plot: &Plot, group: &[usize]) -> String {
     format!("{list}: one line (equal values)")
 }
 
-/// Horizontal marker labels beside their lines; the indexes of those that fit nowhere.
-fn hline_labels(plot: &Plot, f: &Frame, legend: Option<&Legend>, font: f64, m: Measure) -> (Vec<Placed>, Vec<usize>) {
+/// Horizontal marker labels beside their lines (those already `moved` to
+/// the legend are listed there once, not placed again); the indexes of those
+/// that fit nowhere.
+fn hline_labels(
+    plot: &Plot,
+    f: &Frame,
+    legend: Option<&Legend>,
+    moved: &[usize],
+    font: f64,
+    m: Measure,
+) -> (Vec<Placed>, Vec<usize>) {
     let mut out: Vec<Placed> = Vec::new();
     let mut failed = Vec::new();
     let lh = line_h(font);
@@ -403,7 +412,7 @@ fn hline_labels(plot: &Plot, f: &Frame, legend: Option<&Legend>, font: f64, m: M
             || out.iter().any(|p| p.rect.grow(2.0).overlaps(r))
             || f.texts.iter().any(|p| p.rect.overlaps(r))
     };
-    for (i, h) in plot.hlines.iter().enumerate() {
+    for (i, h) in plot.hlines.iter().enumerate().filter(|(i, _)| !moved.contains(i)) {
         let py = f.y.px(h.at);
         if !(h.at.is_finite() && py >= f.plot.y - 0.5 && py <= f.plot.bottom() + 0.5) {
             continue;

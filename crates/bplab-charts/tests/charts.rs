@@ -296,3 +296,28 @@ fn dump() {
         }
     }
 }
+
+/// D5 (page audit 2): a marker label moved into the legend is listed once.
+/// The metastable goodput chart's "80 % of capacity" was listed twice at
+/// 320 px (the "20 %" one beside its line), so the legend named the 20 %
+/// line wrongly. Every plot, every width: no legend entry twice.
+#[test]
+fn no_legend_entry_is_listed_twice() {
+    for e in EXPERIMENTS {
+        let report = Scenario::defaults(e.id).run();
+        for (plot, spec) in all_plots(&report, &Focus::default()).iter().zip(e.charts) {
+            for &w in &WIDTHS {
+                let (_, layout) = svg_sized(plot, (w, height_for(w, plot)), &Theme::LIGHT).unwrap();
+                let legend: Vec<&str> =
+                    layout.texts.iter().filter(|t| t.kind == TextKind::Legend).map(|t| t.text.as_str()).collect();
+                for (i, t) in legend.iter().enumerate() {
+                    assert!(
+                        !legend[i + 1..].contains(t),
+                        "{} at {w} px: legend lists {t:?} twice: {legend:?}",
+                        spec.file
+                    );
+                }
+            }
+        }
+    }
+}

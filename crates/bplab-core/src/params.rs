@@ -111,11 +111,51 @@ pub struct SliderSpan {
     pub max: f64,
     /// Step.
     pub step: f64,
+    /// The slider is one of its experiment's main controls (at most three,
+    /// declared with [`main`] in the experiment's own parameter specs): the
+    /// page shows them beside the headline readout and the main chart at
+    /// every width, and the other controls under "More settings".
+    pub main: bool,
 }
 
 /// A slider span (for the spec tables).
 pub const fn span(min: f64, max: f64, step: f64) -> Option<SliderSpan> {
-    Some(SliderSpan { min, max, step })
+    Some(SliderSpan { min, max, step, main: false })
+}
+
+/// `spec` as one of its experiment's main controls (see [`SliderSpan::main`]);
+/// a main control is a slider, so a spec without one is returned unchanged
+/// (and the registry's test refuses an experiment with no main control).
+pub const fn main(spec: ParamSpec) -> ParamSpec {
+    match spec.slider {
+        Some(s) => ParamSpec { slider: Some(SliderSpan { main: true, ..s }), ..spec },
+        None => spec,
+    }
+}
+
+/// `spec`, made a main control when its name is one of `names` (the
+/// `article { …, main: [...] }` group of [`experiment_params!`]).
+pub const fn main_if(spec: ParamSpec, names: &[&str]) -> ParamSpec {
+    let mut rest = names;
+    while let Some((n, tail)) = rest.split_first() {
+        if same(n.as_bytes(), spec.name.as_bytes()) {
+            return main(spec);
+        }
+        rest = tail;
+    }
+    spec
+}
+
+/// `a == b`, in a const fn.
+const fn same(a: &[u8], b: &[u8]) -> bool {
+    let (mut a, mut b) = (a, b);
+    loop {
+        match (a.split_first(), b.split_first()) {
+            (None, None) => return true,
+            (Some((x, ta)), Some((y, tb))) if *x == *y => (a, b) = (ta, tb),
+            _ => return false,
+        }
+    }
 }
 
 /// Name, label, unit, accepted range and help of one parameter: the one spec
@@ -137,6 +177,13 @@ pub struct ParamSpec {
     /// The page's slider span (inside the accepted range), or `None` for
     /// lists and names, which are typed only.
     pub slider: Option<SliderSpan>,
+}
+
+impl ParamSpec {
+    /// One of its experiment's main controls ([`main`]).
+    pub const fn is_main(&self) -> bool {
+        matches!(self.slider, Some(SliderSpan { main: true, .. }))
+    }
 }
 
 /// Most entries a list parameter accepts.
@@ -202,6 +249,14 @@ impl ParamSpec {
         if text.trim().is_empty() || items.len() > MAX_LIST_LEN {
             return Err(self.refuse(text));
         }
+        // An empty item ("1,2,,3") is named by its place, not quoted as ''.
+        if let Some(i) = items.iter().position(|t| t.trim().is_empty()) {
+            return Err(ConfigError::OutOfRange {
+                param: self.name,
+                value: text.to_owned(),
+                accepted: format!("{}; item {} of {} is empty", self.accepted(), i + 1, items.len()),
+            });
+        }
         items.into_iter().map(&mut one).collect()
     }
 
@@ -209,8 +264,15 @@ impl ParamSpec {
     /// for [`ParamKind::Int`]).
     pub fn check(&self, v: f64) -> Result<f64, ConfigError> {
         let whole = !matches!(self.kind, ParamKind::Int) || v.fract() == 0.0;
-        if whole && self.range.contains(v) { Ok(v) } else { Err(self.refuse(&v.to_string())) }
+        if whole && self.range.contains(v) { Ok(v) } else { Err(self.refuse(&short_number(v))) }
     }
+}
+
+/// `v` as text that reads back as `v`, in exponent form when the plain one
+/// is long (1e-300, not "0.000…" over 302 characters).
+pub fn short_number(v: f64) -> String {
+    let s = v.to_string();
+    if s.len() > 20 && v.is_finite() { format!("{v:e}") } else { s }
 }
 
 /// A value type a parameter can have: it reads the text the CLI and the URL
@@ -370,7 +432,8 @@ pub fn no_hook<T>(_: &mut T, _: &ParamSpec) {}
 /// adaptive experiment applies its presets there).
 ///
 /// A first line `article { valley_rps: …, valley_ms: …, spike_rps: …,
-/// spike_ms: … };` declares the field group the articles' curve experiments
+/// spike_ms: …, main: ["deadline-ms"] };` (the `main` list optional: those
+/// fields made main controls, see [`main`]) declares the field group the articles' curve experiments
 /// share, first and in this order: `service_ms`, `deadline_ms` and
 /// `duration_ms` at the articles' defaults, then the bursty curve at the
 /// defaults given.
@@ -384,7 +447,8 @@ macro_rules! experiment_params {
                 valley_rps: $valley_rps:expr,
                 valley_ms: $valley_ms:expr,
                 spike_rps: $spike_rps:expr,
-                spike_ms: $spike_ms:expr $(,)?
+                spike_ms: $spike_ms:expr
+                $(, main: [$($main:literal),* $(,)?])? $(,)?
             };
             $($fields:tt)*
         }
@@ -394,19 +458,19 @@ macro_rules! experiment_params {
             $(#[$meta])*
             pub struct $name {
                 /// Fixed service time, ms.
-                service_ms: u32 = $crate::params::ARTICLE_SERVICE_MS, $crate::params::SERVICE_MS;
+                service_ms: u32 = $crate::params::ARTICLE_SERVICE_MS, $crate::params::main_if($crate::params::SERVICE_MS, &[$($($main),*)?]);
                 /// Client deadline, ms.
-                deadline_ms: u32 = $crate::params::ARTICLE_DEADLINE_MS, $crate::params::DEADLINE_MS;
+                deadline_ms: u32 = $crate::params::ARTICLE_DEADLINE_MS, $crate::params::main_if($crate::params::DEADLINE_MS, &[$($($main),*)?]);
                 /// Run window, ms.
-                duration_ms: u32 = $crate::params::ARTICLE_DURATION_MS, $crate::params::DURATION_MS;
+                duration_ms: u32 = $crate::params::ARTICLE_DURATION_MS, $crate::params::main_if($crate::params::DURATION_MS, &[$($($main),*)?]);
                 /// Valley rate of the bursty curve, rps.
-                valley_rps: f64 = $valley_rps, $crate::params::VALLEY_RPS;
+                valley_rps: f64 = $valley_rps, $crate::params::main_if($crate::params::VALLEY_RPS, &[$($($main),*)?]);
                 /// Valley length, ms.
-                valley_ms: u32 = $valley_ms, $crate::params::VALLEY_MS;
+                valley_ms: u32 = $valley_ms, $crate::params::main_if($crate::params::VALLEY_MS, &[$($($main),*)?]);
                 /// Spike rate, rps.
-                spike_rps: f64 = $spike_rps, $crate::params::SPIKE_RPS;
+                spike_rps: f64 = $spike_rps, $crate::params::main_if($crate::params::SPIKE_RPS, &[$($($main),*)?]);
                 /// Spike length, ms.
-                spike_ms: u32 = $spike_ms, $crate::params::SPIKE_MS;
+                spike_ms: u32 = $spike_ms, $crate::params::main_if($crate::params::SPIKE_MS, &[$($($main),*)?]);
                 $($fields)*
             }
             $($after)*
@@ -490,4 +554,46 @@ macro_rules! experiment_params {
             }
         }
     };
+}
+
+#[cfg(test)]
+mod main_controls {
+    use super::{SERVICE_MS, WORKERS, main, main_if};
+    use crate::EXPERIMENTS;
+
+    #[test]
+    fn every_experiment_declares_one_to_three_main_sliders_including_its_main_param() {
+        for e in EXPERIMENTS {
+            let mains: Vec<&str> = e.params.iter().filter(|s| s.is_main()).map(|s| s.name).collect();
+            assert!((1..=3).contains(&mains.len()), "{}: {} main controls: {mains:?}", e.name, mains.len());
+            assert!(mains.contains(&e.main_param), "{}: its main_param {} is not a main control", e.name, e.main_param);
+        }
+    }
+
+    #[test]
+    fn d11_an_empty_list_item_is_named_by_its_place_and_tiny_numbers_stay_short() {
+        let e = crate::Experiment::named("lesson").unwrap();
+        let mut p = e.defaults();
+        let msg = p.set("rate", "1,2,,3").unwrap_err().to_string();
+        assert!(msg.contains("'1,2,,3'") && msg.ends_with("item 3 of 4 is empty"), "{msg}");
+        assert_eq!(super::short_number(1e-300), "1e-300");
+        assert_eq!(super::short_number(0.25), "0.25");
+        assert_eq!(super::short_number(1e-300).parse::<f64>().unwrap(), 1e-300);
+        let m = crate::Experiment::named("metastable").unwrap();
+        let msg = m.defaults().set("seconds", "1e-300").unwrap_err().to_string();
+        assert!(msg.starts_with("seconds: '1e-300' is not accepted"), "{msg}");
+        let a = crate::Experiment::named("adaptive").unwrap();
+        let msg = a.defaults().set("slowdown-factor", "1e-300").unwrap_err().to_string();
+        assert!(msg.starts_with("slowdown-factor: '1e-300' is not accepted"), "{msg}");
+    }
+
+    #[test]
+    fn main_marks_only_the_spec_it_is_given_and_needs_a_slider() {
+        assert!(main(WORKERS).is_main());
+        assert!(!WORKERS.is_main(), "the shared spec is untouched");
+        assert!(main_if(SERVICE_MS, &["deadline-ms", "service-ms"]).is_main());
+        assert!(!main_if(SERVICE_MS, &["service", "service-m", "deadline-ms"]).is_main());
+        let no_slider = super::ParamSpec { slider: None, ..WORKERS };
+        assert!(!main(no_slider).is_main(), "a main control is a slider");
+    }
 }

@@ -39,13 +39,14 @@ fn core(entry: &str, e: ConfigError) -> JsError {
     JsError::new(&format!("{entry}: {e}"))
 }
 
-/// The JS type of `v` as a message names it.
-fn js_type(v: &JsValue) -> &'static str {
-    if v.is_undefined() {
+/// The JS type of `v` as a message names it (an object that is not a plain
+/// one by its constructor's name: "a Map object").
+fn js_type(v: &JsValue) -> String {
+    let t = if v.is_undefined() {
         "undefined"
     } else if v.is_null() {
         "null"
-    } else if v.as_string().is_some() {
+    } else if v.is_string() {
         "a string"
     } else if v.as_f64().is_some() {
         "a number"
@@ -59,14 +60,42 @@ fn js_type(v: &JsValue) -> &'static str {
         "an array"
     } else if v.is_function() {
         "a function"
+    } else if let Some(name) = class_name(v) {
+        return format!("a {name} object");
     } else {
         "an object"
-    }
+    };
+    t.to_owned()
 }
 
-/// The `(key, value)` pairs of a plain object argument of `entry`, each key
-/// one of `takes` (`who` takes them). `undefined`/`null` are no pairs when
-/// `optional`.
+/// The constructor's name of an object whose prototype is neither
+/// `Object.prototype` nor `null` (`None` for a plain object, or when
+/// looking throws: a Proxy's trap).
+fn class_name(v: &JsValue) -> Option<String> {
+    let proto = js_sys::Reflect::get_prototype_of(v).ok()?;
+    let object_prototype = js_sys::Reflect::get_prototype_of(&js_sys::Object::new()).ok()?;
+    if proto.is_null() || js_sys::Object::is(&proto, &object_prototype) {
+        return None;
+    }
+    let ctor = js_sys::Reflect::get(&proto, &JsValue::from_str("constructor")).ok()?;
+    let name = js_sys::Reflect::get(&ctor, &JsValue::from_str("name")).ok()?.as_string()?;
+    let ok =
+        !name.is_empty() && name.len() <= 40 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+    Some(if ok { name } else { "non-plain".to_owned() })
+}
+
+/// Longest text a parameter value may be (UTF-16 units), checked before the
+/// text is copied out of JS: far above any value the core accepts (a
+/// 64-step schedule is about 1,300 characters).
+pub const MAX_VALUE_CHARS: u32 = 16_384;
+
+/// The `(key, value)` pairs of a plain object argument of `entry` (its own
+/// string keys; a null-prototype object is plain too), each key one of
+/// `takes` (`who` takes them). `undefined` is no pairs when `optional`.
+/// Nothing is copied before it is checked: each key is refused as soon as
+/// it is unknown (so at most `takes.len()` are read), and values are read
+/// one by one through `Reflect` (a throwing getter or Proxy trap is refused
+/// with a message, never thrown through the wasm).
 fn entries(
     entry: &str,
     who: &str,
@@ -74,10 +103,10 @@ fn entries(
     takes: &[&str],
     optional: bool,
 ) -> Result<Vec<(String, JsValue)>, JsError> {
-    if optional && (v.is_undefined() || v.is_null()) {
+    if optional && v.is_undefined() {
         return Ok(Vec::new());
     }
-    let plain = v.is_object() && !js_sys::Array::is_array(v) && !v.is_function();
+    let plain = v.is_object() && !js_sys::Array::is_array(v) && !v.is_function() && class_name(v).is_none();
     let Some(obj) = v.dyn_ref::<js_sys::Object>().filter(|_| plain) else {
         return Err(JsError::new(&format!(
             "{entry}: expected an object of parameters ({}), got {}",
@@ -85,18 +114,28 @@ fn entries(
             js_type(v)
         )));
     };
+    let unreadable =
+        || JsError::new(&format!("{entry}: the parameters object cannot be read (a getter or a Proxy threw)"));
+    let keys = js_sys::Reflect::own_keys(obj).map_err(|_| unreadable())?;
     let mut pairs = Vec::new();
-    for pair in js_sys::Object::entries(obj).iter() {
-        let pair = js_sys::Array::from(&pair);
-        let key = pair.get(0).as_string().unwrap_or_default();
-        if !takes.contains(&key.as_str()) {
+    for key in keys.iter() {
+        if key.is_symbol() {
+            continue;
+        }
+        let name = if key.is_string() && js_sys::JsString::from(key.clone()).length() <= 200 {
+            key.as_string().unwrap_or_default()
+        } else {
+            "(a name over 200 characters)".to_owned()
+        };
+        if !takes.contains(&name.as_str()) {
             return Err(JsError::new(&format!(
                 "{entry}: unknown parameter {}; {who} takes: {}",
-                quote(&key),
+                quote(&name),
                 takes.join(", ")
             )));
         }
-        pairs.push((key, pair.get(1)));
+        let value = js_sys::Reflect::get(obj, &key).map_err(|_| unreadable())?;
+        pairs.push((name, value));
     }
     Ok(pairs)
 }
@@ -159,23 +198,40 @@ pub fn api_littles(input: JsValue) -> Result<JsValue, JsError> {
 
 /// A parameter value from JS as the text `Params::set` reads: strings as
 /// they are, numbers exactly in their shortest form (`7`, `0.25`, `1e-300`),
-/// arrays of those joined with commas.
+/// arrays of those joined with commas. Sizes are checked before anything is
+/// copied: a string's length, an array's `length` (read once, so a Proxy
+/// claiming a billion items is refused at once), then its items one by one.
 fn param_text(entry: &str, name: &str, v: &JsValue, nested: bool) -> Result<String, JsError> {
-    if let Some(s) = v.as_string() {
-        return Ok(s);
+    if v.is_string() {
+        let n = js_sys::JsString::from(v.clone()).length();
+        if n > MAX_VALUE_CHARS {
+            return Err(JsError::new(&format!(
+                "{entry}: {name}: a text of {n} characters; a value has at most {MAX_VALUE_CHARS}"
+            )));
+        }
+        return Ok(v.as_string().unwrap_or_default());
     }
     if let Some(n) = v.as_f64() {
         return Ok(proof::number(n));
     }
     if !nested && js_sys::Array::is_array(v) {
-        let a = js_sys::Array::from(v);
-        if a.length() as usize > MAX_LIST_LEN {
+        let len = js_sys::Reflect::get(v, &JsValue::from_str("length"))
+            .ok()
+            .and_then(|l| l.as_f64())
+            .filter(|l| l.fract() == 0.0 && *l >= 0.0)
+            .ok_or_else(|| JsError::new(&format!("{entry}: {name}: an array whose length cannot be read")))?;
+        if len > MAX_LIST_LEN as f64 {
             return Err(JsError::new(&format!(
                 "{entry}: {name}: {} items; a list has at most {MAX_LIST_LEN}",
-                a.length()
+                proof::number(len)
             )));
         }
-        let parts = a.iter().map(|x| param_text(entry, name, &x, true)).collect::<Result<Vec<_>, _>>()?;
+        let mut parts = Vec::with_capacity(len as usize);
+        for i in 0..len as u32 {
+            let x = js_sys::Reflect::get_u32(v, i)
+                .map_err(|_| JsError::new(&format!("{entry}: {name}: item {} cannot be read", i + 1)))?;
+            parts.push(param_text(entry, name, &x, true)?);
+        }
         return Ok(parts.join(","));
     }
     let what = if nested { "a number or a string" } else { "a number, a string or an array of them" };
@@ -286,6 +342,32 @@ pub fn api_check(entry: JsValue, a: JsValue, b: JsValue) -> Result<JsValue, JsEr
         _ => return Err(JsError::new("bplab-api: no such entry")),
     }
     Ok(args.into())
+}
+
+/// Checks the parameters `mount` is given for `widget` the way the widget
+/// will take them from its URL (every widget: Little's law's six fields and
+/// `solve` too), without computing anything; returns them as texts
+/// (`{name: text}`) for the frame's query. Not part of the API.
+#[wasm_bindgen(js_name = __bplab_check_widget)]
+pub fn api_check_widget(widget: JsValue, params: JsValue) -> Result<JsValue, JsError> {
+    let pairs = if widget.as_string().as_deref() == Some(crate::widgets::LITTLES) {
+        let takes = crate::widgets::littles_keys();
+        let pairs = entries("mount", crate::widgets::LITTLES, &params, &takes, true)?
+            .into_iter()
+            .map(|(k, v)| param_text("mount", &k, &v, false).map(|t| (k, t)))
+            .collect::<Result<Vec<_>, _>>()?;
+        crate::widgets::littles_check(&pairs).map_err(|e| JsError::new(&format!("mount: {e}")))?;
+        pairs
+    } else {
+        let sc = scenario("mount", &widget, &params)?;
+        param_pairs("mount", sc.experiment(), &params)?
+    };
+    let obj = js_sys::Object::new();
+    for (k, v) in pairs {
+        js_sys::Reflect::set(&obj, &JsValue::from_str(&k), &JsValue::from_str(&v))
+            .map_err(|_| JsError::new("params"))?;
+    }
+    Ok(obj.into())
 }
 
 #[derive(Serialize)]

@@ -55,6 +55,10 @@ struct Builder {
     /// The page as it was before mounting, when it is the single file.
     pristine: Option<String>,
     timer: Option<i32>,
+    /// An edit since the last preview asked for the preview to be rebuilt:
+    /// kept across a later edit of a package field (the title, the mastery
+    /// score), which alone would not rebuild it (D6).
+    remount: bool,
 }
 
 /// A field's text as JSON: itself when it is JSON (a number, `{…}`, `[…]`), else a JSON string.
@@ -229,12 +233,26 @@ impl IfEmpty for String {
     }
 }
 
-/// The page's address without its query: where the snippets point.
-fn here() -> (String, String) {
+/// Where the snippets point when the builder runs from a file: a course
+/// page cannot load `file://` URLs, so the author replaces this with where
+/// `dist/` is hosted (the message says so).
+pub const HOST_PLACEHOLDER: &str = "https://your-site.example/bplab/";
+
+/// The page's address without its query, and its folder: where the snippets
+/// point; from `file://`, [`HOST_PLACEHOLDER`] (and `true`).
+fn here() -> (String, String, bool) {
     let href = web_sys::window().and_then(|w| w.location().href().ok()).unwrap_or_default();
+    snippet_base(&href)
+}
+
+/// [`here`] for the address `href`.
+pub fn snippet_base(href: &str) -> (String, String, bool) {
+    if href.get(..5).is_some_and(|p| p.eq_ignore_ascii_case("file:")) {
+        return (format!("{HOST_PLACEHOLDER}index.html"), HOST_PLACEHOLDER.to_owned(), true);
+    }
     let base = href.split(['?', '#']).next().unwrap_or_default().to_owned();
     let dir = base.rsplit_once('/').map(|(d, _)| format!("{d}/")).unwrap_or_default();
-    (base, dir)
+    (base, dir, false)
 }
 
 /// The lesson file: the pristine page (or `bplab.html` fetched beside it) with the question inside.
@@ -374,6 +392,7 @@ pub fn start(root: &Element) -> Result<(), JsValue> {
         preview: preview.clone(),
         pristine,
         timer: None,
+        remount: false,
     }));
     b.borrow().template();
 
@@ -391,10 +410,12 @@ pub fn start(root: &Element) -> Result<(), JsValue> {
         if let Some(t) = s.timer.take() {
             w.clear_timeout_with_handle(t);
         }
+        s.remount |= remount;
         let b3 = b2.clone();
         let cb = Closure::once_into_js(move || {
             if let Ok(mut s) = b3.try_borrow_mut() {
                 s.timer = None;
+                let remount = std::mem::take(&mut s.remount);
                 s.update(remount);
                 let _ = s.preview.remove_attribute("aria-busy");
             }
@@ -426,12 +447,18 @@ pub fn start(root: &Element) -> Result<(), JsValue> {
         let (b2, btn) = (b.clone(), button.clone());
         on(&button, "click", move |_| {
             let Ok(s) = b2.try_borrow() else { return };
-            let (base, dir) = here();
+            let (base, dir, local) = here();
             match s.checked() {
-                Ok(q) => crate::explain::copy(
-                    &make(if page { &base } else { &dir }, &s.widget.value(), &s.params(), &q),
-                    &btn,
-                ),
+                Ok(q) => {
+                    crate::explain::copy(
+                        &make(if page { &base } else { &dir }, &s.widget.value(), &s.params(), &q),
+                        &btn,
+                    );
+                    let note = format!(
+                        "Opened from a file, so the snippet points at {HOST_PLACEHOLDER}: replace that with the address where you host dist/ (a course page cannot load file:// URLs)."
+                    );
+                    show_msg(&s.msg, local.then_some(note.as_str()));
+                }
                 Err(e) => show_msg(&s.msg, Some(&e)),
             }
         })?;
@@ -463,4 +490,26 @@ pub fn start(root: &Element) -> Result<(), JsValue> {
         });
     })?;
     Ok(())
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use wasm_bindgen_test::wasm_bindgen_test;
+
+    use super::{HOST_PLACEHOLDER, snippet_base};
+
+    wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+    #[wasm_bindgen_test]
+    fn snippets_never_point_at_a_file() {
+        let (base, dir, local) = snippet_base("file:///home/me/dist/bplab.html?build");
+        assert!(local);
+        assert_eq!(base, format!("{HOST_PLACEHOLDER}index.html"));
+        assert_eq!(dir, HOST_PLACEHOLDER);
+        assert!(snippet_base("FILE:///C:/dist/bplab.html").2);
+        let (base, dir, local) = snippet_base("https://example.org/lab/index.html?build#x");
+        assert!(!local);
+        assert_eq!((base.as_str(), dir.as_str()), ("https://example.org/lab/index.html", "https://example.org/lab/"));
+    }
 }

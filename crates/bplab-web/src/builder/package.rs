@@ -96,13 +96,17 @@ pub fn crc32(data: &[u8]) -> u32 {
 /// A zip of `files`, stored without compression (the page's wasm is
 /// gzip-packed already): local headers, then the central directory, then its
 /// end record (PKWARE APPNOTE 4.3; no zip64, so every size and offset must
-/// fit 32 bits). Names are UTF-8 (flag bit 11); times are 1980-01-01 00:00,
+/// fit 32 bits). Entries are regular files of mode 0644 (readable by all). Names are UTF-8 (flag bit 11); times are 1980-01-01 00:00,
 /// so the same files give the same bytes. Written here rather than with the
 /// `zip` crate, whose weight in the page's wasm for this one call is in
 /// `docs/performance.md`.
 pub fn zip(files: &[(&str, &[u8])]) -> Result<Vec<u8>, String> {
     const UTF8: u16 = 1 << 11;
     const DATE_1980_01_01: u16 = (1 << 5) | 1;
+    // Made on Unix (3 in the high byte), so that unzip reads the external
+    // attributes' high half as the mode: a regular file readable by all (0644).
+    const UNIX_20: u16 = (3 << 8) | 20;
+    const MODE_0644: u32 = 0o100_644 << 16;
     let fit = |n: usize, what: &str| u32::try_from(n).map_err(|_| format!("zip: {what} over 4 GiB"));
     let fit16 =
         |n: usize| u16::try_from(n).map_err(|_| "zip: more than 65535 files or a name over 65535 bytes".to_owned());
@@ -126,12 +130,12 @@ pub fn zip(files: &[(&str, &[u8])]) -> Result<Vec<u8>, String> {
         out.extend_from_slice(name.as_bytes());
         out.extend_from_slice(data);
         central.extend_from_slice(&0x0201_4b50u32.to_le_bytes());
-        central.extend_from_slice(&20u16.to_le_bytes()); // version made by
+        central.extend_from_slice(&UNIX_20.to_le_bytes()); // version made by
         central.extend_from_slice(&common);
         for v in [0u16, 0, 0] {
             central.extend_from_slice(&v.to_le_bytes()); // comment length, disk, internal attributes
         }
-        central.extend_from_slice(&0u32.to_le_bytes()); // external attributes
+        central.extend_from_slice(&MODE_0644.to_le_bytes()); // external attributes
         central.extend_from_slice(&offset.to_le_bytes());
         central.extend_from_slice(name.as_bytes());
     }
@@ -175,5 +179,10 @@ mod tests {
         assert_eq!(u16::from_le_bytes([end[10], end[11]]), 2, "entries");
         assert_eq!(u32::from_le_bytes([end[16], end[17], end[18], end[19]]), 72, "directory offset");
         assert_eq!(u32::from_le_bytes([z[14], z[15], z[16], z[17]]), crc32(b"hi"));
+        // The first central entry: made on Unix, mode 0644 in the external attributes.
+        let c = &z[72..];
+        assert_eq!(&c[..4], &[0x50, 0x4b, 0x01, 0x02]);
+        assert_eq!(c[5], 3, "made by Unix");
+        assert_eq!(u32::from_le_bytes([c[38], c[39], c[40], c[41]]) >> 16, 0o100_644, "mode 0644");
     }
 }

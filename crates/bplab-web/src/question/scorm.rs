@@ -6,16 +6,22 @@
 //! only from the same origin). No API found: nothing here does anything.
 //!
 //! **Reporting.** `LMSInitialize("")` at start (a "not attempted" status
-//! becomes "incomplete"). A question's first pick counts; later picks still
-//! show the reasons but change no score. After each first pick:
+//! becomes "incomplete"). A pick is what the learner commits (a click, Space
+//! or Enter on an option, the Check button), never an option passed over
+//! with the arrow keys (`view`). A question's first pick counts; later picks
+//! still show the reasons but change no score. After each first pick:
 //! `cmi.core.score.raw` = 100 × right first picks / questions on the page
 //! (rounded), `score.min` 0, `score.max` 100, and `cmi.core.lesson_status`:
 //! "incomplete" until every question on the page is answered, then "passed"
 //! or "failed" against the LMS's `cmi.student_data.mastery_score` (the
 //! manifest's `adlcp:masteryscore`) when it has one, else "completed". The
 //! picks go to `cmi.suspend_data` (JSON, at most 4096 characters) and
-//! `LMSCommit("")` follows. A relaunch reads the suspend data back and shows
-//! the earlier picks answered; the score is not written again. On `pagehide`:
+//! `LMSCommit("")` follows. A later pick that differs from the last one
+//! kept rewrites the suspend data only (the learner's last choice, the fourth
+//! item of its entry). A relaunch reads the suspend data back and shows
+//! each question answered with the learner's last choice; the score stays
+//! the first pick's and is not written again. On `pagehide`:
+//! `cmi.core.session_time` (the time since `LMSInitialize`, `HHHH:MM:SS.SS`),
 //! `cmi.core.exit` ("suspend" while incomplete) and `LMSFinish("")`.
 
 use std::cell::RefCell;
@@ -28,30 +34,69 @@ use wasm_bindgen::prelude::*;
 /// The longest `cmi.suspend_data` SCORM 1.2 allows.
 const SUSPEND_MAX: usize = 4096;
 
-/// One first pick: `(widget:id, option index, right)`.
-type Pick = (String, usize, bool);
+/// One answered question: its first pick (what is scored) and the learner's last choice.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pick {
+    /// `widget:id`.
+    pub key: String,
+    /// The first pick's option index.
+    pub first: usize,
+    /// Whether the first pick was right (per the model when it was made).
+    pub right: bool,
+    /// The last option the learner committed (`first` until they pick again).
+    pub last: usize,
+}
 
-/// The suspend data: `{"v":1,"a":[["widget:id",pick,right],…]}`.
-fn suspend(picks: &[Pick]) -> String {
-    let a = picks.iter().map(|(k, p, r)| J::Arr(vec![J::Str(k.clone()), J::Num(*p as f64), J::Bool(*r)])).collect();
+/// A whole, non-negative option index in suspend data.
+fn index(n: f64) -> Option<usize> {
+    (n.fract() == 0.0 && (0.0..=f64::from(u16::MAX)).contains(&n)).then_some(n as usize)
+}
+
+/// The suspend data: `{"v":1,"a":[["widget:id",first,right],…]}`, with the
+/// last choice as a fourth item when it differs from the first pick.
+pub fn suspend(picks: &[Pick]) -> String {
+    let a = picks
+        .iter()
+        .map(|p| {
+            let mut t = vec![J::Str(p.key.clone()), J::Num(p.first as f64), J::Bool(p.right)];
+            if p.last != p.first {
+                t.push(J::Num(p.last as f64));
+            }
+            J::Arr(t)
+        })
+        .collect();
     J::Obj(vec![("v".to_owned(), J::Num(1.0)), ("a".to_owned(), J::Arr(a))]).to_json()
 }
 
-/// The picks in suspend data; none when it is empty or not ours.
-fn resume(data: &str) -> Vec<Pick> {
+/// The picks in suspend data (entries with or without the last choice);
+/// none when it is empty or not ours.
+pub fn resume(data: &str) -> Vec<Pick> {
     let Ok(v) = J::parse(data) else { return Vec::new() };
     let Some(J::Arr(a)) = v.get("a") else { return Vec::new() };
     a.iter()
-        .filter_map(|x| match x {
-            J::Arr(t) => match t.as_slice() {
-                [J::Str(k), J::Num(p), J::Bool(r)] if p.fract() == 0.0 && *p >= 0.0 => {
-                    Some((k.clone(), *p as usize, *r))
-                }
-                _ => None,
-            },
-            _ => None,
+        .filter_map(|x| {
+            let J::Arr(t) = x else { return None };
+            let (k, first, right, last) = match t.as_slice() {
+                [J::Str(k), J::Num(p), J::Bool(r)] => (k, index(*p)?, *r, None),
+                [J::Str(k), J::Num(p), J::Bool(r), J::Num(l)] => (k, index(*p)?, *r, Some(index(*l)?)),
+                _ => return None,
+            };
+            Some(Pick { key: k.clone(), first, right, last: last.unwrap_or(first) })
         })
         .collect()
+}
+
+/// Milliseconds as SCORM 1.2's `CMITimespan`, `HHHH:MM:SS.SS` (hundredths
+/// rounded down; at most 9999 hours).
+pub fn session_time(elapsed_ms: f64) -> String {
+    let cs = if elapsed_ms.is_finite() && elapsed_ms > 0.0 {
+        (elapsed_ms / 10.0).floor().min(35_999_999_999.0)
+    } else {
+        0.0
+    };
+    let cs = cs as u64;
+    let (h, m, s, c) = (cs / 360_000, cs / 6_000 % 60, cs / 100 % 60, cs % 100);
+    format!("{h:04}:{m:02}:{s:02}.{c:02}")
 }
 
 struct Lms {
@@ -59,6 +104,8 @@ struct Lms {
     questions: Vec<String>,
     picks: Vec<Pick>,
     finished: bool,
+    /// `Date.now()` at `LMSInitialize` (ms), for `cmi.core.session_time`.
+    started_ms: f64,
 }
 
 thread_local! {
@@ -113,14 +160,16 @@ pub fn start() {
     }
     let saved = call(&api, "LMSGetValue", &["cmi.suspend_data"]);
     let picks = if saved.is_empty() { Vec::new() } else { resume(&saved) };
-    LMS.with(|l| *l.borrow_mut() = Some(Lms { api, questions: Vec::new(), picks, finished: false }));
+    let started_ms = js_sys::Date::now();
+    LMS.with(|l| *l.borrow_mut() = Some(Lms { api, questions: Vec::new(), picks, finished: false, started_ms }));
     let Some(w) = web_sys::window() else { return };
     let cb = Closure::<dyn FnMut()>::new(finish);
     let _ = w.add_event_listener_with_callback("pagehide", cb.as_ref().unchecked_ref());
     cb.forget();
 }
 
-/// A question shown on the page (`widget:id`); its earlier pick, if the LMS kept one.
+/// A question shown on the page (`widget:id`); the learner's last choice
+/// on it, if the LMS kept their answer.
 pub fn register(key: &str) -> Option<usize> {
     LMS.with(|l| {
         let mut l = l.borrow_mut();
@@ -128,28 +177,50 @@ pub fn register(key: &str) -> Option<usize> {
         if !lms.questions.iter().any(|q| q == key) {
             lms.questions.push(key.to_owned());
         }
-        lms.picks.iter().find(|(k, _, _)| k == key).map(|(_, p, _)| *p)
+        lms.picks.iter().find(|p| p.key == key).map(|p| p.last)
     })
 }
 
-/// The learner picked `pick` of question `key`; `right` per the model now.
+/// The learner committed `pick` of question `key`; `right` per the model
+/// now. The first pick is scored; a later one different from the last kept
+/// is written to the suspend data only.
 pub fn answered(key: &str, pick: usize, right: bool) {
     LMS.with(|l| {
         let mut l = l.borrow_mut();
         let Some(lms) = l.as_mut() else { return };
-        if lms.finished || lms.picks.iter().any(|(k, _, _)| k == key) {
+        if lms.finished {
             return;
         }
-        lms.picks.push((key.to_owned(), pick, right));
-        report(lms);
+        match lms.picks.iter_mut().find(|p| p.key == key) {
+            Some(p) if p.last == pick => {}
+            Some(p) => {
+                p.last = pick;
+                keep(lms);
+                call(&lms.api, "LMSCommit", &[""]);
+            }
+            None => {
+                lms.picks.push(Pick { key: key.to_owned(), first: pick, right, last: pick });
+                report(lms);
+            }
+        }
     });
+}
+
+/// Writes the suspend data (the picks), when it fits SCORM 1.2's limit.
+fn keep(lms: &Lms) {
+    let data = suspend(&lms.picks);
+    if data.len() <= SUSPEND_MAX {
+        call(&lms.api, "LMSSetValue", &["cmi.suspend_data", &data]);
+    } else {
+        crate::dom::log_error("bplab: the answers exceed SCORM 1.2's 4096 characters of suspend data; not kept");
+    }
 }
 
 fn report(lms: &Lms) {
     let shown = |k: &String| lms.questions.contains(k);
     let total = lms.questions.len().max(1);
-    let answered = lms.picks.iter().filter(|(k, _, _)| shown(k)).count();
-    let right = lms.picks.iter().filter(|(k, _, r)| *r && shown(k)).count();
+    let answered = lms.picks.iter().filter(|p| shown(&p.key)).count();
+    let right = lms.picks.iter().filter(|p| p.right && shown(&p.key)).count();
     let raw = (100.0 * right as f64 / total as f64).round();
     let status = if answered < lms.questions.len() {
         "incomplete"
@@ -165,12 +236,7 @@ fn report(lms: &Lms) {
     call(api, "LMSSetValue", &["cmi.core.score.max", "100"]);
     call(api, "LMSSetValue", &["cmi.core.score.raw", &format!("{raw}")]);
     call(api, "LMSSetValue", &["cmi.core.lesson_status", status]);
-    let data = suspend(&lms.picks);
-    if data.len() <= SUSPEND_MAX {
-        call(api, "LMSSetValue", &["cmi.suspend_data", &data]);
-    } else {
-        crate::dom::log_error("bplab: the answers exceed SCORM 1.2's 4096 characters of suspend data; not kept");
-    }
+    keep(lms);
     call(api, "LMSCommit", &[""]);
 }
 
@@ -183,7 +249,9 @@ fn finish() {
             return;
         }
         lms.finished = true;
-        let done = lms.picks.iter().filter(|(k, _, _)| lms.questions.contains(k)).count() >= lms.questions.len();
+        let done = lms.picks.iter().filter(|p| lms.questions.contains(&p.key)).count() >= lms.questions.len();
+        let spent = session_time(js_sys::Date::now() - lms.started_ms);
+        call(&lms.api, "LMSSetValue", &["cmi.core.session_time", &spent]);
         call(&lms.api, "LMSSetValue", &["cmi.core.exit", if done { "" } else { "suspend" }]);
         call(&lms.api, "LMSFinish", &[""]);
     });

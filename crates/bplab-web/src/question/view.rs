@@ -1,23 +1,37 @@
 //! The question on the page: a labelled radio group (fieldset, legend,
-//! radio inputs) above the widget; the widget's results stay hidden
-//! (`.predicting` on its section) until the learner picks; then the verdict
-//! is announced in a polite live region and every option's reason is shown.
+//! radio inputs) and a Check button above the widget; the widget's results
+//! stay hidden (`.predicting` on its section) until the learner picks; then
+//! the verdict is announced in a polite live region and every option's
+//! reason is shown.
+//!
+//! **A pick is a commitment**: a click (or a screen reader's activation) on
+//! an option, Space or Enter on it, or the Check button with an option
+//! selected. The arrow keys only move the selection through the group, as
+//! they must for a keyboard learner to reach C or D at all: an option passed
+//! over on the way is never graded, revealed or reported.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use web_sys::{Document, Element, HtmlInputElement};
 
 use super::expr::Env;
 use super::schema::{Question, Resolved};
 use super::scorm;
-use crate::dom::{add, el, input, on, show_msg, text_el};
+use crate::dom::{self, add, el, input, on, show_msg, text_el};
 
 struct State {
     resolved: Option<Resolved>,
+    /// The option last committed (restored from the LMS on a relaunch).
     picked: Option<usize>,
+    /// An arrow key is being handled: the `change` it causes is a selection, not a pick.
+    arrowing: bool,
 }
+
+/// Keys that move the selection in a radio group without committing it.
+const MOVE_KEYS: [&str; 4] = ["ArrowUp", "ArrowDown", "ArrowLeft", "ArrowRight"];
 
 /// A mounted question.
 pub struct QuestionView {
@@ -70,7 +84,24 @@ pub fn mount(doc: &Document, section: &Element, name: &str, found: Found) -> Res
         radios.push(r);
         labels.push(add(&row, el(doc, "label", &[("for", &rid)])?)?);
     }
-    add(&box_, text_el(doc, "p", &[("class", "q-hint")], "Pick one: the results appear once you have chosen.")?)?;
+    let check = add(
+        &box_,
+        text_el(
+            doc,
+            "button",
+            &[("type", "button"), ("class", "q-check"), ("id", &format!("{name}-q-check"))],
+            "Check",
+        )?,
+    )?;
+    let hint = add(
+        &box_,
+        text_el(
+            doc,
+            "p",
+            &[("class", "q-hint"), ("id", &format!("{name}-q-hint"))],
+            "Pick one (click it, or Space or Enter on it; or select one and press Check): the results appear once you have answered.",
+        )?,
+    )?;
     let verdict = add(
         &box_,
         el(doc, "p", &[("class", "q-verdict"), ("aria-live", "polite"), ("id", &format!("{name}-q-verdict"))])?,
@@ -86,27 +117,85 @@ pub fn mount(doc: &Document, section: &Element, name: &str, found: Found) -> Res
         verdict,
         reasons,
         msg,
-        state: Rc::new(RefCell::new(State { resolved: None, picked: restored })),
+        state: Rc::new(RefCell::new(State { resolved: None, picked: restored, arrowing: false })),
     };
     if let Some(r) = restored.and_then(|p| view.radios.get(p)) {
         r.set_checked(true);
     }
+    let commit = {
+        let (state, section, verdict, reasons, doc, radios) = (
+            view.state.clone(),
+            view.section.clone(),
+            view.verdict.clone(),
+            view.reasons.clone(),
+            doc.clone(),
+            view.radios.clone(),
+        );
+        Rc::new(move |i: usize| {
+            let Ok(mut s) = state.try_borrow_mut() else { return };
+            if let Some(r) = radios.get(i) {
+                r.set_checked(true);
+            }
+            if s.picked == Some(i) {
+                return; // committed already (Space's own change event, a second click)
+            }
+            if let Some(res) = &s.resolved {
+                scorm::answered(&key, i, i == res.right);
+            }
+            s.picked = Some(i);
+            let _ = reveal(&doc, &s, &section, &verdict, &reasons);
+        })
+    };
     for (i, r) in view.radios.iter().enumerate() {
-        let (state, section, verdict, reasons, doc) =
-            (view.state.clone(), view.section.clone(), view.verdict.clone(), view.reasons.clone(), doc.clone());
-        let key = key.clone();
+        let (state, on_change, hint) = (view.state.clone(), commit.clone(), hint.clone());
         on(r, "change", move |_| {
-            if let Ok(mut s) = state.try_borrow_mut() {
-                if s.picked.is_none()
-                    && let Some(res) = &s.resolved
-                {
-                    scorm::answered(&key, i, i == res.right);
-                }
-                s.picked = Some(i);
-                let _ = reveal(&doc, &s, &section, &verdict, &reasons);
+            let arrowing = state.try_borrow().is_ok_and(|s| s.arrowing);
+            if arrowing {
+                hint.set_text_content(Some(&format!(
+                    "{} selected: press Space or Enter, or Check, to answer with it.",
+                    letter(i)
+                )));
+            } else {
+                on_change(i);
+            }
+        })?;
+        // A click on the option already selected by the arrows fires no
+        // `change`: it commits through here (a click an arrow key causes, as
+        // Chromium dispatches, comes while `arrowing`).
+        let (state, on_click) = (view.state.clone(), commit.clone());
+        on(r, "click", move |_| {
+            if !state.try_borrow().is_ok_and(|s| s.arrowing) {
+                on_click(i);
+            }
+        })?;
+        let (state, on_key) = (view.state.clone(), commit.clone());
+        on(r, "keydown", move |e| {
+            let Some(key) = e.dyn_ref::<web_sys::KeyboardEvent>().map(web_sys::KeyboardEvent::key) else { return };
+            if key == " " || key == "Enter" {
+                on_key(i);
+            } else if MOVE_KEYS.contains(&key.as_str())
+                && let Ok(mut s) = state.try_borrow_mut()
+            {
+                // The browser moves the selection (and fires `change`) after
+                // this handler, in this task; the flag ends with the task.
+                s.arrowing = true;
+                let state = state.clone();
+                dom::later(0, move || {
+                    if let Ok(mut s) = state.try_borrow_mut() {
+                        s.arrowing = false;
+                    }
+                });
             }
         })?;
     }
+    let (radios, msg) = (view.radios.clone(), view.msg.clone());
+    on(&check, "click", move |_| match radios.iter().position(HtmlInputElement::checked) {
+        Some(i) => {
+            show_msg(&msg, None);
+            commit(i);
+        }
+        None => show_msg(&msg, Some("Select an option first, then press Check.")),
+    })?;
     Ok(Some(view))
 }
 

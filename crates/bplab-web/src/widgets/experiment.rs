@@ -31,8 +31,17 @@ pub struct ExperimentWidget {
     /// The last answer drawn (`None` until the first lands).
     report: Option<View>,
     controls: Vec<(&'static str, Control)>,
-    /// The readouts' `<dl>`; its `<output>`s are made when the first answer lands.
+    /// The headline readout's `<dl>` (the report's first readout) and the
+    /// others'; their `<output>`s are made when the first answer lands.
+    headline: Element,
     readouts: Element,
+    /// Where the main controls go, and the "More settings" group (its
+    /// `<details>` and its box), whose controls are built when it first opens.
+    main_box: Element,
+    more: Element,
+    more_box: Element,
+    /// URL values refused, shown by their controls once those are built.
+    refused: Vec<Refused>,
     outputs: Vec<Element>,
     canvases: Vec<HtmlCanvasElement>,
     explain: Element,
@@ -207,8 +216,15 @@ impl ExperimentWidget {
         worker::measure("bplab:charts", t0);
         let items = report.readouts.clone();
         if self.outputs.len() != items.len() {
+            self.headline.set_text_content(None);
             self.readouts.set_text_content(None);
-            self.outputs = shell::fill_readouts(&self.doc, &self.readouts, self.exp.name, &items).unwrap_or_default();
+            let split = items.len().min(1);
+            let (head, rest) = items.split_at(split);
+            let mut outs = shell::fill_readouts(&self.doc, &self.headline, self.exp.name, 0, head).unwrap_or_default();
+            outs.extend(
+                shell::fill_readouts(&self.doc, &self.readouts, self.exp.name, split, rest).unwrap_or_default(),
+            );
+            self.outputs = outs;
             if let Ok(mut shown) = self.shown.try_borrow_mut() {
                 shown.0 = items.iter().map(|(_, v)| v.clone()).collect();
             }
@@ -360,6 +376,46 @@ pub fn prefetch(exp: &'static Experiment, q: &Query) {
     worker::prefetch(exp.name, exp, &params);
 }
 
+/// `key` is one of `exp`'s main controls (shown beside the headline and the main chart).
+fn is_main(exp: &Experiment, key: &str) -> bool {
+    exp.param(key).is_some_and(|s| s.is_main())
+}
+
+/// Builds widget `w`'s main controls (`main`) or the others (under "More
+/// settings"), showing the values now in force and any URL value refused.
+fn build_controls(w: &Rc<RefCell<ExperimentWidget>>, main: bool) -> Result<(), JsValue> {
+    let (exp, doc, parent) = {
+        let b = w.borrow();
+        (b.exp, b.doc.clone(), if main { b.main_box.clone() } else { b.more_box.clone() })
+    };
+    let name = exp.name;
+    for s in exp.params.iter().filter(|s| s.is_main() == main) {
+        let k = s.name;
+        let spec = ranges::control_spec(s);
+        let w2 = w.clone();
+        let edit = Rc::new(move |t: &str| {
+            if let Ok(mut w) = w2.try_borrow_mut() {
+                w.edit(k, t);
+            }
+        });
+        let (text, num) = shown(&w.borrow().params, k);
+        let c = Control::build(&doc, &parent, name, &spec, &text, edit)?;
+        if let Some(n) = num.filter(|_| text.parse::<f64>().is_err()) {
+            c.set_slider(n);
+        }
+        c.show_error(None);
+        if k == exp.main_param {
+            c.mark_main();
+        }
+        if let Some((_, text, msg)) = w.borrow().refused.iter().find(|(r, _, _)| *r == k) {
+            c.text.set_value(text);
+            c.show_error(Some(msg));
+        }
+        w.borrow_mut().controls.push((k, c));
+    }
+    Ok(())
+}
+
 /// Builds `exp`'s widget under `parent`, with the state in `q`.
 pub fn mount(
     doc: &Document,
@@ -377,8 +433,10 @@ pub fn mount(
     show_msg(&status, status_msg.as_deref());
 
     let (side, figs) = shell::columns(doc, &sh.section)?;
-    let box_ = add(&side, el(doc, "div", &[("class", "controls")])?)?;
+    let headline = shell::headline_box(doc, &side)?;
+    let main_box = add(&side, el(doc, "div", &[("class", "controls main-controls")])?)?;
     let readouts = shell::readouts_box(doc, &side)?;
+    let (more, more_box) = shell::more_settings(doc, &side, name)?;
     let mut canvases = Vec::new();
     for (i, c) in exp.charts.iter().enumerate() {
         canvases.push(shell::figure(doc, &figs, &format!("{name}-chart-{i}"), c.title, c.file)?);
@@ -386,6 +444,10 @@ pub fn mount(
     let actions = add(&sh.section, el(doc, "div", &[("class", "actions")])?)?;
     let proof = Proof::build(doc, &sh.section, name, true)?;
     let explain_panel = shell::explain_panel(doc, &sh.section, name, extras.explain_open)?;
+    // A link that sets or refuses a setting under "More settings" opens it:
+    // what the page computes with is then on show.
+    let open_more =
+        refused.iter().any(|(k, _, _)| !is_main(exp, k)) || params.changed().iter().any(|(k, _)| !is_main(exp, k));
 
     let w = Rc::new(RefCell::new(ExperimentWidget {
         exp,
@@ -393,7 +455,12 @@ pub fn mount(
         params,
         report: None,
         controls: Vec::new(),
+        headline,
         readouts,
+        main_box,
+        more: more.clone(),
+        more_box,
+        refused,
         outputs: Vec::new(),
         canvases,
         explain: explain_panel,
@@ -408,32 +475,23 @@ pub fn mount(
         full: false,
     }));
     w.borrow_mut().me = Rc::downgrade(&w);
-    let mut controls = Vec::new();
-    for s in exp.params {
-        let k = s.name;
-        let spec = ranges::control_spec(s);
-        let w2 = w.clone();
-        let edit = Rc::new(move |t: &str| {
-            if let Ok(mut w) = w2.try_borrow_mut() {
-                w.edit(k, t);
-            }
-        });
-        let (text, _) = shown(&w.borrow().params, k);
-        let c = Control::build(doc, &box_, name, &spec, &text, edit)?;
-        if k == exp.main_param {
-            c.mark_main();
-        }
-        controls.push((k, c));
+    build_controls(&w, true)?;
+    if open_more {
+        more.set_attribute("open", "")?;
+        build_controls(&w, false)?;
     }
-    w.borrow_mut().controls = controls;
-    w.borrow().sync(None);
+    let w2 = w.clone();
+    on(&more, "toggle", move |_| {
+        let built = w2.try_borrow().map_or(true, |w| w.controls.iter().any(|(k, _)| !is_main(w.exp, k)));
+        let open = w2.try_borrow().is_ok_and(|w| w.more.has_attribute("open"));
+        if open
+            && !built
+            && let Err(e) = build_controls(&w2, false)
+        {
+            dom::log_error(&format!("bplab-web could not build the settings: {e:?}"));
+        }
+    })?;
     show_msg(&w.borrow().status, status_msg.as_deref());
-    for (k, text, msg) in refused {
-        if let Some(c) = w.borrow().control(k) {
-            c.text.set_value(&text);
-            c.show_error(Some(&msg));
-        }
-    }
 
     for t in exp.tables {
         let b = add(

@@ -87,6 +87,8 @@ struct Littles {
     solve: usize,
     controls: Vec<Control>,
     outputs: Vec<Element>,
+    /// Beside the headline: the lesson's half-up figure, labelled as the lesson's.
+    lesson_fig: Element,
     canvas: HtmlCanvasElement,
     explain_law: Element,
     explain_limit: Element,
@@ -116,6 +118,37 @@ fn limit_input(v: &[f64; 6]) -> LimitInput {
     let w = v[WORKERS];
     let workers = if w.fract() == 0.0 && w >= 0.0 && w <= f64::from(u32::MAX) { w as u32 } else { 0 };
     LimitInput { workers, budget_ms: v[BUDGET], service_ms: v[SERVICE] }
+}
+
+/// The widget's URL (and `mount`) keys: its six fields, then `solve`.
+pub fn keys() -> Vec<&'static str> {
+    FIELDS.iter().map(|f| f.spec.name).chain(std::iter::once("solve")).collect()
+}
+
+/// Checks `(key, text)` pairs as the widget takes them from its URL: each
+/// field's value against its range, `solve` among its names, then the law's
+/// two given inputs and the limit's three together. The message names the
+/// key and what is accepted.
+pub fn check(pairs: &[(String, String)]) -> Result<(), String> {
+    let mut v = FIELDS.map(|f| f.default);
+    let mut solve = 0;
+    for (k, text) in pairs {
+        if k == "solve" {
+            solve = SOLVE.iter().position(|(n, _)| n == text).ok_or_else(|| {
+                let names: Vec<&str> = SOLVE.iter().map(|(n, _)| *n).collect();
+                format!("solve: {} is not accepted; expected one of: {}", bplab_core::quote(text), names.join(", "))
+            })?;
+            continue;
+        }
+        let Some(i) = FIELDS.iter().position(|f| f.spec.name == k) else {
+            return Err(format!("unknown parameter {}; {NAME} takes: {}", bplab_core::quote(k), keys().join(", ")));
+        };
+        let (Some(slot), Some(f)) = (v.get_mut(i), FIELDS.get(i)) else { continue };
+        *slot = f.parse(text).map_err(|e| e.to_string())?;
+    }
+    calc::littles(law_input(&v, solve)).map_err(|e| e.to_string())?;
+    calc::limit(limit_input(&v)).map_err(|e| e.to_string())?;
+    Ok(())
 }
 
 /// Replaces the value the core echoes with what was typed.
@@ -230,14 +263,19 @@ impl Littles {
                 *slot = *v;
                 c.set_value(&fmt_num(*v));
             }
-            set(&self.outputs, 0, &r.explanation.answer);
+            set(&self.outputs, 1, &r.explanation.answer);
             if self.shown[0].as_ref() != Some(&r.explanation) {
                 let _ = explain::render(&self.doc, &self.explain_law, &r.explanation);
                 self.shown[0] = Some(r.explanation);
             }
         }
         if let Some(r) = lim {
-            set(&self.outputs, 1, &format!("{} ({} rounded half-up)", r.queue_limit, fmt_num(r.queue_exact)));
+            set(&self.outputs, 0, &r.record_limit.to_string());
+            self.lesson_fig.set_text_content(Some(&format!(
+                "The lesson's half-up figure: {} (from {}, workers × (budget − service) / service)",
+                r.queue_limit,
+                fmt_num(r.queue_exact)
+            )));
             set(&self.outputs, 2, &format!("{} ({} rounded half-up)", r.in_system_limit, fmt_num(r.in_system_exact)));
             set(&self.outputs, 3, &format!("{} per second", fmt_num(r.capacity_rps)));
             if self.shown[1].as_ref() != Some(&r.explanation) {
@@ -328,6 +366,22 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query, extras: Extras) -> Res
     let sec = &sh.section;
     let question = crate::question::mount(doc, sec, NAME, extras.question)?;
     let (side, figs) = shell::columns(doc, sec)?;
+    // The headline: the number the record and the exports ship (deadline-safe),
+    // the lesson's half-up figure beside it, labelled as the lesson's.
+    let head = shell::headline_box(doc, &side)?;
+    let mut outputs = shell::fill_readouts(
+        doc,
+        &head,
+        NAME,
+        0,
+        &[("Queue limit to ship (deadline-safe: the record's and the exports' number)", String::new())],
+    )?;
+    let lesson_fig = match outputs.first().and_then(|o| o.parent_element()) {
+        Some(dd) => add(&dd, el(doc, "span", &[("class", "lesson-fig"), ("id", "littles-lesson-fig")])?)?,
+        None => return Err(JsValue::from_str("headline")),
+    };
+    let lim = add(&side, el(doc, "fieldset", &[("class", "controls main-controls")])?)?;
+    add(&lim, text_el(doc, "legend", &[], "Admission limit from a latency budget")?)?;
     let law = add(&side, el(doc, "fieldset", &[("class", "controls")])?)?;
     add(&law, text_el(doc, "legend", &[], "Little's law: L = λ × W")?)?;
     let solve_row = add(&law, el(doc, "div", &[("class", "control")])?)?;
@@ -336,27 +390,27 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query, extras: Extras) -> Res
     for (v, label) in SOLVE {
         add(&select, text_el(doc, "option", &[("value", v)], label)?)?;
     }
-    let lim = add(&side, el(doc, "fieldset", &[("class", "controls")])?)?;
-    add(&lim, text_el(doc, "legend", &[], "Admission limit from a latency budget")?)?;
-    let outputs = shell::readouts(
+    outputs.extend(shell::readouts(
         doc,
         &side,
         NAME,
+        1,
         &[
             ("Little's law result", String::new()),
-            ("Queue limit (workers × (budget − service) / service, the course lesson)", String::new()),
             ("In-system bound (capacity × budget, Post 2)", String::new()),
             ("Capacity (drain rate)", String::new()),
         ],
-    )?;
+    )?);
     let canvas =
         shell::figure(doc, &figs, "littles-chart-0", "Admission limit vs latency budget", "bp-limit-vs-budget.png")?;
+    // The record and the exports in view, not inside the explanation.
+    let ship = add(sec, el(doc, "div", &[("class", "ship")])?)?;
+    let record = explain::record_block(doc, &ship, "littles-record")?;
     let actions = add(sec, el(doc, "div", &[("class", "actions")])?)?;
     let proof = Proof::build(doc, sec, NAME, false)?;
     let panel = shell::explain_panel(doc, sec, NAME, extras.explain_open)?;
     let explain_law = add(&panel, el(doc, "div", &[])?)?;
     let explain_limit = add(&panel, el(doc, "div", &[])?)?;
-    let record = explain::record_block(doc, &panel, "littles-record")?;
 
     let solve = q.get(NAME, "solve").and_then(|s| SOLVE.iter().position(|(v, _)| *v == s)).unwrap_or(0);
     let w = Rc::new(RefCell::new(Littles {
@@ -365,6 +419,7 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query, extras: Extras) -> Res
         solve,
         controls: Vec::new(),
         outputs,
+        lesson_fig,
         canvas,
         explain_law,
         explain_limit,
@@ -393,7 +448,7 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query, extras: Extras) -> Res
         controls.push(c);
     }
     w.borrow_mut().controls = controls;
-    edge_exports(doc, &panel, &w)?;
+    edge_exports(doc, &ship, &w)?;
     if let Some(s) = select.dyn_ref::<HtmlSelectElement>() {
         s.set_selected_index(solve as i32);
         let (w2, s2) = (w.clone(), s.clone());

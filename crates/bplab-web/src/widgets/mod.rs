@@ -35,6 +35,7 @@ fn param_names(name: &str) -> Vec<&'static str> {
 }
 
 pub use experiment::csv_files;
+pub use littles::{NAME as LITTLES, check as littles_check, keys as littles_keys};
 
 /// Widget names, in page order.
 pub fn names() -> impl Iterator<Item = &'static str> {

@@ -43,7 +43,9 @@ pub fn section(
 }
 
 /// The two columns under the heading: `(side, charts)`; controls and
-/// readouts go to the side, figures to the charts column.
+/// readouts go to the side, figures to the charts column. On a narrow
+/// screen both columns are one (style.css): the headline readout, the main
+/// chart and the main controls first, in that order, then the rest.
 pub fn columns(doc: &Document, section: &Element) -> Result<(Element, Element), JsValue> {
     let cols = add(section, el(doc, "div", &[("class", "cols")])?)?;
     let side = add(&cols, el(doc, "div", &[("class", "side")])?)?;
@@ -51,15 +53,16 @@ pub fn columns(doc: &Document, section: &Element) -> Result<(Element, Element), 
     Ok((side, charts))
 }
 
-/// A `<dl>` of readouts; returns the `<output>`s in order.
+/// A `<dl>` of readouts; returns the `<output>`s in order (ids from `{name}-out-{start}`).
 pub fn readouts(
     doc: &Document,
     parent: &Element,
     name: &str,
+    start: usize,
     items: &[(&str, String)],
 ) -> Result<Vec<Element>, JsValue> {
     let dl = readouts_box(doc, parent)?;
-    fill_readouts(doc, &dl, name, items)
+    fill_readouts(doc, &dl, name, start, items)
 }
 
 /// An empty `<dl>` for readouts (filled when the widget's first answer lands).
@@ -67,16 +70,24 @@ pub fn readouts_box(doc: &Document, parent: &Element) -> Result<Element, JsValue
     add(parent, el(doc, "dl", &[("class", "readouts")])?)
 }
 
-/// Fills `dl` with one `<dt>` + `<output>` per readout; returns the `<output>`s in order.
+/// An empty `<dl>` for the widget's headline readout: the number it is
+/// about, kept beside the main chart and the main controls at every width.
+pub fn headline_box(doc: &Document, parent: &Element) -> Result<Element, JsValue> {
+    add(parent, el(doc, "dl", &[("class", "readouts headline")])?)
+}
+
+/// Fills `dl` with one `<dt>` + `<output>` per readout (ids from
+/// `{name}-out-{start}`); returns the `<output>`s in order.
 pub fn fill_readouts<L: AsRef<str>>(
     doc: &Document,
     dl: &Element,
     name: &str,
+    start: usize,
     items: &[(L, String)],
 ) -> Result<Vec<Element>, JsValue> {
     let mut outs = Vec::with_capacity(items.len());
     for (i, (label, value)) in items.iter().enumerate() {
-        let id = format!("{name}-out-{i}");
+        let id = format!("{name}-out-{}", start + i);
         let label_id = format!("{id}-label");
         add(dl, text_el(doc, "dt", &[("id", &label_id)], label.as_ref())?)?;
         let dd = add(dl, el(doc, "dd", &[])?)?;
@@ -122,4 +133,21 @@ pub fn embed_link(doc: &Document, actions: &Element, name: &str) -> Result<Eleme
     let href = crate::url_state::embed_query(name, Vec::new());
     let attrs = [("class", "embed-link"), ("href", href.as_str())];
     add(actions, text_el(doc, "a", &attrs, "Link to this widget alone (embed)")?)
+}
+
+/// The "More settings" group: a closed `<details>` whose controls are built
+/// the first time it opens (`build`); returns the `<details>` and the box
+/// the controls go into.
+pub fn more_settings(doc: &Document, parent: &Element, name: &str) -> Result<(Element, Element), JsValue> {
+    let d = add(parent, el(doc, "details", &[("class", "more"), ("id", &format!("{name}-more"))])?)?;
+    add(&d, text_el(doc, "summary", &[("id", &format!("{name}-more-label"))], "More settings")?)?;
+    let body = add(
+        &d,
+        el(
+            doc,
+            "div",
+            &[("class", "controls"), ("role", "group"), ("aria-labelledby", &format!("{name}-more-label"))],
+        )?,
+    )?;
+    Ok((d, body))
 }

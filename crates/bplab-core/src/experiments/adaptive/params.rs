@@ -6,7 +6,8 @@ use serde::Serialize;
 use crate::error::ConfigError;
 use crate::params::{
     CLIENT_TIMEOUT_MS, HOUR_MS, I32_MAX, LESSON_BUDGET_MS, LESSON_CLIENT_TIMEOUT_MS, LESSON_SEED, LESSON_SERVICE_MS,
-    LESSON_WORKERS, Named, ParamKind, ParamSpec, ParamValue, Range, SECONDS, SEED, SERVICE, WINDOW_MS, WORKERS, span,
+    LESSON_WORKERS, Named, ParamKind, ParamSpec, ParamValue, Range, SECONDS, SEED, SERVICE, WINDOW_MS, WORKERS, main,
+    span,
 };
 use crate::stochastic::ServiceTime;
 
@@ -230,7 +231,7 @@ crate::experiment_params! {
         /// When a caller gives up, ms.
         client_timeout_ms: u32 = LESSON_CLIENT_TIMEOUT_MS, CLIENT_TIMEOUT_MS;
         /// The latency budget the fixed limit is derived from, ms.
-        budget_ms: u32 = LESSON_BUDGET_MS, ParamSpec {
+        budget_ms: u32 = LESSON_BUDGET_MS, main(ParamSpec {
             name: "budget-ms",
             label: "Latency budget",
             unit: "ms",
@@ -238,7 +239,7 @@ crate::experiment_params! {
             range: Range::from_to(1.0, HOUR_MS),
             help: "time a caller allows in the system; the fixed limit is derived from it",
             slider: span(50.0, 2000.0, 10.0),
-        };
+        });
         /// When the deploy happens, ms.
         slowdown_at_ms: u32 = 10_000, ParamSpec {
             name: "slowdown-at-ms",
@@ -250,15 +251,15 @@ crate::experiment_params! {
             slider: span(0.0, 60_000.0, 500.0),
         };
         /// Service-time multiplier from the deploy on (deploy `slower`).
-        slowdown_factor: f64 = DEPLOY_FACTOR, ParamSpec {
+        slowdown_factor: f64 = DEPLOY_FACTOR, main(ParamSpec {
             name: "slowdown-factor",
             label: "Slowdown factor",
             unit: "×",
             kind: ParamKind::Real,
-            range: Range::above_to(0.0, 100.0),
+            range: Range::from_to(0.05, 100.0), // below 1/20 every service rounds to nothing (D11)
             help: "how much slower every service time gets at the deploy",
             slider: span(0.25, 5.0, 0.25),
-        };
+        });
         /// Which doors race, in this order.
         controllers: Vec<Controller> = Controller::ALL.to_vec(), ParamSpec {
             name: "controllers",

@@ -1,14 +1,12 @@
 //! The admission experiment's parameters.
 
 use crate::models::admission::Limit;
-use crate::params::{
-    ARTICLE_OFFERED_RPS, I32_MAX, OFFERED, ParamKind, ParamSpec, Range, span,
-};
+use crate::params::{ARTICLE_OFFERED_RPS, I32_MAX, OFFERED, ParamKind, ParamSpec, Range, main, span};
 
 crate::experiment_params! {
     /// Post 2's limit sweep on the bursty curve and the plateau.
     pub struct AdmissionParams {
-        article { valley_rps: 50.0, valley_ms: 200, spike_rps: 300.0, spike_ms: 100 };
+        article { valley_rps: 50.0, valley_ms: 200, spike_rps: 300.0, spike_ms: 100, main: ["service-ms"] };
         /// Flat offered loads of the plateau, rps.
         offered_rps: Vec<f64> = ARTICLE_OFFERED_RPS.to_vec(), OFFERED;
         /// Limits of the sweep.
@@ -24,7 +22,7 @@ crate::experiment_params! {
                 slider: None,
             };
         /// Limit of the plateau's limited rows; `None` = B = round(capacity × deadline).
-        plateau_limit: Option<u32> = None, ParamSpec {
+        plateau_limit: Option<u32> = None, main(ParamSpec {
             name: "plateau-limit",
             label: "Plateau limit",
             unit: "requests",
@@ -32,6 +30,6 @@ crate::experiment_params! {
             range: Range::from_to(1.0, I32_MAX),
             help: "limit of the admission-limited plateau; B = capacity × deadline",
             slider: span(1.0, 200.0, 1.0),
-        };
+        });
     }
 }

@@ -2,7 +2,7 @@
 
 use crate::params::{
     ARTICLE_DEADLINE_MS, ARTICLE_DURATION_MS, ARTICLE_SERVICE_MS, DEADLINE_MS, DURATION_MS, HOUR_MS, I32_MAX, OFFERED,
-    ParamKind, ParamSpec, Range, SERVICE_MS, span,
+    ParamKind, ParamSpec, Range, SERVICE_MS, main, span,
 };
 
 crate::experiment_params! {
@@ -12,7 +12,7 @@ crate::experiment_params! {
         /// Fixed service time, ms.
         service_ms: u32 = ARTICLE_SERVICE_MS, SERVICE_MS;
         /// Client deadline, ms.
-        deadline_ms: u32 = ARTICLE_DEADLINE_MS, DEADLINE_MS;
+        deadline_ms: u32 = ARTICLE_DEADLINE_MS, main(DEADLINE_MS);
         /// Run window, ms.
         duration_ms: u32 = ARTICLE_DURATION_MS, DURATION_MS;
         /// Flat offered loads, rps (whole numbers for this sweep).
@@ -28,7 +28,7 @@ crate::experiment_params! {
             slider: span(1.0, 100_000.0, 1.0),
         };
         /// Retries after a timed-out or rejected first attempt.
-        max_retries: u32 = 3, ParamSpec {
+        max_retries: u32 = 3, main(ParamSpec {
             name: "max-retries",
             label: "Max retries",
             unit: "retries",
@@ -36,7 +36,7 @@ crate::experiment_params! {
             range: Range::from_to(0.0, 10.0),
             help: "retries after a timed-out or rejected first attempt",
             slider: span(0.0, 10.0, 1.0),
-        };
+        });
         /// Wait before a retry, after the deadline passes, ms.
         retry_backoff_ms: u32 = 50, ParamSpec {
             name: "retry-backoff-ms",

@@ -2,7 +2,7 @@
 
 use crate::params::{
     CLIENT_TIMEOUT_MS, LESSON_CLIENT_TIMEOUT_MS, LESSON_RATES_RPS, LESSON_SECONDS, LESSON_SEED, LESSON_SERVICE_MS,
-    LESSON_WORKERS, ParamKind, ParamSpec, QueueLimit, Range, SECONDS, SEED, SERVICE, WORKERS, span,
+    LESSON_WORKERS, ParamKind, ParamSpec, QueueLimit, Range, SECONDS, SEED, SERVICE, WORKERS, main, span,
 };
 use crate::stochastic::ServiceTime;
 
@@ -28,13 +28,13 @@ crate::experiment_params! {
         /// Seed of the first replica's draws.
         seed: u32 = LESSON_SEED, SEED;
         /// Servers.
-        workers: u32 = LESSON_WORKERS, WORKERS;
+        workers: u32 = LESSON_WORKERS, main(WORKERS);
         /// Service-time distribution.
         #[serde(serialize_with = "crate::params::as_text")]
         service: ServiceTime = ServiceTime::Fixed { ms: LESSON_SERVICE_MS }, SERVICE;
         /// Requests allowed to wait beyond the workers.
         #[serde(serialize_with = "crate::params::as_text")]
-        door_limit: QueueLimit = QueueLimit::N(LESSON_QUEUE_LIMIT), ParamSpec {
+        door_limit: QueueLimit = QueueLimit::N(LESSON_QUEUE_LIMIT), main(ParamSpec {
             name: "limit",
             label: "Queue limit",
             unit: "requests",
@@ -42,7 +42,7 @@ crate::experiment_params! {
             range: Range::from_to(0.0, 1_000_000.0),
             help: "requests allowed to wait in the line (beyond the workers); off for no limit",
             slider: span(0.0, 100.0, 1.0),
-        };
+        });
         /// When a caller gives up, ms.
         client_timeout_ms: u32 = LESSON_CLIENT_TIMEOUT_MS, CLIENT_TIMEOUT_MS;
         /// Independent seeds per rate.

@@ -4,8 +4,8 @@ use serde::Serialize;
 
 use crate::error::ConfigError;
 use crate::params::{
-    CLIENT_TIMEOUT_MS, HOUR_MS, LESSON_SEED, LESSON_SERVICE_MS, LESSON_WORKERS, Named, ParamKind, ParamSpec, ParamValue,
-    QueueLimit, Range, SEED, SERVICE, WINDOW_MS, WORKERS, span,
+    CLIENT_TIMEOUT_MS, HOUR_MS, LESSON_SEED, LESSON_SERVICE_MS, LESSON_WORKERS, Named, ParamKind, ParamSpec,
+    ParamValue, QueueLimit, Range, SEED, SERVICE, WINDOW_MS, WORKERS, main, span,
 };
 use crate::stochastic::ServiceTime;
 
@@ -86,7 +86,9 @@ pub const AFTER_SECONDS: ParamSpec = ParamSpec {
     label: "Seconds after the trigger",
     unit: "s",
     kind: ParamKind::Real,
-    range: Range::above_to(0.0, 86_400.0),
+    // From 1 ms: a shorter tail leaves no window after the trigger, and a
+    // refusal then names this value, not the window (D11).
+    range: Range::from_to(0.001, 86_400.0),
     help: "every run lasts until this long after the longest trigger (trigger-ms and trigger-lengths-ms) ends",
     slider: span(2.0, 60.0, 1.0),
 };
@@ -98,7 +100,7 @@ crate::experiment_params! {
         /// First tries outside the trigger, as a share of capacity (workers
         /// × 1000 / mean service): below 1, so the server is stable without
         /// the trigger.
-        load: f64 = 0.75, ParamSpec {
+        load: f64 = 0.75, main(ParamSpec {
             name: "load",
             label: "Offered first tries",
             unit: "× capacity",
@@ -106,7 +108,7 @@ crate::experiment_params! {
             range: Range::between(0.0, 1.0),
             help: "open-loop Poisson first tries outside the trigger, as a share of capacity (retries come on top)",
             slider: span(0.05, 0.95, 0.05),
-        };
+        });
         /// Spike or slowdown.
         trigger: Trigger = Trigger::Spike, ParamSpec {
             name: "trigger",
@@ -130,7 +132,7 @@ crate::experiment_params! {
         /// How long it lasts, ms.
         trigger_ms: u32 = 3000, TRIGGER_MS;
         /// Its size (×).
-        trigger_size: f64 = 3.0, ParamSpec {
+        trigger_size: f64 = 3.0, main(ParamSpec {
             name: "trigger-size",
             label: "Trigger size",
             unit: "×",
@@ -138,7 +140,7 @@ crate::experiment_params! {
             range: Range::from_to(1.0, 100.0),
             help: "spike: rate multiplier; slowdown: service-time multiplier",
             slider: span(1.0, 6.0, 0.25),
-        };
+        });
         /// How long every run goes on after the longest trigger ends, s.
         seconds: f64 = 16.0, AFTER_SECONDS;
         /// Seed of every draw.

@@ -1,8 +1,6 @@
 //! The priority experiment's parameters.
 
-use crate::params::{
-    ARTICLE_WINDOW_MS, OFFERED, ParamKind, ParamSpec, Range, WINDOW_MS, span,
-};
+use crate::params::{ARTICLE_WINDOW_MS, OFFERED, ParamKind, ParamSpec, Range, WINDOW_MS, main, span};
 
 crate::experiment_params! {
     /// Post 5's class policies at flat loads and through a burst.
@@ -13,7 +11,7 @@ crate::experiment_params! {
         /// Width of the burst table's windows, ms.
         window_ms: u32 = ARTICLE_WINDOW_MS, WINDOW_MS;
         /// Share of arrivals classified critical, in (0, 1).
-        critical_share: f64 = 0.25, ParamSpec {
+        critical_share: f64 = 0.25, main(ParamSpec {
             name: "critical-share",
             label: "Critical share",
             unit: "fraction",
@@ -21,6 +19,6 @@ crate::experiment_params! {
             range: Range::between(0.0, 1.0),
             help: "share of arrivals classified critical",
             slider: span(0.01, 0.99, 0.01),
-        };
+        });
     }
 }
