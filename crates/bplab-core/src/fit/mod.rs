@@ -20,6 +20,9 @@ mod estimate;
 mod level;
 mod model;
 mod read;
+pub mod tune;
+pub mod explain;
+pub mod record;
 
 pub mod service;
 
