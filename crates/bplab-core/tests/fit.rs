@@ -97,3 +97,60 @@ fn bplab_load_timeline() {
 fn plain_sweep() {
     recovers(&fitted(&["plain-c1.txt", "plain-c8.txt"]), None);
 }
+
+#[test]
+fn too_few_low_load_requests_say_how_many_are_needed() {
+    let hey = fixture("hey-c1.csv");
+    let short: String = hey.lines().take(11).map(|l| format!("{l}\n")).collect();
+    let levels = fit::read("short.csv", &short).unwrap();
+    let e = fit::fit(levels, 1).unwrap_err().to_string();
+    assert!(e.starts_with("short.csv: 10 answered requests sent while no other was in flight"), "{e}");
+    assert!(e.contains("the fit needs at least 30"), "{e}");
+}
+
+#[test]
+fn the_record_carries_the_fitted_numbers_and_the_files() {
+    use bplab_core::calc::{EdgeTarget, LimitInput, limit};
+    let f = fitted(&["hey-c1.csv", "hey-c8q5.csv", "hey-c24q5.csv"]);
+    let r = fit::record::record(&f, 400.0).unwrap();
+    // The calculator's own number at the fitted workers and service.
+    let direct = limit(LimitInput { workers: 4, budget_ms: 400.0, service_ms: r.input.service_ms }).unwrap();
+    assert_eq!(r.result.record_limit, direct.record_limit);
+    assert!((r.input.service_ms - f.mean_service_ms).abs() <= 0.05);
+    let m = &r.result.record.measurement;
+    assert!(m.contains("hey-c1.csv, hey-c8q5.csv, hey-c24q5.csv") && m.contains("4 effective worker(s)"), "{m}");
+    for t in EdgeTarget::ALL {
+        let text = r.export(t);
+        assert!(text.contains("Measurement. Fitted by bplab fit"), "{t:?}:\n{text}");
+    }
+    assert!(fit::record::record(&f, 50.0).is_err(), "a budget under the service time is refused");
+}
+
+#[test]
+fn tune_picks_and_rerunning_the_choice_reproduces_its_figures() {
+    use fit::tune::{self, TuneInput};
+    let f = fitted(&["bplab-load.csv"]);
+    let input = TuneInput {
+        service: f.service,
+        workers: f.workers,
+        rates_rps: f.rows.iter().map(|r| r.sent_rps).collect(),
+        factors: vec![0.5, 1.0, 2.0],
+        budget_ms: 400.0,
+        seed: 1,
+    };
+    let (scored, pick) = tune::tune(&input).unwrap();
+    assert_eq!(scored.len(), tune::grid(&input).len());
+    assert_eq!(pick.per_controller.len(), 6, "every controller has a best");
+    assert!(pick.feasible, "some setting keeps p99 within 400 ms at 0.5×, 1× and 2×");
+    let again = tune::run_point(&input, &pick.best.point).unwrap();
+    assert_eq!(again, pick.best.cells);
+    for s in &pick.per_controller {
+        if s.meets == s.cells.len() {
+            assert!(pick.best.goodput_rps >= s.goodput_rps, "{:?} beats the choice", s.point);
+        }
+    }
+    // Shards merge to the same pick.
+    let mut merged = tune::run_shard(&input, 0, 2).unwrap();
+    merged.extend(tune::run_shard(&input, 1, 2).unwrap());
+    assert_eq!(tune::pick(&merged).unwrap().best, pick.best);
+}

@@ -306,16 +306,12 @@ pub fn run_tune(m: &ArgMatches) -> Result<(), Failure> {
         println!("runner-up:");
         println!("{}", tune::library_form(&r.point));
     }
-    if let Some(fixed) = p.per_controller.iter().find(|s| s.point.controller == tune::Controller::Fixed) {
-        let n = fixed.point.settings.first().map_or("", |s| s.1.as_str());
+    if let Some(fixed) = p.per_controller.iter().find(|s| s.point.controller == tune::Controller::Fixed)
+        && let Some(edge) = tune::edge_form(&fixed.point, f.workers)
+    {
         println!();
-        println!(
-            "best fixed limit for the edge: {n} in the system (nginx limit_conn {n}; HAProxy server maxconn {} with maxqueue {}; \
-             Envoy max_requests {n}; tower ConcurrencyLimitLayer::new({n})); `bplab fit … --budget-ms {} --export nginx` prints the full config with its record",
-            f.workers,
-            n.parse::<u64>().unwrap_or(0).saturating_sub(u64::from(f.workers)),
-            fmt_num(b)
-        );
+        println!("the best fixed limit at the edge (bplab fit … --budget-ms B --export TARGET prints a whole config with its record):");
+        println!("{edge}");
     }
     Ok(())
 }

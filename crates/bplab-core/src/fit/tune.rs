@@ -178,8 +178,12 @@ pub fn grid(input: &TuneInput) -> Vec<Point> {
     // Fixed: in-system limits from 1 to twice the deadline-safe bound, at most 24 of them.
     let safe = crate::calc::deadline_safe_queue(w, b.max(s * 1.001), s) + u64::from(w);
     let top = (2 * safe).clamp(2, 100_000);
-    let step = top.div_ceil(24).max(1);
-    for n in (1..=top).step_by(step as usize) {
+    let step = top.div_ceil(22).max(1);
+    let mut limits: Vec<u64> = (1..=top).step_by(step as usize).collect();
+    limits.extend([u64::from(w), safe]);
+    limits.sort_unstable();
+    limits.dedup();
+    for n in limits {
         out.push(pt(Controller::Fixed, &[("initial-limit", n.to_string())]));
     }
     for target in [5, 10, 20, 50] {
@@ -352,6 +356,20 @@ pub fn pick(scored: &[Scored]) -> Option<Pick> {
         .collect();
     let runner_up = best_of(per_controller.iter().filter(|s| s.point.controller != best.point.controller)).cloned();
     Some(Pick { feasible: best.feasible(), best, runner_up, per_controller, points: scored.len() })
+}
+
+/// A fixed limit of `n` requests in the system as each edge proxy takes it
+/// (nginx, HAProxy, Envoy, tower), for `workers` workers behind it.
+pub fn edge_form(point: &Point, workers: u32) -> Option<String> {
+    if point.controller != Controller::Fixed {
+        return None;
+    }
+    let n: u64 = point.settings.iter().find(|(k, _)| k == "initial-limit")?.1.parse().ok()?;
+    let conn = n.min(u64::from(workers));
+    Some(format!(
+        "nginx:   limit_conn bplab_conn {n};\nhaproxy: server s1 127.0.0.1:8081 maxconn {conn} maxqueue {q}\nenvoy:   max_requests: {conn}, max_pending_requests: {q}\ntower:   ConcurrencyLimitLayer::new({n})",
+        q = n - conn
+    ))
 }
 
 /// Runs the points of shard `shard` of `shards` (ids ≡ shard mod shards).

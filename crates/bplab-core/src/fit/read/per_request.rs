@@ -99,7 +99,7 @@ pub(crate) fn plain(file: &str, text: &str) -> Result<Level, FitError> {
             continue;
         }
         let line = Line::new(file, i + 1, l, plain_fields(l));
-        if !(2..=3).contains(&line.fields.len()) {
+        if !(2..=3).contains(&line.fields.len()) || line.fields.iter().any(|f| f.parse::<f64>().is_err()) {
             return Err(line.bad("`start_ms latency_ms [status]`: 2 or 3 numbers"));
         }
         let status = match line.fields.get(2) {
