@@ -22,9 +22,26 @@ fn levels(names: &[&str]) -> Vec<Level> {
 
 fn fitted(names: &[&str]) -> Fit {
     let f = fit::fit(levels(names), 1).unwrap_or_else(|e| panic!("{e}"));
-    eprintln!("{names:?}: workers {} ({:.2}) service {} mean {:.1} capacity {:?} limit {:?} overhead {:.1}", f.workers, f.workers_estimate, f.service, f.mean_service_ms, f.capacity_rps, f.queue_limit, f.overhead_ms);
+    eprintln!(
+        "{names:?}: workers {} ({:.2}) service {} mean {:.1} capacity {:?} limit {:?} overhead {:.1}",
+        f.workers, f.workers_estimate, f.service, f.mean_service_ms, f.capacity_rps, f.queue_limit, f.overhead_ms
+    );
     for r in &f.rows {
-        eprintln!("  {} #{} sat {} {:?} ok {:.1}/{:.1} ({:+.0}%) p50 {:?}/{:?} p99 {:?}/{:?} ({:?})", r.file, r.index, r.saturated, r.arrivals, r.measured.ok_per_sec, r.model.ok_per_sec, r.ok_error*100.0, r.measured.p50_ms, r.model.p50_ms, r.measured.p99_ms, r.model.p99_ms, r.p99_error.map(|e| (e*100.0).round()));
+        eprintln!(
+            "  {} #{} sat {} {:?} ok {:.1}/{:.1} ({:+.0}%) p50 {:?}/{:?} p99 {:?}/{:?} ({:?})",
+            r.file,
+            r.index,
+            r.saturated,
+            r.arrivals,
+            r.measured.ok_per_sec,
+            r.model.ok_per_sec,
+            r.ok_error * 100.0,
+            r.measured.p50_ms,
+            r.model.p50_ms,
+            r.measured.p99_ms,
+            r.model.p99_ms,
+            r.p99_error.map(|e| (e * 100.0).round())
+        );
     }
     eprintln!("  reasons {:?}", f.reasons);
     f

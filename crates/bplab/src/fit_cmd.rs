@@ -23,7 +23,11 @@ fn files_arg() -> Arg {
 }
 
 fn seed_arg() -> Arg {
-    Arg::new("seed").long("seed").value_name("N").default_value("1").help("seed of the engine's arrivals and service draws")
+    Arg::new("seed")
+        .long("seed")
+        .value_name("N")
+        .default_value("1")
+        .help("seed of the engine's arrivals and service draws")
 }
 
 /// `bplab fit FILE… [--json] [--budget-ms B [--export TARGET]]`.
@@ -62,7 +66,12 @@ pub fn tune_command() -> Command {
                 .help("deploy factors on the service time, comma-separated (1 to 8, each above 0 to 100)"),
         )
         .arg(seed_arg())
-        .arg(Arg::new("json").long("json").action(ArgAction::SetTrue).help("print the input and the pick as one JSON object"))
+        .arg(
+            Arg::new("json")
+                .long("json")
+                .action(ArgAction::SetTrue)
+                .help("print the input and the pick as one JSON object"),
+        )
         .arg(
             Arg::new("jsonl")
                 .long("jsonl")
@@ -101,7 +110,9 @@ fn read_levels(m: &ArgMatches) -> Result<Vec<fit::Level>, Failure> {
 
 fn seed(m: &ArgMatches) -> Result<u64, Failure> {
     let t = m.get_one::<String>("seed").map_or("1", String::as_str);
-    t.trim().parse().map_err(|_| Failure::Usage(format!("--seed: `{t}` is not accepted; expected a whole number from 0 to {}", u64::MAX)))
+    t.trim().parse().map_err(|_| {
+        Failure::Usage(format!("--seed: `{t}` is not accepted; expected a whole number from 0 to {}", u64::MAX))
+    })
 }
 
 fn budget(m: &ArgMatches) -> Result<Option<f64>, Failure> {
@@ -130,10 +141,7 @@ fn print_fit(f: &Fit) {
     println!("overhead_ms      {}", fmt_num(f.overhead_ms));
     println!();
     println!("model beside measurement (engine seed {}; ok/s, p50 and p99 in ms: measured / model / error)", f.seed);
-    println!(
-        "{:<32} {:>6} {:>4} {:>22} {:>22} {:>22}",
-        "file (load)", "sent/s", "sat", "ok/s", "p50_ms", "p99_ms"
-    );
+    println!("{:<32} {:>6} {:>4} {:>22} {:>22} {:>22}", "file (load)", "sent/s", "sat", "ok/s", "p50_ms", "p99_ms");
     for r in &f.rows {
         let name = format!("{} ({})", r.file, r.index);
         println!(
@@ -141,7 +149,12 @@ fn print_fit(f: &Fit) {
             name,
             fmt_num(r.sent_rps),
             if r.saturated { "yes" } else { "no" },
-            format!("{} / {} / {}", fmt_num(r.measured.ok_per_sec), fmt_num(r.model.ok_per_sec), signed_pct(Some(r.ok_error))),
+            format!(
+                "{} / {} / {}",
+                fmt_num(r.measured.ok_per_sec),
+                fmt_num(r.model.ok_per_sec),
+                signed_pct(Some(r.ok_error))
+            ),
             format!("{} / {} / {}", opt(r.measured.p50_ms), opt(r.model.p50_ms), signed_pct(r.p50_error)),
             format!("{} / {} / {}", opt(r.measured.p99_ms), opt(r.model.p99_ms), signed_pct(r.p99_error)),
         );
@@ -168,7 +181,8 @@ pub fn run_fit(m: &ArgMatches) -> Result<(), Failure> {
     }
     if m.get_flag("json") {
         let mut v = serde_json::to_value(&f).map_err(|e| Failure::Runtime(e.to_string()))?;
-        v["sentences"] = serde_json::to_value(explain(Subject::Fit(&f))).map_err(|e| Failure::Runtime(e.to_string()))?;
+        v["sentences"] =
+            serde_json::to_value(explain(Subject::Fit(&f))).map_err(|e| Failure::Runtime(e.to_string()))?;
         if let Some(r) = &rec {
             v["limit"] = serde_json::to_value(&r.result).map_err(|e| Failure::Runtime(e.to_string()))?;
         }
@@ -192,7 +206,11 @@ fn factors(m: &ArgMatches) -> Result<Vec<f64>, Failure> {
     t.split(',')
         .map(|s| s.trim().parse::<f64>().ok().filter(|f| f.is_finite()))
         .collect::<Option<Vec<f64>>>()
-        .ok_or_else(|| Failure::Usage(format!("--factors: `{t}` is not accepted; expected 1 to 8 comma-separated numbers above 0 to 100")))
+        .ok_or_else(|| {
+            Failure::Usage(format!(
+                "--factors: `{t}` is not accepted; expected 1 to 8 comma-separated numbers above 0 to 100"
+            ))
+        })
 }
 
 fn shard(m: &ArgMatches) -> Result<(usize, usize), Failure> {
@@ -222,7 +240,10 @@ fn read_jsonl(paths: Vec<&String>) -> Result<Vec<Scored>, Failure> {
         let text = std::fs::read_to_string(p).map_err(|e| Failure::Usage(format!("{p}: cannot read it: {e}")))?;
         for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
             out.push(serde_json::from_str(line).map_err(|e| {
-                Failure::Usage(format!("{p}, line {}: expected one grid point as bplab tune --jsonl writes it ({e})", i + 1))
+                Failure::Usage(format!(
+                    "{p}, line {}: expected one grid point as bplab tune --jsonl writes it ({e})",
+                    i + 1
+                ))
             })?);
         }
     }
@@ -270,7 +291,13 @@ pub fn run_tune(m: &ArgMatches) -> Result<(), Failure> {
     if m.get_one::<String>("jsonl").is_some_and(|p| p == "-") {
         return Ok(());
     }
-    println!("fitted: {} worker(s), {}, rates {:?} rps, budget {} ms", f.workers, f.service, input.rates_rps, fmt_num(b));
+    println!(
+        "fitted: {} worker(s), {}, rates {:?} rps, budget {} ms",
+        f.workers,
+        f.service,
+        input.rates_rps,
+        fmt_num(b)
+    );
     println!();
     println!("{:<10} {:>9} {:>6}  settings", "controller", "goodput/s", "meets");
     for s in &p.per_controller {
@@ -310,7 +337,9 @@ pub fn run_tune(m: &ArgMatches) -> Result<(), Failure> {
         && let Some(edge) = tune::edge_form(&fixed.point, f.workers)
     {
         println!();
-        println!("the best fixed limit at the edge (bplab fit … --budget-ms B --export TARGET prints a whole config with its record):");
+        println!(
+            "the best fixed limit at the edge (bplab fit … --budget-ms B --export TARGET prints a whole config with its record):"
+        );
         println!("{edge}");
     }
     Ok(())

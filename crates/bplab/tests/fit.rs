@@ -60,7 +60,13 @@ fn fit_text_shows_model_beside_measurement_and_the_record() {
     let o = bplab(&["fit", &fixture("bplab-load.csv"), "--budget-ms", "400"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let out = stdout(&o);
-    for want in ["workers          4", "queue_limit      8", "model beside measurement", "Setting. Admission limit", "Measurement. Fitted by bplab fit from 4 load(s) in"] {
+    for want in [
+        "workers          4",
+        "queue_limit      8",
+        "model beside measurement",
+        "Setting. Admission limit",
+        "Measurement. Fitted by bplab fit from 4 load(s) in",
+    ] {
         assert!(out.contains(want), "missing {want}:\n{out}");
     }
     let o = bplab(&["fit", &fixture("bplab-load.csv"), "--budget-ms", "400", "--export", "haproxy"]);
@@ -123,7 +129,18 @@ fn tune_shards_written_as_json_lines_merge_to_the_same_choice() {
     for k in 0..3 {
         let part = tmp.path().join(format!("part{k}.jsonl"));
         let shard = format!("{k}/3");
-        let args = ["tune", f.as_str(), "--budget-ms", "400", "--factors", "0.5,1,2", "--shard", &shard, "--jsonl", part.to_str().unwrap()];
+        let args = [
+            "tune",
+            f.as_str(),
+            "--budget-ms",
+            "400",
+            "--factors",
+            "0.5,1,2",
+            "--shard",
+            &shard,
+            "--jsonl",
+            part.to_str().unwrap(),
+        ];
         let o = bplab(&args);
         assert!(o.status.success(), "{}", stderr(&o));
         parts.push(part.to_str().unwrap().to_owned());

@@ -319,7 +319,8 @@ const MAX_CALIBRATED_LIMIT: u32 = 256;
 /// the most refusals gives the median answered latency nearest the
 /// measured one (the smaller on a tie): the line's length sets the wait.
 fn calibrated_limit(levels: &[Level], saturated: &[bool], server: &Server) -> Option<u32> {
-    let l = levels.iter().zip(saturated).filter(|(l, s)| **s && l.refused > 0).map(|x| x.0).max_by_key(|l| l.refused)?;
+    let l =
+        levels.iter().zip(saturated).filter(|(l, s)| **s && l.refused > 0).map(|x| x.0).max_by_key(|l| l.refused)?;
     let want = l.p50_ms?;
     // Past the limit at which the wait alone is twice the measured median, longer lines only wait longer.
     let top = ((2.0 * want / server.service.mean_ms()) * f64::from(server.workers)).ceil();
@@ -334,7 +335,13 @@ fn calibrated_limit(levels: &[Level], saturated: &[bool], server: &Server) -> Op
 }
 
 fn rel(model: f64, measured: f64) -> f64 {
-    if measured > 0.0 { (model - measured) / measured } else if model > 0.0 { 1.0 } else { 0.0 }
+    if measured > 0.0 {
+        (model - measured) / measured
+    } else if model > 0.0 {
+        1.0
+    } else {
+        0.0
+    }
 }
 
 /// Fits the engine's server to `levels` (from [`super::read`], any number

@@ -2,9 +2,9 @@
 //! function ([`explain`]) from typed values, so it can move to the
 //! statements framework whole. Nothing else in `fit` words a claim.
 
-use super::estimate::{Fit, LimitMethod, OK_TOLERANCE, P99_TOLERANCE, Reason, FEW_FOR_P99, SATURATED_P50};
+use super::estimate::{FEW_FOR_P99, Fit, LimitMethod, OK_TOLERANCE, P99_TOLERANCE, Reason, SATURATED_P50};
 use super::service::TOLERANCE;
-use super::tune::{Pick, TuneInput, WINDOW_MS, DEPLOY_AT_MS};
+use super::tune::{DEPLOY_AT_MS, Pick, TuneInput, WINDOW_MS};
 use crate::calc::fmt_num;
 
 /// What a sentence does.
@@ -82,7 +82,8 @@ pub fn explain(subject: Subject<'_>) -> Vec<Sentence> {
                     f.workers,
                     ms(f.mean_service_ms),
                     f.service,
-                    f.capacity_rps.map_or("not measured".to_owned(), |c| format!("{} answers/s at saturation", fmt_num(c))),
+                    f.capacity_rps
+                        .map_or("not measured".to_owned(), |c| format!("{} answers/s at saturation", fmt_num(c))),
                     f.queue_limit.map_or("no refusals seen".to_owned(), |q| format!("queue limit {q} seen")),
                     pct(OK_TOLERANCE),
                     pct(P99_TOLERANCE),
@@ -94,61 +95,119 @@ pub fn explain(subject: Subject<'_>) -> Vec<Sentence> {
         Subject::Fit(f) => {
             match f.capacity_rps {
                 Some(c) => {
-                    let from = f.rows.iter().filter(|r| r.saturated).max_by(|a, b| a.measured.ok_per_sec.total_cmp(&b.measured.ok_per_sec));
-                    say(Kind::Estimate, format!(
-                        "Capacity {} answers/s: the most answers per second at a saturated load ({}; saturated: refusals, or a median at least {}× the low-load median).",
-                        fmt_num(c),
-                        from.map_or(String::new(), |r| at(&r.file, r.index, f)),
-                        fmt_num(SATURATED_P50)
-                    ));
-                    say(Kind::Estimate, format!(
-                        "Effective workers {}: capacity × low-load mean latency = {} × {} / 1000 = {}, rounded.",
-                        f.workers, fmt_num(c), fmt_num(f.low_load.mean_ms), fmt_num(f.workers_estimate)
-                    ));
-                    say(Kind::Estimate, format!(
-                        "Mean service time {}: workers × 1000 / capacity; the low-load requests took {} on average, so {} of each latency is spent outside the server (network, client), added to the model's latencies.",
-                        ms(f.mean_service_ms), ms(f.low_load.mean_ms), ms(f.overhead_ms)
-                    ));
+                    let from = f
+                        .rows
+                        .iter()
+                        .filter(|r| r.saturated)
+                        .max_by(|a, b| a.measured.ok_per_sec.total_cmp(&b.measured.ok_per_sec));
+                    say(
+                        Kind::Estimate,
+                        format!(
+                            "Capacity {} answers/s: the most answers per second at a saturated load ({}; saturated: refusals, or a median at least {}× the low-load median).",
+                            fmt_num(c),
+                            from.map_or(String::new(), |r| at(&r.file, r.index, f)),
+                            fmt_num(SATURATED_P50)
+                        ),
+                    );
+                    say(
+                        Kind::Estimate,
+                        format!(
+                            "Effective workers {}: capacity × low-load mean latency = {} × {} / 1000 = {}, rounded.",
+                            f.workers,
+                            fmt_num(c),
+                            fmt_num(f.low_load.mean_ms),
+                            fmt_num(f.workers_estimate)
+                        ),
+                    );
+                    say(
+                        Kind::Estimate,
+                        format!(
+                            "Mean service time {}: workers × 1000 / capacity; the low-load requests took {} on average, so {} of each latency is spent outside the server (network, client), added to the model's latencies.",
+                            ms(f.mean_service_ms),
+                            ms(f.low_load.mean_ms),
+                            ms(f.overhead_ms)
+                        ),
+                    );
                 }
-                None => say(Kind::Estimate, format!(
-                    "Mean service time {}: the low-load mean latency; with no saturated load the capacity is not measured.",
-                    ms(f.mean_service_ms)
-                )),
+                None => say(
+                    Kind::Estimate,
+                    format!(
+                        "Mean service time {}: the low-load mean latency; with no saturated load the capacity is not measured.",
+                        ms(f.mean_service_ms)
+                    ),
+                ),
             }
             let c = &f.choice.candidates[f.choice.chosen];
             let sample = if f.low_load.requests > 0 {
-                format!("{} low-load requests (sent while no other request of the file was in flight) in {}", f.low_load.requests, f.low_load.files.join(", "))
+                format!(
+                    "{} low-load requests (sent while no other request of the file was in flight) in {}",
+                    f.low_load.requests,
+                    f.low_load.files.join(", ")
+                )
             } else {
                 format!("the percentiles of the lowest load, in {}", f.low_load.files.join(", "))
             };
             let names: Vec<String> = f.choice.candidates.iter().map(|c| c.service.to_string()).collect();
-            say(Kind::Estimate, if f.choice.within_tolerance {
-                format!(
-                    "Service distribution {}: chosen from {sample} as the first of {} whose quantiles p10 to p99 all lie within {} of the sample's (largest error {} at p{}).",
-                    c.service, names.join(", "), pct(TOLERANCE), pct(c.max_error), fmt_num(c.worst_p * 100.0)
-                )
-            } else {
-                format!(
-                    "Service distribution {}: none of {} has every quantile p10 to p99 within {} of {sample}; this one has the smallest largest error, {} at p{}.",
-                    c.service, names.join(", "), pct(TOLERANCE), pct(c.max_error), fmt_num(c.worst_p * 100.0)
-                )
-            });
-            say(Kind::Estimate, match (f.queue_limit, f.limit_method) {
-                (Some(q), Some(LimitMethod::InFlightAtRefusals)) => format!("Queue limit {q}: the most common count of answered requests in flight when a request was refused, less the {} workers.", f.workers),
-                (Some(q), Some(LimitMethod::PeakLine)) => format!("Queue limit {q}: the server's own peak line at the loads with refusals."),
-                (Some(q), _) => format!("Queue limit {q}: the limit whose engine run gives the measured median at the load with the most refusals; approximate, as the files keep no per-request times."),
-                (None, _) => "No refusals seen: no queue limit measured (the model's line is unbounded).".to_owned(),
-            });
+            say(
+                Kind::Estimate,
+                if f.choice.within_tolerance {
+                    format!(
+                        "Service distribution {}: chosen from {sample} as the first of {} whose quantiles p10 to p99 all lie within {} of the sample's (largest error {} at p{}).",
+                        c.service,
+                        names.join(", "),
+                        pct(TOLERANCE),
+                        pct(c.max_error),
+                        fmt_num(c.worst_p * 100.0)
+                    )
+                } else {
+                    format!(
+                        "Service distribution {}: none of {} has every quantile p10 to p99 within {} of {sample}; this one has the smallest largest error, {} at p{}.",
+                        c.service,
+                        names.join(", "),
+                        pct(TOLERANCE),
+                        pct(c.max_error),
+                        fmt_num(c.worst_p * 100.0)
+                    )
+                },
+            );
+            say(
+                Kind::Estimate,
+                match (f.queue_limit, f.limit_method) {
+                    (Some(q), Some(LimitMethod::InFlightAtRefusals)) => format!(
+                        "Queue limit {q}: the most common count of answered requests in flight when a request was refused, less the {} workers.",
+                        f.workers
+                    ),
+                    (Some(q), Some(LimitMethod::PeakLine)) => {
+                        format!("Queue limit {q}: the server's own peak line at the loads with refusals.")
+                    }
+                    (Some(q), _) => format!(
+                        "Queue limit {q}: the limit whose engine run gives the measured median at the load with the most refusals; approximate, as the files keep no per-request times."
+                    ),
+                    (None, _) => {
+                        "No refusals seen: no queue limit measured (the model's line is unbounded).".to_owned()
+                    }
+                },
+            );
             if f.good() {
-                say(Kind::Verdict, format!(
-                    "Model beside measurement: every load is within {} on answers/s and {} on p99.",
-                    pct(OK_TOLERANCE), pct(P99_TOLERANCE)
-                ));
+                say(
+                    Kind::Verdict,
+                    format!(
+                        "Model beside measurement: every load is within {} on answers/s and {} on p99.",
+                        pct(OK_TOLERANCE),
+                        pct(P99_TOLERANCE)
+                    ),
+                );
             } else {
-                say(Kind::Verdict, format!(
-                    "The fit is poor at {} of {} loads (tolerance {} on answers/s, {} on p99), for the reasons below.",
-                    f.rows.iter().filter(|r| !r.within).count(), f.rows.len(), pct(OK_TOLERANCE), pct(P99_TOLERANCE)
-                ));
+                say(
+                    Kind::Verdict,
+                    format!(
+                        "The fit is poor at {} of {} loads (tolerance {} on answers/s, {} on p99), for the reasons below.",
+                        f.rows.iter().filter(|r| !r.within).count(),
+                        f.rows.len(),
+                        pct(OK_TOLERANCE),
+                        pct(P99_TOLERANCE)
+                    ),
+                );
             }
             for r in &f.reasons {
                 let text = match r {
@@ -186,28 +245,56 @@ pub fn explain(subject: Subject<'_>) -> Vec<Sentence> {
             let cells = input.rates_rps.len() * input.factors.len();
             let factors: Vec<String> = input.factors.iter().map(|x| format!("{}×", fmt_num(*x))).collect();
             let rates: Vec<String> = input.rates_rps.iter().map(|x| fmt_num(*x)).collect();
-            say(Kind::Choice, format!(
-                "Raced {} settings of 6 controllers on {} at {} rps, each through a deploy at {} s of a {} s window that multiplies the service time by {}.",
-                p.points, input.service, rates.join(", "), fmt_num(DEPLOY_AT_MS / 1000.0), fmt_num(WINDOW_MS / 1000.0), factors.join(", ")
-            ));
+            say(
+                Kind::Choice,
+                format!(
+                    "Raced {} settings of 6 controllers on {} at {} rps, each through a deploy at {} s of a {} s window that multiplies the service time by {}.",
+                    p.points,
+                    input.service,
+                    rates.join(", "),
+                    fmt_num(DEPLOY_AT_MS / 1000.0),
+                    fmt_num(WINDOW_MS / 1000.0),
+                    factors.join(", ")
+                ),
+            );
             let b = &p.best;
-            say(Kind::Choice, if p.feasible {
-                format!(
-                    "Robust choice: {} ({}), the most goodput, {} answers/s on average over the {cells} runs, among the settings whose p99 stays within {} in every run.",
-                    b.point.controller.name(), settings(&b.point.settings), fmt_num(b.goodput_rps), ms(input.budget_ms)
-                )
-            } else {
-                format!(
-                    "No setting keeps the p99 within {} in every run; {} ({}) does in the most, {} of {cells}, with {} answers/s on average.",
-                    ms(input.budget_ms), b.point.controller.name(), settings(&b.point.settings), b.meets, fmt_num(b.goodput_rps)
-                )
-            });
+            say(
+                Kind::Choice,
+                if p.feasible {
+                    format!(
+                        "Robust choice: {} ({}), the most goodput, {} answers/s on average over the {cells} runs, among the settings whose p99 stays within {} in every run.",
+                        b.point.controller.name(),
+                        settings(&b.point.settings),
+                        fmt_num(b.goodput_rps),
+                        ms(input.budget_ms)
+                    )
+                } else {
+                    format!(
+                        "No setting keeps the p99 within {} in every run; {} ({}) does in the most, {} of {cells}, with {} answers/s on average.",
+                        ms(input.budget_ms),
+                        b.point.controller.name(),
+                        settings(&b.point.settings),
+                        b.meets,
+                        fmt_num(b.goodput_rps)
+                    )
+                },
+            );
             if let Some(r) = &p.runner_up {
-                say(Kind::Choice, format!(
-                    "Runner-up: {} ({}), within the budget in {} of {cells} runs, {} answers/s on average ({} the choice's).",
-                    r.point.controller.name(), settings(&r.point.settings), r.meets, fmt_num(r.goodput_rps),
-                    if b.goodput_rps > 0.0 { format!("{} of", pct(r.goodput_rps / b.goodput_rps)) } else { "against 0 for".to_owned() }
-                ));
+                say(
+                    Kind::Choice,
+                    format!(
+                        "Runner-up: {} ({}), within the budget in {} of {cells} runs, {} answers/s on average ({} the choice's).",
+                        r.point.controller.name(),
+                        settings(&r.point.settings),
+                        r.meets,
+                        fmt_num(r.goodput_rps),
+                        if b.goodput_rps > 0.0 {
+                            format!("{} of", pct(r.goodput_rps / b.goodput_rps))
+                        } else {
+                            "against 0 for".to_owned()
+                        }
+                    ),
+                );
             }
         }
     }

@@ -179,7 +179,7 @@ impl Level {
 
     /// Fills the counts and latency summary from `requests` (sorted here)
     /// over a window from the first send to the last send plus the mean gap.
-    pub(crate) fn from_requests(mut self) -> Self {
+    pub(crate) fn summarised(mut self) -> Self {
         self.requests.sort_by(|a, b| a.start_ms.total_cmp(&b.start_ms));
         let first = self.requests.first().map_or(0.0, |r| r.start_ms);
         for r in &mut self.requests {

@@ -17,18 +17,20 @@
 mod error;
 
 mod estimate;
+pub mod explain;
 mod level;
 mod model;
 mod read;
-pub mod tune;
-pub mod explain;
 pub mod record;
+pub mod tune;
 
 pub mod service;
 
-
 pub use error::FitError;
-pub use estimate::{FEW_FOR_P99, Fit, LimitMethod, LowLoad, MAX_REQUESTS, MIN_LOW_LOAD, OK_TOLERANCE, P99_TOLERANCE, Point, Reason, Row, SATURATED_P50, fit};
-pub use model::Arrivals;
+pub use estimate::{
+    FEW_FOR_P99, Fit, LimitMethod, LowLoad, MAX_REQUESTS, MIN_LOW_LOAD, OK_TOLERANCE, P99_TOLERANCE, Point, Reason,
+    Row, SATURATED_P50, fit,
+};
 pub use level::{Level, Req, TimelineWindow, Tool, quantile};
+pub use model::Arrivals;
 pub use read::{FORMATS, MAX_ROWS, read};

@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 use super::level::Level;
-use crate::stochastic::{Client, Door, Model, Abandon, RateSchedule, ServiceTime, Summary};
+use crate::stochastic::{Abandon, Client, Door, Model, RateSchedule, ServiceTime, Summary};
 
 /// How the model's arrivals were made for one level.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -48,7 +48,8 @@ pub(crate) fn arrivals(level: &Level, server: &Server) -> (Vec<f64>, Arrivals) {
         let callers = (level.ok_per_sec() * latency / 1000.0).round().clamp(1.0, 10_000.0) as u32;
         return (closed_loop(callers, level.sent as usize, server), Arrivals::ClosedLoop { callers });
     }
-    let times = RateSchedule::constant(rate).generate(level.duration_ms, server.seed, super::MAX_REQUESTS).unwrap_or_default();
+    let times =
+        RateSchedule::constant(rate).generate(level.duration_ms, server.seed, super::MAX_REQUESTS).unwrap_or_default();
     (times, Arrivals::Poisson { rate_rps: rate })
 }
 
@@ -87,7 +88,8 @@ pub(crate) fn run(level: &Level, server: &Server) -> Option<(Summary, Arrivals)>
         super::Tool::BplabCsv | super::Tool::BplabTimeline => Client::with_timeout(2000.0, Abandon::Served),
         _ => Client::patient(),
     };
-    let model = Model { door: Door::line(server.queue_limit), client, ..Model::new(&times, &services, server.workers, window) };
+    let model =
+        Model { door: Door::line(server.queue_limit), client, ..Model::new(&times, &services, server.workers, window) };
     let run = model.run().ok()?;
     let mut s = run.summary(level.offered_rps.unwrap_or(level.sent_per_sec()));
     s.p50_ms = s.p50_ms.map(|v| v + server.overhead_ms);

@@ -188,7 +188,10 @@ pub fn grid(input: &TuneInput) -> Vec<Point> {
     }
     for target in [5, 10, 20, 50] {
         for interval in [50, 100, 200] {
-            out.push(pt(Controller::Codel, &[("target-ms", target.to_string()), ("interval-ms", interval.to_string())]));
+            out.push(pt(
+                Controller::Codel,
+                &[("target-ms", target.to_string()), ("interval-ms", interval.to_string())],
+            ));
         }
     }
     let ms = |x: f64| crate::calc::fmt_num(x.max(0.001));
@@ -283,7 +286,8 @@ pub fn run_point(input: &TuneInput, point: &Point) -> Result<Vec<Cell>, FitError
             })?;
             let mut all: Vec<u64> = out.before_ms.iter().chain(&out.after_ms).copied().collect();
             all.sort_unstable();
-            let p99 = (!all.is_empty()).then(|| all[((0.99 * all.len() as f64).ceil() as usize).clamp(1, all.len()) - 1]);
+            let p99 =
+                (!all.is_empty()).then(|| all[((0.99 * all.len() as f64).ceil() as usize).clamp(1, all.len()) - 1]);
             cells.push(Cell {
                 rate_rps: rate,
                 factor,
@@ -313,7 +317,8 @@ impl Scored {
     /// Scores `cells` of `point` against `budget_ms`.
     pub fn new(point: Point, cells: Vec<Cell>, budget_ms: f64) -> Self {
         let meets = cells.iter().filter(|c| c.p99_ms.is_none_or(|p| p as f64 <= budget_ms)).count();
-        let goodput = if cells.is_empty() { 0.0 } else { cells.iter().map(|c| c.ok_per_sec).sum::<f64>() / cells.len() as f64 };
+        let goodput =
+            if cells.is_empty() { 0.0 } else { cells.iter().map(|c| c.ok_per_sec).sum::<f64>() / cells.len() as f64 };
         Scored { point, cells, meets, goodput_rps: goodput }
     }
 
@@ -340,7 +345,8 @@ pub struct Pick {
 }
 
 fn better(a: &Scored, b: &Scored) -> bool {
-    (a.meets, a.goodput_rps) > (b.meets, b.goodput_rps) || ((a.meets, a.goodput_rps) == (b.meets, b.goodput_rps) && a.point.id < b.point.id)
+    (a.meets, a.goodput_rps) > (b.meets, b.goodput_rps)
+        || ((a.meets, a.goodput_rps) == (b.meets, b.goodput_rps) && a.point.id < b.point.id)
 }
 
 fn best_of<'a>(it: impl Iterator<Item = &'a Scored>) -> Option<&'a Scored> {

@@ -159,7 +159,12 @@ pub(crate) fn history(file: &str, text: &str) -> Result<Vec<Level>, FitError> {
     }
     close(cur, &mut levels);
     if levels.is_empty() {
-        return Err(FitError::TooFew { file: file.to_owned(), have: prev.1, need: 20, what: "requests at one user count" });
+        return Err(FitError::TooFew {
+            file: file.to_owned(),
+            have: prev.1,
+            need: 20,
+            what: "requests at one user count",
+        });
     }
     Ok(levels)
 }

@@ -23,7 +23,7 @@ pub(crate) fn hey(file: &str, text: &str) -> Result<Level, FitError> {
         });
         cap(file, level.requests.len())?;
     }
-    Ok(level.from_requests())
+    Ok(level.summarised())
 }
 
 /// ApacheBench `-g`: `starttime seconds ctime dtime ttime wait`, tab-separated;
@@ -43,7 +43,7 @@ pub(crate) fn ab_gnuplot(file: &str, text: &str) -> Result<Level, FitError> {
         });
         cap(file, level.requests.len())?;
     }
-    Ok(level.from_requests())
+    Ok(level.summarised())
 }
 
 /// ApacheBench `-e`: `Percentage served,Time in ms`, rows 0 to 100.
@@ -103,13 +103,13 @@ pub(crate) fn plain(file: &str, text: &str) -> Result<Level, FitError> {
             return Err(line.bad("`start_ms latency_ms [status]`: 2 or 3 numbers"));
         }
         let status = match line.fields.get(2) {
-            Some(_) => Some(
-                u16::try_from(line.int(2, "status")?).map_err(|_| line.bad("status (field 3) from 0 to 65535"))?,
-            ),
+            Some(_) => {
+                Some(u16::try_from(line.int(2, "status")?).map_err(|_| line.bad("status (field 3) from 0 to 65535"))?)
+            }
             None => None,
         };
         level.requests.push(Req { start_ms: line.num(0, "start_ms")?, latency_ms: line.num(1, "latency_ms")?, status });
         cap(file, level.requests.len())?;
     }
-    Ok(level.from_requests())
+    Ok(level.summarised())
 }

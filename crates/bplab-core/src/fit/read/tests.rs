@@ -44,13 +44,27 @@ timeline 80 rps, door fixed, windows of 1000 ms by when each outcome happened\n\
 fn a_malformed_line_is_named_with_what_was_expected() {
     let hey = "response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset\n\
                0.08,0,0,0,0.08,0,200,0.0\n0.08,0,0,0,0.08,0,2x0,0.1\n";
-    assert_eq!(err("run.csv", hey), "run.csv, line 3: expected status-code (field 7) as a whole number, found `0.08,0,0,0,0.08,0,2x0,0.1`");
+    assert_eq!(
+        err("run.csv", hey),
+        "run.csv, line 3: expected status-code (field 7) as a whole number, found `0.08,0,0,0,0.08,0,2x0,0.1`"
+    );
     let short = "response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset\n0.1,200\n";
-    assert!(err("s.csv", short).starts_with("s.csv, line 2: expected 8 comma-separated fields"), "{}", err("s.csv", short));
-    assert_eq!(err("p.txt", "0 80\n5 -3\n"), "p.txt, line 2: expected latency_ms (field 2) as a number >= 0, found `5 -3`");
+    assert!(
+        err("s.csv", short).starts_with("s.csv, line 2: expected 8 comma-separated fields"),
+        "{}",
+        err("s.csv", short)
+    );
+    assert_eq!(
+        err("p.txt", "0 80\n5 -3\n"),
+        "p.txt, line 2: expected latency_ms (field 2) as a number >= 0, found `5 -3`"
+    );
     assert!(err("p.txt", "0 80\n1 2 3 4\n").starts_with("p.txt, line 2: expected `start_ms latency_ms [status]`"));
     let csv = "offered,sent,ok\n1,2,3\n";
-    assert!(err("b.csv", csv).starts_with("b.csv, line 1: expected a header with a `refused` column"), "{}", err("b.csv", csv));
+    assert!(
+        err("b.csv", csv).starts_with("b.csv, line 1: expected a header with a `refused` column"),
+        "{}",
+        err("b.csv", csv)
+    );
     let ab = "starttime\tseconds\tctime\tdtime\tttime\twait\nThu\t17\t0\t81\n";
     assert!(err("a.tsv", ab).starts_with("a.tsv, line 2: expected 6 tab-separated fields"));
 }
