@@ -324,7 +324,9 @@ fn calibrated_limit(levels: &[Level], saturated: &[bool], server: &Server) -> Op
     let want = l.p50_ms?;
     // Past the limit at which the wait alone is twice the measured median, longer lines only wait longer.
     let top = ((2.0 * want / server.service.mean_ms()) * f64::from(server.workers)).ceil();
-    let top = (top.max(1.0) as u32).min(MAX_CALIBRATED_LIMIT);
+    // Each try is one engine run of the level: keep their total under the fit's cap.
+    let affordable = (MAX_REQUESTS / l.sent.max(1)).saturating_sub(1).min(u64::from(MAX_CALIBRATED_LIMIT)) as u32;
+    let top = (top.max(1.0) as u32).min(affordable);
     (0..=top)
         .filter_map(|q| {
             let (s, _) = model::run(l, &Server { queue_limit: Some(q), ..*server })?;

@@ -90,3 +90,32 @@ fn locust_answered_quantiles_skip_the_refused_share() {
     let mid = locust::answered_quantile(&table, 0.5, 0.9).unwrap();
     assert!(mid > 200.0 && mid < 260.0, "{mid}");
 }
+
+mod never_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    const HEADS: [&str; 8] = [
+        "response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset\n",
+        "starttime\tseconds\tctime\tdtime\tttime\twait\n",
+        "Percentage served,Time in ms\n",
+        "Type,Name,Request Count,Failure Count,Median Response Time,Average Response Time,Min Response Time,Max Response Time,Average Content Size,Requests/s,Failures/s,50%,66%,75%,80%,90%,95%,98%,99%,99.9%,99.99%,100%\n",
+        "Timestamp,User Count,Type,Name,Requests/s,Failures/s,50%,66%,75%,80%,90%,95%,98%,99%,99.9%,99.99%,100%,Total Request Count,Total Failure Count,Total Median Response Time,Total Average Response Time,Total Min Response Time,Total Max Response Time,Total Average Content Size\n",
+        "offered,sent,ok,refused,gaveup,error,ok_per_sec,p50_ms,p99_ms,done,lost,queued,partial\n",
+        " offered    sent     ok  refused  gaveup  error  ok_per_sec   p50_ms   p99_ms    done    lost  queued\n",
+        "",
+    ];
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+        /// Any text after any known header is read or refused, and whatever
+        /// is read is fitted or refused: never a panic (the page runs this in wasm).
+        #[test]
+        fn read_and_fit_any_text(head in 0usize..8, rows in proptest::collection::vec("([0-9]{1,4}(\\.[0-9])?[,\t ]){1,22}[0-9]{1,3}|[0-9 ,.\t\\-eNA/a-z]{0,60}", 0..60)) {
+            let text = format!("{}{}", HEADS[head], rows.join("\n"));
+            if let Ok(levels) = read("f", &text) {
+                let _ = super::super::super::fit(levels, 1);
+            }
+        }
+    }
+}
