@@ -26,6 +26,7 @@ pub mod arrivals;
 pub mod calc;
 pub mod claim;
 pub mod control;
+pub mod fit;
 mod error;
 mod experiments;
 pub mod fuzz;

@@ -155,4 +155,6 @@ pub fn command() -> Command {
         ))
         .subcommand(crate::replay_cmd::limiter_command())
         .subcommand(crate::replay_cmd::codel_command())
+        .subcommand(crate::fit_cmd::fit_command())
+        .subcommand(crate::fit_cmd::tune_command())
 }

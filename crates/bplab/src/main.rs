@@ -5,6 +5,7 @@
 
 mod calc_cmd;
 mod cli;
+mod fit_cmd;
 mod manifest;
 mod output;
 mod png;
@@ -73,8 +74,10 @@ fn main() -> ExitCode {
         Some(("measure", m)) => calc_cmd::measure(m),
         Some(("limiter", m)) => replay_cmd::limiter(m),
         Some(("codel", m)) => replay_cmd::codel(m),
+        Some(("fit", m)) => fit_cmd::run_fit(m),
+        Some(("tune", m)) => fit_cmd::run_tune(m),
         _ => Err(Failure::Usage(
-            "expected a subcommand: run, limit, littles, serve, load, measure, limiter, codel (see bplab --help)"
+            "expected a subcommand: run, limit, littles, serve, load, measure, limiter, codel, fit, tune (see bplab --help)"
                 .into(),
         )),
     };
