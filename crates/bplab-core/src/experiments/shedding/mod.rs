@@ -1,6 +1,7 @@
 //! Post 4 experiment: the policies' offered-load sweep and the hangover.
 
 pub(super) mod explain;
+pub mod hooks;
 mod params;
 pub(super) mod plots;
 
