@@ -298,7 +298,7 @@ pub fn budget(service_ms: u32, deadline_ms: u32) -> (u32, Explanation) {
             eq: Arith::with_result(crate::claim::equation::floor(div(n(dl), n(sv))), f64::from(safe), ""),
         },
     ]);
-    d.answer.push(relation(format!("the worst time in the system at B = {b} (B × service)"), b));
+    d.answer.push(relation(format!("the worst time in the system at B = {b}"), b));
     if safe != b {
         d.answer.push(relation(format!("the worst time in the system at the deadline-safe {safe}"), safe));
     }

@@ -49,10 +49,31 @@ impl Measure {
         Measure { q, run: run.into(), at: at.into(), value }
     }
 
-    /// The value as shown, with its unit.
+    /// The value as shown, with its unit: 2 decimals, trailing zeros
+    /// trimmed, and more where 2 would round a value that is not 0 to 0, or
+    /// a share that is not 100 % to 100 (99.997 % is not "100 %").
     pub fn shown(&self) -> String {
-        let v = if self.q.unit == Unit::Requests { crate::numerics::format_fixed(self.value, 0) } else { fmt_num(self.value) };
-        format!("{v}{}", self.q.unit.suffix())
+        self.shown_at(2)
+    }
+
+    /// [`Measure::shown`] with at least `decimals` decimals (trimmed).
+    pub fn shown_at(&self, decimals: usize) -> String {
+        let v = self.value;
+        let text = |d: usize| {
+            let s = crate::numerics::format_fixed(v, d);
+            if s.contains('.') { s.trim_end_matches('0').trim_end_matches('.').to_owned() } else { s }
+        };
+        let extreme = |s: &str| {
+            let x = s.parse::<f64>().unwrap_or(v);
+            (x == 0.0 && v != 0.0) || (self.q.unit == Unit::Pct && x == 100.0 && v != 100.0)
+        };
+        let mut d = if self.q.unit == Unit::Requests { 0 } else { decimals };
+        let mut s = text(d);
+        while extreme(&s) && d < 12 {
+            d += 1;
+            s = text(d);
+        }
+        format!("{s}{}", self.q.unit.suffix())
     }
 
     fn subject(&self) -> String {
@@ -222,6 +243,16 @@ impl Statement {
     }
 }
 
+/// Decimals a comparison shows both sides with: 2, or more until a strict
+/// comparison's two numbers read differently.
+fn comparison_decimals(a: &Measure, b: &Measure, cmp: Cmp) -> usize {
+    let mut d = 2;
+    while matches!(cmp, Cmp::Lt | Cmp::Gt) && a.value != b.value && a.shown_at(d) == b.shown_at(d) && d < 12 {
+        d += 1;
+    }
+    d
+}
+
 fn cmp_words(c: Cmp) -> &'static str {
     match c {
         Cmp::Le => "at most",
@@ -249,7 +280,8 @@ pub fn clause(s: &Statement) -> Option<String> {
         Statement::Value(m) => format!("{} is {}", m.subject(), m.shown()),
         Statement::Comparison { a, cmp, b } => {
             let right = if a.q == b.q { format!("that {}", b.at) } else { b.subject() };
-            format!("{} ({}) is {} {right} ({})", a.subject(), a.shown(), cmp_words(*cmp), b.shown())
+            let d = comparison_decimals(a, b, *cmp);
+            format!("{} ({}) is {} {right} ({})", a.subject(), a.shown_at(d), cmp_words(*cmp), b.shown_at(d))
         }
         Statement::Bound { m, what, bound, pre } => {
             if !pre.iter().all(|p| p.cond.holds()) {
@@ -315,9 +347,13 @@ pub fn render(s: &Statement) -> Option<String> {
 }
 
 fn check_value(m: &Measure, logs: &Logs) -> Result<f64, String> {
+    check_value_at(m, logs, 2)
+}
+
+fn check_value_at(m: &Measure, logs: &Logs, decimals: usize) -> Result<f64, String> {
     let log = logs.get(&m.run).ok_or_else(|| format!("no request log for run {}", m.run))?;
     let exact = log.eval(&m.q);
-    let shown = m.shown();
+    let shown = m.shown_at(decimals);
     let number = shown.split(' ').next().unwrap_or("");
     let n: f64 = number.parse().map_err(|_| format!("{shown}: not a number"))?;
     let (below, above) = log.slack(&m.q, exact);
@@ -333,12 +369,13 @@ pub fn check(s: &Statement, logs: &Logs) -> Result<(), String> {
     match s {
         Statement::Value(m) => check_value(m, logs).map(|_| ()),
         Statement::Comparison { a, cmp, b } => {
-            let (x, y) = (check_value(a, logs)?, check_value(b, logs)?);
+            let d = comparison_decimals(a, b, *cmp);
+            let (x, y) = (check_value_at(a, logs, d)?, check_value_at(b, logs, d)?);
             if !cmp_holds(*cmp, x, y, 0.0) {
                 return Err(format!("{x} is not {} {y}", cmp_words(*cmp)));
             }
-            if matches!(cmp, Cmp::Lt | Cmp::Gt) && a.shown() == b.shown() {
-                return Err(format!("{} and {} show no difference", a.shown(), b.shown()));
+            if matches!(cmp, Cmp::Lt | Cmp::Gt) && a.shown_at(d) == b.shown_at(d) {
+                return Err(format!("{} and {} show no difference", a.shown_at(d), b.shown_at(d)));
             }
             Ok(())
         }
