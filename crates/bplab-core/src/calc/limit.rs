@@ -118,7 +118,8 @@ pub fn limit(i: LimitInput) -> Result<LimitResult, ConfigError> {
     };
     let vs_budget = |label: String, q: u64| {
         let a = worst_eq(q);
-        let cmp = if crate::statement::arith::value(&a.expr) > b { Cmp::Gt } else { Cmp::Le };
+        let over = crate::statement::arith::compare(&a.expr, &budget_eq.expr).is_gt();
+        let cmp = if over { Cmp::Gt } else { Cmp::Le };
         Statement::Relation { a_label: label, a, cmp, b_label: "the budget".into(), b: budget_eq.clone() }
     };
     let mut d = Doc::new("Admission limit");
@@ -271,7 +272,7 @@ pub fn budget(service_ms: u32, deadline_ms: u32) -> (u32, Explanation) {
     let deadline = Arith::new(u(dl, "ms"), "ms");
     let relation = |label: String, k: u32| {
         let a = worst(k);
-        let cmp = if crate::statement::arith::value(&a.expr) > dl { Cmp::Gt } else { Cmp::Le };
+        let cmp = if crate::statement::arith::compare(&a.expr, &deadline.expr).is_gt() { Cmp::Gt } else { Cmp::Le };
         Statement::Relation { a_label: label, a, cmp, b_label: "the deadline".into(), b: deadline.clone() }
     };
     let mut d = Doc::new("In-system bound B");

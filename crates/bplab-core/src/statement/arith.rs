@@ -154,6 +154,27 @@ fn exact(e: &Expr) -> Option<Q> {
     })
 }
 
+/// Whether the expression's exact value is `x` exactly (floating point
+/// where the numbers do not fit).
+pub fn equals(e: &Expr, x: f64) -> bool {
+    match (exact(e), Q::of(x)) {
+        (Some(a), Some(b)) => a == b,
+        _ => e.eval() == x,
+    }
+}
+
+/// How the exact values of two expressions compare (floating point where
+/// the numbers do not fit).
+pub fn compare(a: &Expr, b: &Expr) -> std::cmp::Ordering {
+    match (exact(a), exact(b)) {
+        (Some(x), Some(y)) => match (x.0.checked_mul(y.1), y.0.checked_mul(x.1)) {
+            (Some(l), Some(r)) => l.cmp(&r),
+            _ => x.value().total_cmp(&y.value()),
+        },
+        _ => a.eval().total_cmp(&b.eval()),
+    }
+}
+
 /// The expression's value on its operands as typed: exact rational
 /// arithmetic where the numbers fit, else floating point.
 pub fn value(e: &Expr) -> f64 {
@@ -189,7 +210,7 @@ impl Arith {
     /// 1), with "≈ " before it when rounding changed it, and its unit.
     pub fn shown(&self) -> String {
         let s = show(self.result);
-        let exact = s.parse::<f64>().ok() == Some(value(&self.expr));
+        let exact = s.parse::<f64>().is_ok_and(|x| equals(&self.expr, x));
         let s = if exact { s } else { format!("≈ {s}") };
         if self.unit.is_empty() { s } else { format!("{s} {}", self.unit) }
     }
@@ -222,7 +243,7 @@ impl Arith {
         if (n - value).abs() > unit / 2.0 + rel || (self.result - value).abs() > rel + unit / 2.0 {
             return Err(format!("{text} = {shown}, but the operands give {value}"));
         }
-        if shown.starts_with('≈') == (n == value) {
+        if shown.starts_with('≈') == equals(&self.expr, n) {
             return Err(format!("{text} = {shown}: \"≈\" must mark exactly a rounded result ({value})"));
         }
         Ok(())

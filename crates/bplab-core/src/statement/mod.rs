@@ -412,9 +412,17 @@ pub fn check(s: &Statement, logs: &Logs) -> Result<(), String> {
         Statement::Relation { a, cmp, b, .. } => {
             a.check()?;
             b.check()?;
-            let (x, y) = (arith::value(&a.expr), arith::value(&b.expr));
-            if !cmp_holds(*cmp, x, y, 0.0) {
-                return Err(format!("{x} is not {} {y}", cmp_words(*cmp)));
+            use std::cmp::Ordering::{Equal, Greater, Less};
+            let ord = arith::compare(&a.expr, &b.expr);
+            let holds = match cmp {
+                Cmp::Le => ord != Greater,
+                Cmp::Lt => ord == Less,
+                Cmp::Ge => ord != Less,
+                Cmp::Gt => ord == Greater,
+                Cmp::Eq => ord == Equal,
+            };
+            if !holds {
+                return Err(format!("{} is not {} {}", a.shown(), cmp_words(*cmp), b.shown()));
             }
             Ok(())
         }
