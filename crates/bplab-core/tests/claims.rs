@@ -119,8 +119,9 @@ fn explanations_carry_the_numbers() {
     );
     assert!(a.contains("is 200 ms, within the limit times the service time: 20 × 10 ms = 200 ms"), "{a}");
     let c = text(ExperimentId::Collapse);
-    assert!(c.contains("at 300 rps offered (capacity 100 rps), goodput is 5.8 rps"), "{c}");
-    assert!(c.contains("effectively unbounded") && !c.contains("limits the amplification"), "{c}");
+    assert!(c.contains("The goodput without retries at 300 rps offered is 5.8 rps"), "{c}");
+    assert!(c.contains("capacity: 1000 / service = 1000 / 10 = 100 rps"), "{c}");
+    assert!(c.contains("refused arrivals with retries at 300 rps offered is 0") && !c.contains("limits the amplification"), "{c}");
     let s = text(ExperimentId::Shaping);
     // Exactly one value: at burst 20 the token bucket's p99 wait is at the server.
     assert!(s.contains("token 190 ms at the server, leaky 190 ms at the gate"), "{s}");
@@ -137,7 +138,7 @@ fn a_bounded_queue_is_not_called_unbounded() {
     let p = CollapseParams { queue_capacity: 20, ..CollapseParams::default() };
     let r = Scenario::new(p, Caps::CLI).unwrap().run();
     let text = r.explanations().iter().map(|e| e.to_text()).collect::<String>();
-    assert!(!text.contains("unbounded") && text.contains("bounded at 20 requests"), "{text}");
+    assert!(!text.contains("unbounded") && text.contains("a queue bounded at 20 requests"), "{text}");
 }
 
 #[test]

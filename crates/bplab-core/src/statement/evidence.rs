@@ -62,6 +62,8 @@ impl Req {
             Count::OnTime => on_time,
             Count::Late => answered && !on_time,
             Count::Dropped => self.admitted && !answered,
+            Count::FirstTries => self.attempt == 0,
+            Count::Shed => !answered,
         }
     }
 
@@ -114,6 +116,10 @@ impl RunLog {
                 v.sort_by(f64::total_cmp);
                 let rank = (f64::from(p) / 100.0 * v.len() as f64).ceil().max(1.0) as usize;
                 v[rank.min(v.len()) - 1]
+            }
+            Rule::Ratio(num, den) => {
+                let d = self.count(den);
+                if d == 0 { 0.0 } else { self.count(num) as f64 / d as f64 }
             }
             Rule::Busy => {
                 let busy: f64 = self.reqs.iter().filter_map(|r| Some(r.end_ms? - r.start_ms?)).sum();

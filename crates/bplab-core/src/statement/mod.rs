@@ -25,7 +25,7 @@ pub use arith::{Arith, given};
 pub use evidence::{Logs, Req, RunLog};
 pub use quantity::{Quantity, Unit};
 
-use crate::calc::{Explanation, Step, fmt_num};
+use crate::calc::{Explanation, Step};
 use crate::claim::equation::last_unit;
 use crate::claim::{Claim, Cmp, Fact};
 
@@ -354,7 +354,7 @@ fn check_value_at(m: &Measure, logs: &Logs, decimals: usize) -> Result<f64, Stri
     let log = logs.get(&m.run).ok_or_else(|| format!("no request log for run {}", m.run))?;
     let exact = log.eval(&m.q);
     let shown = m.shown_at(decimals);
-    let number = shown.split(' ').next().unwrap_or("");
+    let number = shown.strip_suffix(m.q.unit.suffix()).unwrap_or(&shown);
     let n: f64 = number.parse().map_err(|_| format!("{shown}: not a number"))?;
     let (below, above) = log.slack(&m.q, exact);
     let half = last_unit(number) / 2.0 + 1e-9 * exact.abs().max(1.0);
@@ -443,7 +443,8 @@ pub struct Doc {
     pub title: String,
     /// The headline.
     pub answer: Vec<Statement>,
-    /// The derivation ([`Statement::Arith`] steps).
+    /// The derivation ([`Statement::Arith`] steps; any other kind is stated
+    /// at the end of the answer).
     pub steps: Vec<Statement>,
     /// What it assumes.
     pub assumes: Vec<Statement>,
@@ -478,9 +479,12 @@ impl Doc {
             }
             out
         };
-        let answer = list(self.answer, &mut claims).join(" ");
+        // A step that is not arithmetic is stated in the answer instead.
+        let (arith, other): (Vec<Statement>, Vec<Statement>) =
+            self.steps.into_iter().partition(|s| matches!(s, Statement::Arith { .. }));
+        let answer = list(self.answer.into_iter().chain(other).collect(), &mut claims).join(" ");
         let mut steps = Vec::new();
-        for s in self.steps {
+        for s in arith {
             if let Statement::Arith { label, formula, eq } = &s {
                 let st = Step {
                     label: label.clone(),

@@ -23,6 +23,10 @@ pub enum Count {
     Late,
     /// Admitted but never answered (shed from the queue, or left when the run ended).
     Dropped,
+    /// Arrivals that are first tries (attempt 0), not retries.
+    FirstTries,
+    /// Arrivals never answered: refused at the door or dropped after admission.
+    Shed,
 }
 
 impl Count {
@@ -36,6 +40,8 @@ impl Count {
             Count::OnTime => "requests answered within the deadline",
             Count::Late => "requests answered after the deadline",
             Count::Dropped => "admitted requests never answered",
+            Count::FirstTries => "first tries",
+            Count::Shed => "shed arrivals",
         }
     }
 
@@ -49,6 +55,8 @@ impl Count {
             Count::OnTime => "answered within the deadline",
             Count::Late => "served late",
             Count::Dropped => "dropped after admission",
+            Count::FirstTries => "sent as a first try",
+            Count::Shed => "shed",
         }
     }
 }
@@ -88,6 +96,8 @@ pub enum Rule {
     Percentile(Time, Count, u8),
     /// `min(100, 100 × Σ service time of answered requests / window)`.
     Busy,
+    /// `|num| / |den|` (0 when the denominator is empty).
+    Ratio(Count, Count),
 }
 
 /// A unit a quantity is shown in.
@@ -101,6 +111,8 @@ pub enum Unit {
     Pct,
     /// Milliseconds.
     Ms,
+    /// A ratio ("×").
+    Times,
 }
 
 impl Unit {
@@ -111,6 +123,7 @@ impl Unit {
             Unit::Rps => " rps",
             Unit::Pct => " %",
             Unit::Ms => " ms",
+            Unit::Times => "×",
         }
     }
 }
@@ -140,6 +153,7 @@ impl Quantity {
             Rule::Max(t, c) => format!("longest {} of {}", t.noun(), c.noun()),
             Rule::Percentile(t, c, p) => format!("p{p} {} of {}", t.noun(), c.noun()),
             Rule::Busy => "server utilisation".to_owned(),
+            Rule::Ratio(num, den) => format!("ratio of {} to {}", num.noun(), den.noun()),
         }
     }
 
@@ -153,6 +167,7 @@ impl Quantity {
             Rule::Percentile(t, c, p) => {
                 format!("the {p}th percentile of {} over {}, to 3 significant digits", t.noun(), c.noun())
             }
+            Rule::Ratio(num, den) => format!("{} / {}", num.noun(), den.noun()),
             Rule::Busy => "the server's busy time (answered requests × service time) as a share of the window, at most 100 %".to_owned(),
         };
         format!("{} means {rule}", self.name())
@@ -191,11 +206,17 @@ pub const MAX_QUEUE_WAIT_MS: Quantity = q(None, Rule::Max(Time::QueueWait, Count
 pub const P99_ANSWERED_MS: Quantity = q(None, Rule::Percentile(Time::InSystem, Count::Answered, 99), Unit::Ms);
 /// p99 queue wait of answered requests.
 pub const P99_WAIT_MS: Quantity = q(None, Rule::Percentile(Time::QueueWait, Count::Answered, 99), Unit::Ms);
+/// Attempts per first try (retry amplification).
+pub const AMPLIFICATION: Quantity = q(None, Rule::Ratio(Count::Arrivals, Count::FirstTries), Unit::Times);
+/// Share of arrivals shed (refused at the door, or dropped after admission).
+pub const SHED_PCT: Quantity = q(None, Rule::Share(Count::Shed, Count::Arrivals), Unit::Pct);
 /// Server utilisation.
 pub const UTILISATION_PCT: Quantity = q(None, Rule::Busy, Unit::Pct);
 
 /// Every quantity of the vocabulary (the docs and the tests iterate it).
-pub const VOCABULARY: [Quantity; 15] = [
+pub const VOCABULARY: [Quantity; 17] = [
+    AMPLIFICATION,
+    SHED_PCT,
     ARRIVALS,
     REFUSED,
     LATE,
