@@ -1,6 +1,7 @@
 //! Post 5 experiment: the protection sweep and the burst windows.
 
 pub(super) mod explain;
+pub mod hooks;
 mod params;
 pub(super) mod plots;
 

@@ -1,6 +1,7 @@
 //! Post 3 experiment: the burst sweep of both gates and the release timeline.
 
 pub(super) mod explain;
+pub mod hooks;
 mod params;
 pub(super) mod plots;
 
