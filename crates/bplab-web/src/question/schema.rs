@@ -17,6 +17,30 @@ pub struct Choice {
     pub value: Option<Expr>,
     /// Why it is right or wrong, shown after the pick; placeholders filled.
     pub why: Text,
+    /// What the option says happens, as conditions on the run's values
+    /// (all must hold); `None`: the option's outcome never holds.
+    pub outcome: Option<Vec<Cond>>,
+    /// The reason it gives ("because …"), likewise.
+    pub reason: Option<Vec<Cond>>,
+}
+
+/// `[a, op, b]` or a list of them, at `path`.
+fn conds(v: &J, path: &str) -> Result<Vec<Cond>, FieldError> {
+    let items = arr_at(v, path)?;
+    if items.first().is_some_and(|x| matches!(x, J::Arr(_))) {
+        items.iter().enumerate().map(|(i, c)| Cond::parse(c, &format!("{path}[{i}]"))).collect()
+    } else {
+        Ok(vec![Cond::parse(v, path)?])
+    }
+}
+
+fn all_hold(cs: &[Cond], env: &dyn Env, path: &str) -> Result<bool, FieldError> {
+    for (i, c) in cs.iter().enumerate() {
+        if !c.holds(env).map_err(|m| err(&format!("{path}[{i}]"), m))? {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// How the right option is computed.
@@ -26,6 +50,11 @@ pub enum Answer {
     Closest(Expr),
     /// `{"first": [{"if": [a, op, b], "then": i}, …], "else": i}`: the first case that holds.
     First(Vec<(Cond, usize)>, usize),
+    /// `{"statements": {"otherwise": text}}`: the one option whose `outcome`
+    /// and `reason` both hold on the widget's current run; when none does
+    /// (or more than one), the question is not answered here and says
+    /// `otherwise` (e.g. that it needs the lesson's settings).
+    Statements(Text),
 }
 
 /// One question.
@@ -107,16 +136,37 @@ impl Question {
         let mut options = Vec::new();
         for (i, o) in items.iter().enumerate() {
             let p = format!("{op}[{i}]");
-            only(o, &p, &["text", "value", "why"])?;
+            only(o, &p, &["text", "value", "why", "outcome", "reason"])?;
+            let outcome = o.get("outcome").map(|x| conds(x, &format!("{p}.outcome"))).transpose()?;
+            let reason = o.get("reason").map(|x| conds(x, &format!("{p}.reason"))).transpose()?;
+            if outcome.is_some() != reason.is_some() {
+                return Err(err(&p, "an option states its 'outcome' and its 'reason' together, or neither"));
+            }
             options.push(Choice {
                 text: Text::parse(field(o, &p, "text")?, &format!("{p}.text"))?,
                 value: o.get("value").map(|x| Expr::parse(x, &format!("{p}.value"))).transpose()?,
                 why: Text::parse(field(o, &p, "why")?, &format!("{p}.why"))?,
+                outcome,
+                reason,
             });
         }
         let ap = format!("{path}.answer");
         let a = field(v, path, "answer")?;
-        let answer = if let Some(c) = a.get("closest") {
+        let stated = options.iter().any(|o| o.outcome.is_some());
+        let answer = if let Some(st) = a.get("statements") {
+            only(a, &ap, &["statements"])?;
+            let sp = format!("{ap}.statements");
+            only(st, &sp, &["otherwise"])?;
+            if !stated {
+                return Err(err(&sp, "no option states an 'outcome' and a 'reason' to evaluate"));
+            }
+            Answer::Statements(Text::parse(field(st, &sp, "otherwise")?, &format!("{sp}.otherwise"))?)
+        } else if stated {
+            return Err(err(
+                &ap,
+                "options with an 'outcome' and a 'reason' are marked by {\"statements\": {\"otherwise\": text}}",
+            ));
+        } else if let Some(c) = a.get("closest") {
             only(a, &ap, &["closest"])?;
             if options.iter().all(|o| o.value.is_none()) {
                 return Err(err(&ap, "'closest' compares option values, but no option has a 'value'"));
@@ -136,7 +186,10 @@ impl Question {
             let otherwise = index(field(a, &ap, "else")?, &format!("{ap}.else"), options.len())?;
             Answer::First(out, otherwise)
         } else {
-            return Err(err(&ap, "expected {\"closest\": value} or {\"first\": [...], \"else\": index}"));
+            return Err(err(
+                &ap,
+                "expected {\"statements\": {\"otherwise\": text}}, {\"closest\": value} or {\"first\": [...], \"else\": index}",
+            ));
         };
         Ok(Question { id, widget, prompt, params, vars, options, answer, path: path.to_owned() })
     }
@@ -270,7 +323,225 @@ impl Question {
                 }
                 pick
             }
+            Answer::Statements(otherwise) => {
+                let mut right = Vec::new();
+                for (i, o) in self.options.iter().enumerate() {
+                    let op = format!("{p}.options[{i}]");
+                    let (Some(out), Some(why)) = (&o.outcome, &o.reason) else { continue };
+                    // Right only when what it says happens and why both hold.
+                    if all_hold(out, &scope, &format!("{op}.outcome"))?
+                        && all_hold(why, &scope, &format!("{op}.reason"))?
+                    {
+                        right.push(i);
+                    }
+                }
+                match right[..] {
+                    [i] => i,
+                    _ => {
+                        let path = format!("{p}.answer.statements.otherwise");
+                        return Err(err(&p.to_string(), otherwise.render(&scope, None, &path)?));
+                    }
+                }
+            }
         };
         Ok(Resolved { prompt, options, right })
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+mod tests {
+    //! The built-in questions resolved natively against the real models:
+    //! an option is marked right only where its outcome and its reason both
+    //! hold on the widget's run (audit T12, T13).
+    use super::*;
+    use bplab_core::{Caps, EXPERIMENTS, Experiment, Params, Scenario};
+
+    /// A small JSON reader for the tests (the page reads with `JSON.parse`).
+    fn parse(s: &str) -> J {
+        fn ws(b: &[u8], i: &mut usize) {
+            while *i < b.len() && b[*i].is_ascii_whitespace() {
+                *i += 1;
+            }
+        }
+        fn val(b: &[u8], i: &mut usize) -> J {
+            ws(b, i);
+            match b[*i] {
+                b'{' => {
+                    *i += 1;
+                    let mut out = Vec::new();
+                    loop {
+                        ws(b, i);
+                        if b[*i] == b'}' {
+                            *i += 1;
+                            return J::Obj(out);
+                        }
+                        let J::Str(k) = val(b, i) else { panic!("key") };
+                        ws(b, i);
+                        assert_eq!(b[*i], b':');
+                        *i += 1;
+                        out.push((k, val(b, i)));
+                        ws(b, i);
+                        if b[*i] == b',' {
+                            *i += 1;
+                        }
+                    }
+                }
+                b'[' => {
+                    *i += 1;
+                    let mut out = Vec::new();
+                    loop {
+                        ws(b, i);
+                        if b[*i] == b']' {
+                            *i += 1;
+                            return J::Arr(out);
+                        }
+                        out.push(val(b, i));
+                        ws(b, i);
+                        if b[*i] == b',' {
+                            *i += 1;
+                        }
+                    }
+                }
+                b'"' => {
+                    *i += 1;
+                    let mut out = Vec::new();
+                    while b[*i] != b'"' {
+                        if b[*i] == b'\\' {
+                            *i += 1;
+                            out.push(match b[*i] {
+                                b'n' => b'\n',
+                                c => c,
+                            });
+                        } else {
+                            out.push(b[*i]);
+                        }
+                        *i += 1;
+                    }
+                    *i += 1;
+                    J::Str(String::from_utf8(out).unwrap())
+                }
+                b't' => {
+                    *i += 4;
+                    J::Bool(true)
+                }
+                b'f' => {
+                    *i += 5;
+                    J::Bool(false)
+                }
+                b'n' => {
+                    *i += 4;
+                    J::Null
+                }
+                _ => {
+                    let start = *i;
+                    while *i < b.len() && matches!(b[*i], b'-' | b'+' | b'.' | b'e' | b'E' | b'0'..=b'9') {
+                        *i += 1;
+                    }
+                    J::Num(std::str::from_utf8(&b[start..*i]).unwrap().parse().unwrap())
+                }
+            }
+        }
+        val(s.as_bytes(), &mut 0)
+    }
+
+    fn built_in() -> Vec<Question> {
+        let root = parse(BUILT_IN);
+        let J::Arr(items) = root.get("questions").unwrap() else { panic!() };
+        items.iter().enumerate().map(|(i, q)| Question::parse(q, &format!("questions[{i}]")).unwrap()).collect()
+    }
+
+    /// A widget's parameters and its experiment, as the page's env.
+    struct Widget(Params);
+
+    impl Env for Widget {
+        fn lookup(&self, name: &str) -> Option<Lookup> {
+            Some(Lookup::Text(self.0.get(name)?))
+        }
+        fn run_csv(&self, set: &[(String, String)], table: &str) -> Result<String, String> {
+            let mut p = self.0.clone();
+            for (k, v) in set {
+                p.set(k, v).map_err(|e| e.to_string())?;
+            }
+            let r = Scenario::new(p, Caps::PAGE).map_err(|e| e.to_string())?.run();
+            r.tables().iter().find(|t| t.spec.file == table).map(|t| t.csv()).ok_or("no table".into())
+        }
+    }
+
+    fn lesson(edits: &[(&str, &str)]) -> Widget {
+        let e = EXPERIMENTS.iter().find(|e| e.name == "lesson").unwrap();
+        let mut p = Experiment::get(e.id).defaults();
+        p.apply(edits).unwrap();
+        Widget(p)
+    }
+
+    /// The littles widget's three inputs.
+    struct Littles(f64, f64, f64);
+
+    impl Env for Littles {
+        fn lookup(&self, name: &str) -> Option<Lookup> {
+            let v = match name {
+                "workers" => self.0,
+                "budget-ms" => self.1,
+                "service-ms" => self.2,
+                _ => return None,
+            };
+            Some(Lookup::Num(v))
+        }
+        fn run_csv(&self, _: &[(String, String)], _: &str) -> Result<String, String> {
+            Err("no run".into())
+        }
+    }
+
+    #[test]
+    fn predict_ceiling_marks_an_option_only_when_its_reason_holds() {
+        let qs = built_in();
+        let q = qs.iter().find(|q| q.id == "predict-ceiling").unwrap();
+        // The lesson's settings: the limit refuses the excess, nobody gives up.
+        let r = q.resolve(&lesson(&[])).unwrap();
+        assert_eq!(r.right, 1, "{r:?}");
+        // T12: a 95-deep line. Answers halve because callers give up, not
+        // because of the refusals: "halves, because half are refused" is not
+        // right; "far below, because callers give up" is.
+        for limit in ["95", "100", "off"] {
+            let r = q.resolve(&lesson(&[("limit", limit)])).unwrap();
+            assert_eq!(r.right, 2, "limit {limit}: {r:?}");
+        }
+        // Where no option's outcome and reason both hold, nothing is marked.
+        // 94 waiting at 21 ms against a 1990 ms timeout: 284 give up, 38.1 a second delivered.
+        let e = q.resolve(&lesson(&[("limit", "94"), ("client-timeout-ms", "1990")])).unwrap_err();
+        assert!(e.contains("needs the lesson's settings") && e.contains("callers give up"), "{e}");
+        // Two workers at the lesson's other settings: still the plateau, computed.
+        let r = q.resolve(&lesson(&[("workers", "2")])).unwrap();
+        assert_eq!(r.right, 1, "{r:?}");
+        assert!(r.options[1].0.contains("ceiling of 95.24 a second"), "{r:?}");
+    }
+
+    #[test]
+    fn check_limit_computes_its_numbers_and_its_premise() {
+        let qs = built_in();
+        let q = qs.iter().find(|q| q.id == "check-limit").unwrap();
+        let r = q.resolve(&Littles(4.0, 230.0, 12.0)).unwrap();
+        assert_eq!(r.right, 0);
+        assert!(r.options[0].0.contains("4 worker(s) at 12 ms against the same budget allow 72 queued"), "{r:?}");
+        assert!(r.prompt.contains("on faster hardware"), "{}", r.prompt);
+        // T13: one worker at 30 ms ships 6: ten is too loose, and the hardware is slower.
+        let r = q.resolve(&Littles(1.0, 230.0, 30.0)).unwrap();
+        assert_eq!(r.right, 1, "{r:?}");
+        assert!(r.options[1].0.contains("it should be 6") && r.prompt.contains("on slower hardware"), "{r:?}");
+        // T13: budget 100 at 4 × 12 ms ships 28: no "36", no "two workers".
+        let r = q.resolve(&Littles(4.0, 100.0, 12.0)).unwrap();
+        assert_eq!(r.right, 0);
+        let all: String = r.options.iter().map(|(t, w)| format!("{t} {w}")).collect();
+        assert!(all.contains("allow 28 queued") && !all.contains("36") && !all.contains("two workers"), "{all}");
+    }
+
+    #[test]
+    fn an_option_states_its_outcome_and_reason_together() {
+        let q = parse(
+            r#"{"id": "a", "widget": "littles", "prompt": "p", "options": [{"text": "x", "why": "y", "outcome": [1, "<", 2]}, {"text": "z", "why": "w"}], "answer": {"statements": {"otherwise": "n"}}}"#,
+        );
+        let e = Question::parse(&q, "q").unwrap_err();
+        assert!(e.contains("q.options[0]: an option states its 'outcome' and its 'reason' together"), "{e}");
     }
 }

@@ -1,11 +1,25 @@
-//! What randomness adds, in numbers from the run.
+//! What randomness adds, as statements over two runs at the chosen rate:
+//! the model's Poisson run and the evenly spaced reference model, both
+//! re-made with every request kept (`explain/runs.rs`), so each sentence is
+//! checked against per-request records.
+
+pub(in crate::experiments) mod runs;
 
 use super::LessonReport;
-use crate::calc::{Explanation, Step, capacity_rps, fmt_num};
-use crate::claim::Equation;
-use crate::claim::equation::{div, mul, n};
-use crate::claim::{Agg, Claim, Cmp, Fact};
-use crate::experiments::{Readout, step, strings};
+use crate::calc::{Explanation, capacity_rps, fmt_num};
+use crate::claim::Cmp;
+use crate::claim::equation::{add, ceil, div, mul, n, round, u};
+use crate::experiments::Readout;
+use crate::statement::quantity::{
+    Count, GOODPUT_RPS, LATE, MAX_QUEUE_WAIT_MS, MAX_TIME_IN_SYSTEM_MS, P99_WAIT_MS, REFUSED, Rule, Time,
+};
+use crate::statement::{Arith, Cond, Doc, Measure, Pre, Quantity, RunLog, Statement, Unit};
+use crate::stochastic::ServiceTime;
+
+/// The p99 time in the system of the answers callers received in time (the
+/// lesson's `p99_ms` column).
+pub const P99_ON_TIME_MS: Quantity =
+    Quantity { short: None, rule: Rule::Percentile(Time::InSystem, Count::OnTime, 99), unit: Unit::Ms };
 
 fn ms(v: Option<f64>) -> String {
     v.map_or_else(|| "no answers".to_owned(), |x| format!("{} ms", fmt_num(x)))
@@ -13,171 +27,171 @@ fn ms(v: Option<f64>) -> String {
 
 /// The report's explanations: one.
 pub(in crate::experiments) fn explanations(r: &LessonReport) -> Vec<Explanation> {
-    vec![explanation(r)]
+    vec![explanation(r, runs::poisson(r).as_ref(), &runs::even(r))]
 }
 
-fn explanation(r: &LessonReport) -> Explanation {
-    let cap = if r.service_mean_ms > 0.0 { capacity_rps(r.service_mean_ms, r.workers) } else { 0.0 };
+/// The fixed service time, ms, when the distribution is fixed.
+fn fixed_ms(r: &LessonReport) -> Option<f64> {
+    match ServiceTime::parse(&r.service) {
+        Ok(ServiceTime::Fixed { ms }) => Some(ms),
+        _ => None,
+    }
+}
+
+/// The statements, from the report and (for the times the report keeps no
+/// column of: waits, the longest time) the chosen rate's request records.
+pub(in crate::experiments) fn doc(r: &LessonReport, poisson: Option<&RunLog>, even: &RunLog) -> Doc {
     let at = &r.at;
-    let rho = if cap > 0.0 { at.rate_rps / cap } else { 0.0 };
-    let mut claims = Vec::new();
-    let mut steps = vec![if r.service_mean_ms > 0.0 {
-        Step::eq(
-            "capacity",
-            "workers × 1000 / mean service time",
-            Equation::with_result(
-                div(mul(n(f64::from(r.workers)), n(1000.0)), n(r.service_mean_ms)),
-                cap,
-                "rps",
-            ),
-            "",
-        )
-    } else {
-        step("capacity", "workers × 1000 / mean service time", "no service time".into(), "0 rps".into())
-    }];
-    steps.push(step(
-        "load at the chosen rate",
-        "ρ = offered / capacity",
-        format!("{} / {}", fmt_num(at.rate_rps), fmt_num(cap)),
-        if rho < 1.0 {
-            format!("{} (below 1: a line forms only when arrivals bunch)", fmt_num(rho))
-        } else {
-            if r.limit == Some(0) {
-                format!("{} (1 or more, but with a queue limit of 0 no line forms: the excess is refused)", fmt_num(rho))
-            } else {
-                format!("{} (1 or more: the line grows until the limit or the timeout stops it)", fmt_num(rho))
-            }
-        },
-    ));
-    let one_server = r.service_mean_ms / f64::from(r.workers.max(1));
-    let reference = format!(
-        "the course lesson's reference model (evenly spaced arrivals to one server at {} ms, the mean / workers, late answers included)",
-        fmt_num(one_server)
-    );
-    steps.push(step(
-        "p99 at the chosen rate: answered requests vs the reference model",
-        "Poisson arrivals on the configured server (answers only) vs the reference model",
-        format!("{} answered of {} sent", at.summary.ok, at.summary.sent),
-        format!("{} vs {} ms ({reference})", ms(at.summary.p99_ms), at.deterministic.p99_ms),
-    ));
-    if let Some(top) = r.rates.iter().max_by(|a, b| a.rate_rps.total_cmp(&b.rate_rps)) {
-        let vals: Vec<f64> = top.replicas.iter().map(|x| x.ok_per_sec).collect();
-        let (lo, hi) = vals.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
-        claims.push(Claim::new(
-            "interval",
-            if vals.len() < 2 { "one-replica" } else { "claim" },
-            format!("{} replica(s) at", vals.len()),
-            Fact::Column {
-                table: "lesson-replicas.csv",
-                filter: vec![("offered", crate::numerics::format_fixed(top.rate_rps, 1))],
-                column: "replicas",
-                agg: Agg::Max,
-                cmp: Cmp::Eq,
-                value: vals.len() as f64,
-                tol: 0.0,
-            },
-        ));
-        let spread = if vals.len() < 2 {
-            "one replica: no interval".to_owned()
-        } else {
-            format!("range over the {} replicas {} to {}", vals.len(), fmt_num(lo), fmt_num(hi))
+    let rate = at.rate_rps;
+    let mut d = Doc::new("What random arrivals add");
+    let cap_eq = Arith::new(div(mul(n(f64::from(r.workers)), n(1000.0)), n(r.service_mean_ms)), "rps");
+    let cap = if r.service_mean_ms > 0.0 { capacity_rps(r.service_mean_ms, r.workers) } else { 0.0 };
+    if r.service_mean_ms > 0.0 {
+        d.steps.push(Statement::Arith {
+            label: "capacity".into(),
+            formula: "workers × 1000 / mean service time (ms)".into(),
+            eq: cap_eq.clone(),
+        });
+        // T31: the rate against the capacity, compared exactly, not through a rounded ρ.
+        d.answer.push(Statement::Relation {
+            a_label: "the chosen rate".into(),
+            a: Arith::new(u(rate, "rps"), "rps"),
+            cmp: if rate < cap { Cmp::Lt } else { Cmp::Ge },
+            b_label: "the capacity".into(),
+            b: cap_eq,
+        });
+    }
+    let ref_ms = runs::reference_service_ms(r);
+    let unrounded = r.service_mean_ms / f64::from(r.workers.max(1));
+    if unrounded >= 0.5 {
+        // T7: the reference model's server as it runs, not as the mean / workers.
+        d.steps.push(Statement::Arith {
+            label: "the reference model's service time".into(),
+            formula: "round(mean service time / workers)".into(),
+            eq: Arith::new(round(div(n(r.service_mean_ms), n(f64::from(r.workers)))), "ms"),
+        });
+    }
+    let poisson_at = format!("at {} rps with Poisson arrivals", fmt_num(rate));
+    let even_at = format!("at {} rps with evenly spaced arrivals (the reference model)", fmt_num(rate));
+    d.answer.push(Statement::Value(Measure::new(
+        GOODPUT_RPS,
+        runs::POISSON,
+        poisson_at.clone(),
+        at.summary.ok_per_sec,
+    )));
+    let p99 = at.summary.p99_ms;
+    let ref_p99 = at.deterministic.p99_ms as f64;
+    let ref_all_on_time = at.deterministic.late == 0 && at.deterministic.goodput > 0;
+    // The lesson's thesis as a checked cause, only where the reference model
+    // is this server with evenly spaced arrivals (one worker, the same fixed
+    // service time in whole ms), so arrival randomness is the one difference.
+    let same_server =
+        r.workers == 1 && fixed_ms(r).is_some_and(|s| s == f64::from(ref_ms)) && r.client_timeout_ms >= ref_ms;
+    let wait_p99 = poisson.map(|l| l.eval(&P99_WAIT_MS));
+    let ref_wait = even.eval(&MAX_QUEUE_WAIT_MS);
+    let clear = |a: f64, b: f64| (a - b).abs() > 2.0 + 0.01 * a.abs().max(b.abs());
+    if let Some(p) = p99.filter(|_| ref_all_on_time) {
+        let effect = Statement::Comparison {
+            a: Measure::new(P99_ON_TIME_MS, runs::POISSON, poisson_at.clone(), p),
+            cmp: if p > ref_p99 { Cmp::Gt } else { Cmp::Lt },
+            b: Measure::new(P99_ON_TIME_MS, runs::EVEN, even_at.clone(), ref_p99),
         };
-        steps.push(step(
-            "delivered answers at the highest offered rate",
-            "mean over replicas (lowest to highest replica)",
-            format!("{} replica(s) at {} rps", vals.len(), fmt_num(top.rate_rps)),
-            format!(
-                "{} rps ({spread}); the reference model {} rps",
-                fmt_num(top.ok_per_sec.mean),
-                fmt_num(top.deterministic.goodput_rps)
-            ),
-        ));
-        if top.ok_per_sec.mean > cap && cap > 0.0 {
-            claims.push(Claim::new(
-                "comparison",
-                "above-capacity",
-                format!("delivered vs capacity {} rps", fmt_num(cap)),
-                // The mean over replicas at that rate, as the replicas table shows it.
-                Fact::Column {
-                    table: "lesson-replicas.csv",
-                    filter: vec![("offered", fmt_num(top.rate_rps))],
-                    column: "ok_per_sec_mean",
-                    agg: Agg::Max,
-                    cmp: Cmp::Gt,
-                    value: cap,
-                    tol: 0.051,
-                },
-            ));
-            steps.push(step(
-                "why delivered can read above capacity",
-                "answers in the window / window",
-                format!("{} rps delivered vs capacity {} rps", fmt_num(top.ok_per_sec.mean), fmt_num(cap)),
-                "the line still queued at the window's end drains after it and is counted, while rates divide by the window".to_owned(),
-            ));
+        if clear(p, ref_p99) {
+            match wait_p99 {
+                // T8: "random arrivals queue" only when the Poisson run queued and the reference did not.
+                Some(w) if same_server && rate < cap && p > ref_p99 && w > 0.0 && ref_wait == 0.0 => {
+                    d.answer.push(Statement::Cause {
+                        effect: Box::new(effect),
+                        cause: Box::new(Statement::Value(Measure::new(
+                            P99_WAIT_MS,
+                            runs::POISSON,
+                            poisson_at.clone(),
+                            w,
+                        ))),
+                        without: Some(Box::new(Statement::Value(Measure::new(
+                            MAX_QUEUE_WAIT_MS,
+                            runs::EVEN,
+                            even_at.clone(),
+                            ref_wait,
+                        )))),
+                    });
+                }
+                _ => d.answer.push(effect),
+            }
         }
     }
-    let below: Vec<String> = r
-        .rates
-        .iter()
-        .filter(|x| x.rate_rps < cap)
-        .filter_map(|x| {
-            let s = x.replicas.first()?;
-            Some(format!(
-                "at {} rps ({} % busy) the answered p99 is {} where the lesson's one-server reference model gives {} ms",
-                fmt_num(x.rate_rps),
-                fmt_num(100.0 * x.rate_rps / cap),
-                ms(s.p99_ms),
-                x.deterministic.p99_ms
-            ))
-        })
-        .collect();
-    let answer = if below.is_empty() {
-        format!(
-            "every offered rate is at or above capacity {} rps: the line fills whatever the arrival pattern",
-            fmt_num(cap)
-        )
-    } else {
-        format!("random arrivals queue below capacity: {}", below.join("; "))
-    };
+    if let Some(p) = poisson {
+        // T1, T20: the bound a queue limit gives, only for a fixed service time and a finite limit.
+        if let (Some(l), Some(s)) = (r.limit, fixed_ms(r)) {
+            let w = f64::from(r.workers.max(1));
+            d.answer.push(Statement::Bound {
+                m: Measure::new(
+                    MAX_TIME_IN_SYSTEM_MS,
+                    runs::POISSON,
+                    poisson_at.clone(),
+                    p.eval(&MAX_TIME_IN_SYSTEM_MS),
+                ),
+                what: "(ceil(queue limit / workers) + 1) × service time".into(),
+                bound: Arith::new(mul(add(ceil(div(n(f64::from(l)), n(w))), n(1.0)), u(s, "ms")), "ms"),
+                pre: vec![
+                    Pre::new(format!("a fixed service time of {} ms", fmt_num(s)), Cond::Given(true)),
+                    Pre::new(format!("a queue limit of {l}"), Cond::Given(true)),
+                ],
+            });
+        }
+    }
+    d.answer.push(Statement::Value(Measure::new(
+        REFUSED,
+        runs::POISSON,
+        poisson_at.clone(),
+        at.summary.refused as f64,
+    )));
+    d.answer.push(Statement::Value(Measure::new(LATE, runs::POISSON, poisson_at, at.summary.gaveup as f64)));
     let limit =
         r.limit.map_or_else(|| "no queue limit".to_owned(), |l| format!("a queue limit of {l} waiting requests"));
-    Explanation {
-        title: "What random arrivals add".into(),
-        answer,
-        steps,
-        assumes: vec![
-            format!(
-                "Open-loop Poisson arrivals from seed {} (the same draws bplab load sends), {} s per rate.",
-                r.seed,
-                fmt_num(r.seconds)
+    d.assumes = vec![
+        Statement::Definition(GOODPUT_RPS),
+        Statement::Definition(P99_ON_TIME_MS),
+        Statement::Assumption(format!(
+            "Open-loop Poisson arrivals from seed {} (the same draws bplab load sends), {} s per rate",
+            r.seed,
+            fmt_num(r.seconds)
+        )),
+        Statement::Assumption(format!("Service time: {}", r.service_words.trim_end_matches('.'))),
+        Statement::Assumption(format!(
+            "{} worker(s) behind one FIFO line with {limit}; refusals are immediate",
+            r.workers
+        )),
+        Statement::Assumption(format!(
+            "A caller gives up after {} ms (the deadline); the server still serves its queued request, for nobody",
+            r.client_timeout_ms
+        )),
+        Statement::Assumption(format!(
+            "The reference model sends evenly spaced arrivals at the same rate to one server of {ref_ms} ms (the mean / workers rounded to whole ms, at least 1), admits at most the queue limit + workers, and its p99 is of every answer (late answers included), where the Poisson run's p99 is of answers received in time (answers only)"
+        )),
+        Statement::Assumption(
+            "Rates divide by the window; the line still queued at its end drains after it and is counted".into(),
+        ),
+        Statement::Assumption(match r.rates.iter().map(|x| x.replicas.len()).max().unwrap_or(0) {
+            0 | 1 => "The replicas table has one replica: no interval".to_owned(),
+            k => format!(
+                "The replicas table gives the mean and a 95 % interval over {k} replicas (seeds from {})",
+                r.seed
             ),
-            format!("Service time: {}.", r.service_words),
-            format!("{} worker(s) behind one FIFO line with {limit}; refusals are immediate.", r.workers),
-            format!(
-                "A caller gives up after {} ms; the server still serves its queued request (done but not ok).",
-                r.client_timeout_ms
-            ),
-        ],
-        ignores: strings(&[
-            "Network time, connection set-up and the load tool's own scheduling jitter.",
-            "Retries: a refused or abandoned caller does not come back.",
-            "Service times that depend on load (contention, GC, caches): each draw is independent.",
-        ]),
-        would_change: vec![
-            "More spread in the service time (exp, lognormal, mix) lengthens the tail at the same mean.".into(),
-            "More workers behind one line shorten the wait at the same utilisation (pooling).".into(),
-            match r.limit {
-                Some(0) => "A queue limit of 0 lets no line form: a request finding every worker busy is refused.".into(),
-                Some(l) => format!(
-                    "A queue limit of {l} bounds the time in the system at (ceil({l} / {}) + 1) service times for a fixed service time ({} ms at the mean); a varying service time can pass it.",
-                    r.workers,
-                    fmt_num(crate::calc::worst_time_ms(u64::from(l), r.workers, r.service_mean_ms))
-                ),
-                None => "With no queue limit the line grows until callers give up.".into(),
-            },
-        ],
-        claims,
-    }
+        }),
+    ];
+    d.ignores = vec![
+        Statement::Assumption("Network time, connection set-up and the load tool's own scheduling jitter".into()),
+        Statement::Assumption("Retries: a refused or abandoned caller does not come back".into()),
+        Statement::Assumption(
+            "Service times that depend on load (contention, GC, caches): each draw is independent".into(),
+        ),
+    ];
+    d
+}
+
+fn explanation(r: &LessonReport, poisson: Option<&RunLog>, even: &RunLog) -> Explanation {
+    doc(r, poisson, even).explanation()
 }
 
 pub(in crate::experiments) fn readouts(r: &LessonReport) -> Vec<Readout> {

@@ -12,9 +12,11 @@ pub(in crate::experiments) fn lint(lower: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// No run statements yet (its explanation still states claims over its CSVs).
-pub(in crate::experiments) fn request_logs(_: &LessonReport) -> Logs {
-    Logs::default()
+/// The chosen rate's two runs, re-made with every request kept: the
+/// Poisson run (the model's own setup and seed) and the reference model.
+pub(in crate::experiments) fn request_logs(r: &LessonReport) -> Logs {
+    use super::explain::runs;
+    Logs { runs: runs::poisson(r).into_iter().chain([runs::even(r)]).collect() }
 }
 
 /// The same-bytes reference case: two workers, a lognormal service time,

@@ -1,0 +1,92 @@
+//! Issue 35, part 2: the lesson, adaptive and metastable explanations as
+//! statements. Each finding of `shared/audit/explanations-2.md` about them
+//! at its exact flags (each failed on the code before the conversion), and
+//! every statement re-checked against the runs' per-request records.
+
+use bplab_core::claim::check_report;
+use bplab_core::{Caps, EXPERIMENTS, Experiment, Report, Scenario};
+
+fn report(exp: &str, edits: &[(&str, &str)]) -> Report {
+    let e = EXPERIMENTS.iter().find(|e| e.name == exp).expect("experiment");
+    let mut p = Experiment::get(e.id).defaults();
+    p.apply(edits).unwrap_or_else(|err| panic!("{edits:?}: {err}"));
+    let r = Scenario::new(p, Caps::CLI).expect("scenario").run();
+    check_report(exp, &r).unwrap_or_else(|why| panic!("false statement at {edits:?}: {why}"));
+    r
+}
+
+fn text(exp: &str, edits: &[(&str, &str)]) -> String {
+    report(exp, edits).explanations().iter().map(|e| e.to_text()).collect()
+}
+
+#[test]
+fn t7_the_reference_model_is_the_server_it_runs() {
+    // 8 workers at exp:21: the model runs round(21 / 8) = 3 ms, not 2.63.
+    let t = text(
+        "lesson",
+        &[("workers", "8"), ("service", "exp:21"), ("rate", "300,360,380,400"), ("at-rate", "380"), ("limit", "40")],
+    );
+    assert!(!t.contains("2.63 ms") && t.contains("round(21 / 8) = 3 ms") && t.contains("one server of 3 ms"), "{t}");
+    let t = text(
+        "lesson",
+        &[("workers", "2"), ("service", "fixed:21"), ("rate", "93"), ("at-rate", "93"), ("limit", "10")],
+    );
+    assert!(!t.contains("10.5 ms") && t.contains("round(21 / 2) = 11 ms") && t.contains("one server of 11 ms"), "{t}");
+}
+
+#[test]
+fn t8_random_arrivals_queue_only_where_the_run_shows_it() {
+    // A queue limit of 0 and 16 workers: nothing queues, no such cause.
+    let t = text(
+        "lesson",
+        &[("limit", "0"), ("workers", "16"), ("service", "fixed:5"), ("rate", "1000,3000,3500"), ("at-rate", "1000")],
+    );
+    assert!(!t.contains("queue below capacity") && !t.contains("because"), "{t}");
+    // Equal p99s at 0.5 rps: nothing to explain.
+    let t = text("lesson", &[("rate", "0.5,1"), ("seconds", "2"), ("at-rate", "0.5"), ("replicas", "1")]);
+    assert!(!t.contains("queue below capacity") && !t.contains("because"), "{t}");
+    // Where the same server queues only under Poisson arrivals, the cause is stated, checked.
+    let t = text("lesson", &[("at-rate", "40"), ("rate", "40")]);
+    assert!(t.contains("because the p99 queue wait of answered requests at 40 rps with Poisson arrivals"), "{t}");
+    assert!(t.contains("the longest queue wait of answered requests at 40 rps with evenly spaced arrivals"), "{t}");
+}
+
+#[test]
+fn t20_no_limit_does_not_claim_the_line_grows() {
+    let t = text(
+        "lesson",
+        &[
+            ("rate", "47.1"),
+            ("limit", "off"),
+            ("seconds", "200"),
+            ("client-timeout-ms", "100000"),
+            ("at-rate", "47.1"),
+            ("replicas", "1"),
+        ],
+    );
+    assert!(!t.contains("grows until callers give up"), "{t}");
+    assert!(t.contains("requests answered after the deadline at 47.1 rps with Poisson arrivals is 0"), "{t}");
+}
+
+#[test]
+fn t31_rate_and_capacity_are_compared_exactly() {
+    let t = text(
+        "lesson",
+        &[("workers", "8"), ("service", "exp:21"), ("rate", "300,360,380,400"), ("at-rate", "380"), ("limit", "40")],
+    );
+    assert!(!t.contains("= 1 (below 1"), "{t}");
+    assert!(t.contains("The chosen rate (380 rps) is below the capacity (8 × 1000 / 21"), "{t}");
+}
+
+#[test]
+fn t1_the_fixed_service_bound_only_for_fixed_service() {
+    // Fixed service and a limit of 10: the bound, checked against the longest time of any request.
+    let t = text("lesson", &[("at-rate", "40"), ("rate", "40")]);
+    assert!(
+        t.contains("(ceil(10 / 1) + 1) × 21 ms = 231 ms (for a fixed service time of 21 ms and a queue limit of 10)"),
+        "{t}"
+    );
+    // Exponential service: no fixed-service bound at all.
+    let t = text("lesson", &[("service", "exp:21"), ("at-rate", "40"), ("rate", "40")]);
+    assert!(!t.contains("× 21 ms ="), "{t}");
+}
