@@ -82,6 +82,7 @@ pub fn tune_command() -> Command {
             Arg::new("shard")
                 .long("shard")
                 .value_name("K/N")
+                .requires("jsonl")
                 .help("run only the grid points whose id is K modulo N (with --jsonl; merge the shards with --merge)"),
         )
         .arg(
@@ -272,7 +273,7 @@ pub fn run_tune(m: &ArgMatches) -> Result<(), Failure> {
         } else {
             std::fs::write(path, text).map_err(|e| Failure::Runtime(format!("{path}: {e}")))?;
         }
-        if m.contains_id("shard") && m.get_one::<String>("shard").is_some() {
+        if m.get_one::<String>("shard").is_some() {
             return Ok(());
         }
     }
@@ -291,13 +292,8 @@ pub fn run_tune(m: &ArgMatches) -> Result<(), Failure> {
     if m.get_one::<String>("jsonl").is_some_and(|p| p == "-") {
         return Ok(());
     }
-    println!(
-        "fitted: {} worker(s), {}, rates {:?} rps, budget {} ms",
-        f.workers,
-        f.service,
-        input.rates_rps,
-        fmt_num(b)
-    );
+    let rates: Vec<String> = input.rates_rps.iter().map(|r| fmt_num(*r)).collect();
+    println!("workers {}  service {}  rates_rps {}  budget_ms {}", f.workers, f.service, rates.join(","), fmt_num(b));
     println!();
     println!("{:<10} {:>9} {:>6}  settings", "controller", "goodput/s", "meets");
     for s in &p.per_controller {
