@@ -10,13 +10,22 @@ use super::model::{self, Server};
 /// The most common count of answered requests in flight (client view) at
 /// each refusal of a per-request level: the server was full then.
 fn full_at_refusals(level: &Level) -> Option<u64> {
-    let ok: Vec<(f64, f64)> =
-        level.requests.iter().filter(|r| r.ok()).map(|r| (r.start_ms, r.start_ms + r.latency_ms)).collect();
+    // In flight at t: answered requests started before t less those ended
+    // by t, from the sorted starts and ends (n log n, not n × refusals).
+    let mut starts: Vec<f64> = level.requests.iter().filter(|r| r.ok()).map(|r| r.start_ms).collect();
+    let mut ends: Vec<f64> = level.requests.iter().filter(|r| r.ok()).map(|r| r.start_ms + r.latency_ms).collect();
+    starts.sort_by(f64::total_cmp);
+    ends.sort_by(f64::total_cmp);
     let mut counts: Vec<u64> = level
         .requests
         .iter()
         .filter(|r| r.refused())
-        .map(|r| ok.iter().filter(|(s, e)| *s < r.start_ms && *e > r.start_ms).count() as u64)
+        .map(|r| {
+            let t = r.start_ms;
+            let started = starts.partition_point(|&s| s < t);
+            let ended = ends.partition_point(|&e| e <= t);
+            started.saturating_sub(ended) as u64
+        })
         .collect();
     counts.sort_unstable();
     let mut best: Option<(u64, usize)> = None;
