@@ -259,7 +259,10 @@ pub fn run_tune(m: &ArgMatches) -> Result<(), Failure> {
     input.validate().map_err(usage)?;
     let (k, n) = shard(m)?;
     let scored = match m.get_many::<String>("merge") {
-        Some(paths) => read_jsonl(paths.collect())?,
+        // Scored again against this run's budget: the lines keep the runs, not a verdict.
+        Some(paths) => {
+            read_jsonl(paths.collect())?.into_iter().map(|s| Scored::new(s.point, s.cells, input.budget_ms)).collect()
+        }
         None => tune::run_shard(&input, k, n).map_err(usage)?,
     };
     if let Some(path) = m.get_one::<String>("jsonl") {
