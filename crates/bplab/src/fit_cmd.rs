@@ -99,10 +99,20 @@ fn usage(e: FitError) -> Failure {
     Failure::Usage(e.to_string())
 }
 
+/// Largest file read, bytes (the core reads at most 2,000,000 rows).
+const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
+
 /// Reads and parses every file; a file that cannot be read is named.
 fn read_levels(m: &ArgMatches) -> Result<Vec<fit::Level>, Failure> {
     let mut levels = Vec::new();
     for path in m.get_many::<String>("files").into_iter().flatten() {
+        // The core caps the rows; this caps what is read before it counts them.
+        let size = std::fs::metadata(path).map(|md| md.len()).unwrap_or(0);
+        if size > MAX_FILE_BYTES {
+            return Err(Failure::Usage(format!(
+                "{path}: {size} bytes, more than the {MAX_FILE_BYTES} a file may hold: give a shorter run"
+            )));
+        }
         let text = std::fs::read_to_string(path).map_err(|e| Failure::Usage(format!("{path}: cannot read it: {e}")))?;
         levels.extend(fit::read(path, &text).map_err(usage)?);
     }
