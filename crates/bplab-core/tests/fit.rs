@@ -62,9 +62,9 @@ fn recovers_within(f: &Fit, limit: Option<u32>, limit_slack: u32) {
         (Some(got), Some(want)) => assert!(got.abs_diff(want) <= limit_slack, "queue limit {got}, want {want}"),
         (got, want) => assert_eq!(got, want, "queue limit"),
     }
+    // On these files the model is within 10 % on ok/s and 20 % on p99 at every load.
     for r in &f.rows {
-        let said = f.reasons.iter().any(|x| format!("{x:?}").contains(&r.file));
-        assert!(r.within || said, "{} #{} is off and the fit does not say why", r.file, r.index);
+        assert!(r.within, "{} #{}: ok/s {:+.3}, p99 {:?}", r.file, r.index, r.ok_error, r.p99_error);
     }
 }
 
@@ -170,4 +170,35 @@ fn tune_picks_and_rerunning_the_choice_reproduces_its_figures() {
     let mut merged = tune::run_shard(&input, 0, 2).unwrap();
     merged.extend(tune::run_shard(&input, 1, 2).unwrap());
     assert_eq!(tune::pick(&merged).unwrap().best, pick.best);
+}
+
+#[test]
+fn a_service_that_slows_before_saturation_is_called_poor_with_the_reason() {
+    use fit::explain::{Kind, Subject, explain};
+    // One caller: 80 ms alone. Then a send every 100 ms answered in 110 ms:
+    // no queue can explain that (one 80 ms worker is free at each send).
+    let low: String = (0..40).map(|i| format!("{} 80 200\n", i * 100)).collect();
+    let busy: String = (0..60).map(|i| format!("{} 110 200\n", i * 100)).collect();
+    let mut levels = fit::read("low.txt", &low).unwrap();
+    levels.extend(fit::read("busy.txt", &busy).unwrap());
+    let f = fit::fit(levels, 1).unwrap();
+    assert!(!f.good());
+    assert!(
+        f.reasons
+            .iter()
+            .any(|r| matches!(r, fit::Reason::LatencyGrowsBeforeSaturation { file, .. } if file == "busy.txt")),
+        "{:?}",
+        f.reasons
+    );
+    assert!(f.reasons.contains(&fit::Reason::NotSaturated));
+    let said = explain(Subject::Fit(&f));
+    assert!(
+        said.iter().any(|s| s.kind == Kind::Verdict && s.text.starts_with("The fit is poor at 1 of 2 loads")),
+        "{said:?}"
+    );
+    assert!(
+        said.iter()
+            .any(|s| s.kind == Kind::Poor && s.text.contains("the latency grows with the rate before saturation")),
+        "{said:?}"
+    );
 }

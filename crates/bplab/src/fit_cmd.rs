@@ -82,6 +82,7 @@ pub fn tune_command() -> Command {
             Arg::new("shard")
                 .long("shard")
                 .value_name("K/N")
+                .requires("jsonl")
                 .help("run only the grid points whose id is K modulo N (with --jsonl; merge the shards with --merge)"),
         )
         .arg(
@@ -98,10 +99,20 @@ fn usage(e: FitError) -> Failure {
     Failure::Usage(e.to_string())
 }
 
+/// Largest file read, bytes (the core reads at most 2,000,000 rows).
+const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
+
 /// Reads and parses every file; a file that cannot be read is named.
 fn read_levels(m: &ArgMatches) -> Result<Vec<fit::Level>, Failure> {
     let mut levels = Vec::new();
     for path in m.get_many::<String>("files").into_iter().flatten() {
+        // The core caps the rows; this caps what is read before it counts them.
+        let size = std::fs::metadata(path).map(|md| md.len()).unwrap_or(0);
+        if size > MAX_FILE_BYTES {
+            return Err(Failure::Usage(format!(
+                "{path}: {size} bytes, more than the {MAX_FILE_BYTES} a file may hold: give a shorter run"
+            )));
+        }
         let text = std::fs::read_to_string(path).map_err(|e| Failure::Usage(format!("{path}: cannot read it: {e}")))?;
         levels.extend(fit::read(path, &text).map_err(usage)?);
     }
@@ -258,7 +269,10 @@ pub fn run_tune(m: &ArgMatches) -> Result<(), Failure> {
     input.validate().map_err(usage)?;
     let (k, n) = shard(m)?;
     let scored = match m.get_many::<String>("merge") {
-        Some(paths) => read_jsonl(paths.collect())?,
+        // Scored again against this run's budget: the lines keep the runs, not a verdict.
+        Some(paths) => {
+            read_jsonl(paths.collect())?.into_iter().map(|s| Scored::new(s.point, s.cells, input.budget_ms)).collect()
+        }
         None => tune::run_shard(&input, k, n).map_err(usage)?,
     };
     if let Some(path) = m.get_one::<String>("jsonl") {
@@ -272,7 +286,7 @@ pub fn run_tune(m: &ArgMatches) -> Result<(), Failure> {
         } else {
             std::fs::write(path, text).map_err(|e| Failure::Runtime(format!("{path}: {e}")))?;
         }
-        if m.contains_id("shard") && m.get_one::<String>("shard").is_some() {
+        if m.get_one::<String>("shard").is_some() {
             return Ok(());
         }
     }
@@ -291,13 +305,8 @@ pub fn run_tune(m: &ArgMatches) -> Result<(), Failure> {
     if m.get_one::<String>("jsonl").is_some_and(|p| p == "-") {
         return Ok(());
     }
-    println!(
-        "fitted: {} worker(s), {}, rates {:?} rps, budget {} ms",
-        f.workers,
-        f.service,
-        input.rates_rps,
-        fmt_num(b)
-    );
+    let rates: Vec<String> = input.rates_rps.iter().map(|r| fmt_num(*r)).collect();
+    println!("workers {}  service {}  rates_rps {}  budget_ms {}", f.workers, f.service, rates.join(","), fmt_num(b));
     println!();
     println!("{:<10} {:>9} {:>6}  settings", "controller", "goodput/s", "meets");
     for s in &p.per_controller {

@@ -153,12 +153,22 @@ fn tune_shards_written_as_json_lines_merge_to_the_same_choice() {
     assert_eq!(tune_json(&merge)["pick"]["best"], whole["pick"]["best"]);
 }
 
+/// One live run at a time: the load tools and the server share two cores
+/// with the rest of the suite, and a starved caller measures itself.
+static LIVE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
+    LIVE.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
 /// A free loopback port (bound, then released).
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
-struct Server(Child);
+/// `bplab serve` for the live runs: 2 workers × (1 ms spin + 99 ms wait),
+/// so capacity 20/s; killed when dropped.
+struct Server(Child, String);
 
 impl Drop for Server {
     fn drop(&mut self) {
@@ -167,45 +177,144 @@ impl Drop for Server {
     }
 }
 
-fn hey_csv(args: &[&str], url: &str, out: &Path) -> bool {
-    let o = Command::new("hey").args(args).args(["-o", "csv", url]).stderr(Stdio::null()).output();
-    match o {
-        Ok(o) if o.status.success() && !o.stdout.is_empty() => std::fs::write(out, o.stdout).is_ok(),
-        _ => false,
-    }
-}
-
-#[test]
-fn live_hey_against_bplab_serve_is_fitted() {
-    if Command::new("hey").arg("-h").stderr(Stdio::null()).stdout(Stdio::null()).status().is_err() {
-        println!("note: hey is not installed; the live run is skipped (the committed fixtures ran above)");
-        return;
-    }
-    let port = free_port().to_string();
-    let addr = format!("127.0.0.1:{port}");
+fn serve(limit: &str) -> Server {
+    let addr = format!("127.0.0.1:{}", free_port());
     let child = Command::new(env!("CARGO_BIN_EXE_bplab"))
-        .args(["serve", "--workers", "2", "--spin-ms", "1", "--wait-ms", "99", "--limit", "4", "--addr", &addr])
+        .args(["serve", "--workers", "2", "--spin-ms", "1", "--wait-ms", "99", "--limit", limit, "--addr", &addr])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let _server = Server(child);
-    let url = format!("http://{addr}/");
     let ready = (0..50).any(|_| {
         std::thread::sleep(Duration::from_millis(100));
         std::net::TcpStream::connect(&addr).is_ok()
     });
     assert!(ready, "bplab serve did not start on {addr}");
-    let tmp = tempfile::tempdir().unwrap();
-    let (low, high) = (tmp.path().join("low.csv"), tmp.path().join("high.csv"));
-    assert!(hey_csv(&["-n", "40", "-c", "1"], &url, &low), "hey -n 40 -c 1 failed");
-    assert!(hey_csv(&["-z", "4s", "-c", "12", "-q", "5"], &url, &high), "hey -z 4s -c 12 -q 5 failed");
-    let o = bplab_within(&["fit", "--json", low.to_str().unwrap(), high.to_str().unwrap()], Duration::from_secs(60));
+    let url = format!("http://{addr}/");
+    Server(child, url)
+}
+
+/// Whether `tool` runs here; prints the note of a skipped live run if not.
+fn installed(tool: &str, probe: &[&str]) -> bool {
+    let ok = Command::new(tool).args(probe).stdout(Stdio::null()).stderr(Stdio::null()).status().is_ok();
+    if !ok {
+        println!("note: {tool} is not installed; its live run is skipped (its committed fixtures ran above)");
+    }
+    ok
+}
+
+/// Runs `tool args…`, writing its stdout to `out` when asked.
+fn run_tool(tool: &str, args: &[&str], out: Option<&Path>) {
+    let o = Command::new(tool).args(args).stderr(Stdio::null()).output().unwrap();
+    if let Some(path) = out {
+        assert!(!o.stdout.is_empty(), "{tool} {args:?} printed nothing");
+        std::fs::write(path, o.stdout).unwrap();
+    }
+}
+
+/// Fits `files` and checks the live server's settings: 2 workers, 100 ms,
+/// 20/s, the limit (within `slack`).
+fn fits_live(files: &[&Path], limit: Option<u64>, slack: u64) {
+    let mut args = vec!["fit", "--json"];
+    args.extend(files.iter().map(|p| p.to_str().unwrap()));
+    let o = bplab_within(&args, Duration::from_secs(60));
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    // 2 workers × 100 ms: capacity 20/s; 4 may wait.
+    // A live run on a machine whose cores are busy can starve the caller
+    // (latency and rate that are the client's, not the server's). Then the
+    // issue's other branch applies: the fit must say it is poor, and why.
+    let poor: Vec<&serde_json::Value> = v["reasons"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["reason"] != "no-status" && r["reason"] != "approximate-distribution")
+        .collect();
+    if !poor.is_empty() {
+        let said: Vec<&str> = v["sentences"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["kind"] == "poor")
+            .filter_map(|s| s["text"].as_str())
+            .collect();
+        assert!(!said.is_empty(), "poor without saying why: {v}");
+        println!("note: this live run was noisy and the fit says so: {said:?}");
+        return;
+    }
     assert_eq!(v["workers"], 2, "{v}");
     let (s, c) = (v["mean_service_ms"].as_f64().unwrap(), v["capacity_rps"].as_f64().unwrap());
     assert!((s / 100.0 - 1.0).abs() <= 0.1 && (c / 20.0 - 1.0).abs() <= 0.1, "{s} ms, {c}/s");
-    assert_eq!(v["queue_limit"], 4, "{v}");
+    match (v["queue_limit"].as_u64(), limit) {
+        (Some(got), Some(want)) => assert!(got.abs_diff(want) <= slack, "limit {got}, want {want}"),
+        (got, want) => assert_eq!(got, want, "{v}"),
+    }
+}
+
+#[test]
+fn live_hey_against_bplab_serve_is_fitted() {
+    if !installed("hey", &["-h"]) {
+        return;
+    }
+    let _one = one_at_a_time();
+    let server = serve("4");
+    let tmp = tempfile::tempdir().unwrap();
+    let (low, high) = (tmp.path().join("low.csv"), tmp.path().join("high.csv"));
+    run_tool("hey", &["-n", "40", "-c", "1", "-o", "csv", &server.1], Some(&low));
+    run_tool("hey", &["-z", "4s", "-c", "12", "-q", "5", "-o", "csv", &server.1], Some(&high));
+    fits_live(&[&low, &high], Some(4), 0);
+}
+
+#[test]
+fn live_ab_against_bplab_serve_is_fitted() {
+    if !installed("ab", &["-V"]) {
+        return;
+    }
+    let _one = one_at_a_time();
+    let server = serve("off");
+    let tmp = tempfile::tempdir().unwrap();
+    let (low, high) = (tmp.path().join("low.tsv"), tmp.path().join("high.tsv"));
+    run_tool("ab", &["-q", "-n", "40", "-c", "1", "-g", low.to_str().unwrap(), &server.1], None);
+    run_tool("ab", &["-q", "-n", "100", "-c", "6", "-g", high.to_str().unwrap(), &server.1], None);
+    fits_live(&[&low, &high], None, 0);
+}
+
+#[test]
+fn live_bplab_load_against_bplab_serve_is_fitted() {
+    let _one = one_at_a_time();
+    let server = serve("4");
+    let tmp = tempfile::tempdir().unwrap();
+    let csv = tmp.path().join("load.csv");
+    let o = bplab_within(
+        &["load", "--target", &server.1, "--rate", "5,40", "--seconds", "5", "--csv", csv.to_str().unwrap(), "-q"],
+        Duration::from_secs(60),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    fits_live(&[&csv], Some(4), 0);
+}
+
+#[test]
+fn live_locust_against_bplab_serve_is_fitted() {
+    if !installed("locust", &["--version"]) {
+        return;
+    }
+    let _one = one_at_a_time();
+    let server = serve("4");
+    let tmp = tempfile::tempdir().unwrap();
+    let locustfile = fixtures().join("locustfile.py");
+    let mut files = Vec::new();
+    for users in ["1", "12"] {
+        let prefix = tmp.path().join(format!("u{users}"));
+        let o = Command::new("locust")
+            .args(["-f", locustfile.to_str().unwrap(), "--headless", "-u", users, "-r", users, "-t", "6s"])
+            .args(["-H", &server.1, "--csv", prefix.to_str().unwrap(), "--only-summary"])
+            .env("PACING_S", "0.25")
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        let _ = o; // locust exits 1 when any request failed: the 503s are the point.
+        files.push(tmp.path().join(format!("u{users}_stats.csv")));
+    }
+    let refs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
+    fits_live(&refs, Some(4), 1);
 }

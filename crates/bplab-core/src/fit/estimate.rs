@@ -4,13 +4,12 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use serde::Serialize;
-
 use super::error::FitError;
 use super::level::{Level, Tool};
+use super::limit::queue_limit;
 use super::model::{self, Arrivals, Server};
-use super::service::{Choice, Sample, choose};
-use crate::stochastic::ServiceTime;
+use super::report::{Fit, LowLoad, Point, Reason, Row};
+use super::service::{Sample, choose};
 
 /// Low-load requests the service distribution needs.
 pub const MIN_LOW_LOAD: usize = 30;
@@ -25,166 +24,6 @@ pub const OK_TOLERANCE: f64 = 0.10;
 pub const P99_TOLERANCE: f64 = 0.20;
 /// Answers below which a level's p99 is the largest of a few values.
 pub const FEW_FOR_P99: u64 = 100;
-
-/// Measured or modelled figures of one load.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
-pub struct Point {
-    /// Answers per second.
-    pub ok_per_sec: f64,
-    /// Median latency of the answers, ms.
-    pub p50_ms: Option<f64>,
-    /// 99th percentile, ms.
-    pub p99_ms: Option<f64>,
-}
-
-/// Model beside measurement at one load.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Row {
-    /// The file.
-    pub file: String,
-    /// The level's index in its file.
-    pub index: usize,
-    /// The tool.
-    pub tool: Tool,
-    /// Requests sent per second (measured).
-    pub sent_rps: f64,
-    /// Offered rate when the tool states one.
-    pub offered_rps: Option<f64>,
-    /// Whether it counts as saturated.
-    pub saturated: bool,
-    /// Measured.
-    pub measured: Point,
-    /// The engine's.
-    pub model: Point,
-    /// How the model's arrivals were made.
-    pub arrivals: Arrivals,
-    /// `(model − measured) / measured` of answers/s.
-    pub ok_error: f64,
-    /// Same for the median (`None` when either is missing).
-    pub p50_error: Option<f64>,
-    /// Same for the p99.
-    pub p99_error: Option<f64>,
-    /// Within [`OK_TOLERANCE`] and [`P99_TOLERANCE`].
-    pub within: bool,
-}
-
-/// Why the fit is poor (or only approximate) somewhere: typed, so the one
-/// place that words them ([`super::explain`]) can.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "reason", rename_all = "kebab-case")]
-pub enum Reason {
-    /// No load was saturated: the capacity and workers are not measured.
-    NotSaturated,
-    /// Latency grew with the rate before saturation: the model (one queue
-    /// in front of identical workers) answers faster than measured.
-    LatencyGrowsBeforeSaturation {
-        /// File and level.
-        file: String,
-        /// Index in the file.
-        index: usize,
-        /// Measured median, ms.
-        measured_p50_ms: f64,
-        /// Model median, ms.
-        model_p50_ms: f64,
-    },
-    /// No candidate distribution meets the tolerance at every checked quantile.
-    ApproximateDistribution {
-        /// The chosen one's largest relative error.
-        max_error: f64,
-        /// Where.
-        at_p: f64,
-    },
-    /// A file records no status, so refusals cannot be told from answers.
-    NoStatus {
-        /// The file.
-        file: String,
-    },
-    /// Answers per second off by more than the tolerance.
-    OkRate {
-        /// File.
-        file: String,
-        /// Index in the file.
-        index: usize,
-        /// Relative error.
-        error: f64,
-    },
-    /// p99 off by more than the tolerance.
-    P99 {
-        /// File.
-        file: String,
-        /// Index in the file.
-        index: usize,
-        /// Relative error.
-        error: f64,
-        /// Answers the measured p99 is over.
-        answers: u64,
-    },
-    /// capacity × low-load latency is far from a whole number of workers.
-    WorkersNotWhole {
-        /// The estimate before rounding.
-        estimate: f64,
-    },
-    /// The file has no send times and its callers waited for answers: the
-    /// model sends Poisson at the measured rate instead.
-    ClosedLoopAsPoisson {
-        /// File.
-        file: String,
-    },
-}
-
-/// What the low-load sample was.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct LowLoad {
-    /// Files it came from.
-    pub files: Vec<String>,
-    /// Requests in it (0: a percentile table).
-    pub requests: usize,
-    /// Mean latency, ms.
-    pub mean_ms: f64,
-    /// Median latency, ms.
-    pub p50_ms: f64,
-}
-
-/// The fitted server and the model beside the measurement.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Fit {
-    /// Effective workers: `round(capacity × low-load mean latency / 1000)`, at least 1.
-    pub workers: u32,
-    /// Mean time a request holds a worker, ms: `workers × 1000 / capacity`
-    /// (the low-load mean when no load was saturated).
-    pub mean_service_ms: f64,
-    /// Sustained answers per second at saturation (the most over the
-    /// saturated loads); `None` when none was saturated.
-    pub capacity_rps: Option<f64>,
-    /// Requests allowed to wait, when refusals were seen.
-    pub queue_limit: Option<u32>,
-    /// How it was found.
-    pub limit_method: Option<LimitMethod>,
-    /// The chosen distribution, in the `--service` grammar.
-    #[serde(serialize_with = "as_text")]
-    pub service: ServiceTime,
-    /// Latency outside the server, ms: low-load mean less the service mean.
-    pub overhead_ms: f64,
-    /// Workers before rounding.
-    pub workers_estimate: f64,
-    /// The low-load sample.
-    pub low_load: LowLoad,
-    /// How the distribution was chosen.
-    pub choice: Choice,
-    /// Model beside measurement, one per load with counts.
-    pub rows: Vec<Row>,
-    /// Where the fit is poor, and why.
-    pub reasons: Vec<Reason>,
-    /// The engine's seed.
-    pub seed: u64,
-    /// The loads read (without their per-request lists).
-    #[serde(skip)]
-    pub levels: Vec<Level>,
-}
-
-fn as_text<S: serde::Serializer>(s: &ServiceTime, ser: S) -> Result<S::Ok, S::Error> {
-    ser.collect_str(s)
-}
 
 /// Slack for rounded times, ms.
 const ROUNDING_MS: f64 = 1.0;
@@ -263,77 +102,6 @@ fn low_load(levels: &[Level]) -> Result<(Sample, LowLoad), FitError> {
         need: MIN_LOW_LOAD as u64,
         what: "answered requests sent while no other was in flight (run one caller, or a low rate, longer)",
     })
-}
-
-/// The most common count of answered requests in flight (client view) at
-/// each refusal of a per-request level: the server was full then.
-fn full_at_refusals(level: &Level) -> Option<u64> {
-    let ok: Vec<(f64, f64)> =
-        level.requests.iter().filter(|r| r.ok()).map(|r| (r.start_ms, r.start_ms + r.latency_ms)).collect();
-    let mut counts: Vec<u64> = level
-        .requests
-        .iter()
-        .filter(|r| r.refused())
-        .map(|r| ok.iter().filter(|(s, e)| *s < r.start_ms && *e > r.start_ms).count() as u64)
-        .collect();
-    counts.sort_unstable();
-    let mut best: Option<(u64, usize)> = None;
-    for chunk in counts.chunk_by(|a, b| a == b) {
-        if best.is_none_or(|(_, n)| chunk.len() > n) {
-            best = Some((chunk[0], chunk.len()));
-        }
-    }
-    best.map(|b| b.0)
-}
-
-/// How the queue limit was found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum LimitMethod {
-    /// The most common count of answered requests in flight at a refusal,
-    /// less the workers (per-request files with statuses).
-    InFlightAtRefusals,
-    /// The server's own peak line at a load with refusals (`bplab load`'s `queued`).
-    PeakLine,
-    /// The limit whose engine run gives the measured median at the load
-    /// with the most refusals (aggregates only, e.g. Locust): approximate.
-    Calibrated,
-}
-
-fn queue_limit(levels: &[Level], saturated: &[bool], server: &Server) -> Option<(u32, LimitMethod)> {
-    let w = u64::from(server.workers);
-    let per_request = levels.iter().filter(|l| !l.coarse_starts && l.refused > 0 && !l.requests.is_empty());
-    if let Some(full) = per_request.filter_map(full_at_refusals).max() {
-        return Some((u32::try_from(full.saturating_sub(w)).ok()?, LimitMethod::InFlightAtRefusals));
-    }
-    if let Some(q) = levels.iter().filter(|l| l.refused > 0).filter_map(|l| l.peak_queue).max() {
-        return Some((u32::try_from(q).ok()?, LimitMethod::PeakLine));
-    }
-    calibrated_limit(levels, saturated, server).map(|q| (q, LimitMethod::Calibrated))
-}
-
-/// Most limits [`calibrated_limit`] tries.
-const MAX_CALIBRATED_LIMIT: u32 = 256;
-
-/// Aggregates only (Locust): the limit whose engine run at the load with
-/// the most refusals gives the median answered latency nearest the
-/// measured one (the smaller on a tie): the line's length sets the wait.
-fn calibrated_limit(levels: &[Level], saturated: &[bool], server: &Server) -> Option<u32> {
-    let l =
-        levels.iter().zip(saturated).filter(|(l, s)| **s && l.refused > 0).map(|x| x.0).max_by_key(|l| l.refused)?;
-    let want = l.p50_ms?;
-    // Past the limit at which the wait alone is twice the measured median, longer lines only wait longer.
-    let top = ((2.0 * want / server.service.mean_ms()) * f64::from(server.workers)).ceil();
-    // Each try is one engine run of the level: keep their total under the fit's cap.
-    let affordable = (MAX_REQUESTS / l.sent.max(1)).saturating_sub(1).min(u64::from(MAX_CALIBRATED_LIMIT)) as u32;
-    let top = (top.max(1.0) as u32).min(affordable);
-    (0..=top)
-        .filter_map(|q| {
-            let (s, _) = model::run(l, &Server { queue_limit: Some(q), ..*server })?;
-            Some((q, (s.p50_ms? - want).abs()))
-        })
-        .min_by(|a, b| a.1.total_cmp(&b.1))
-        .map(|x| x.0)
 }
 
 fn rel(model: f64, measured: f64) -> f64 {
@@ -464,13 +232,4 @@ pub fn fit(levels: Vec<Level>, seed: u64) -> Result<Fit, FitError> {
         seed,
         levels,
     })
-}
-
-impl Fit {
-    /// Whether every load's model is within the tolerances and nothing else
-    /// makes the fit poor (an approximate distribution alone does not).
-    pub fn good(&self) -> bool {
-        self.rows.iter().all(|r| r.within)
-            && !self.reasons.iter().any(|r| matches!(r, Reason::NotSaturated | Reason::WorkersNotWhole { .. }))
-    }
 }

@@ -2,7 +2,9 @@
 //! function ([`explain`]) from typed values, so it can move to the
 //! statements framework whole. Nothing else in `fit` words a claim.
 
-use super::estimate::{FEW_FOR_P99, Fit, LimitMethod, OK_TOLERANCE, P99_TOLERANCE, Reason, SATURATED_P50};
+use super::estimate::{FEW_FOR_P99, OK_TOLERANCE, P99_TOLERANCE, SATURATED_P50};
+use super::limit::LimitMethod;
+use super::report::{Fit, Reason};
 use super::service::TOLERANCE;
 use super::tune::{DEPLOY_AT_MS, Pick, TuneInput, WINDOW_MS};
 use crate::calc::fmt_num;

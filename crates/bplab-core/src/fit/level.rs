@@ -42,8 +42,8 @@ impl Tool {
 
     /// Whether the tool's callers wait for each answer before the next
     /// request (a closed loop: hey, ab, Locust) rather than sending on a
-    /// schedule (`bplab load`). The plain format is taken as a closed loop
-    /// only when its send times say so (see [`Level::closed_loop`]).
+    /// schedule (`bplab load`). A plain file is not: its own send times are
+    /// replayed whatever sent them.
     pub fn closed_loop(self) -> bool {
         !matches!(self, Tool::BplabCsv | Tool::BplabTimeline | Tool::Plain)
     }
@@ -171,8 +171,7 @@ impl Level {
         self.sent > 0 && self.duration_ms > 0.0
     }
 
-    /// Whether the callers waited for their answers: the tool is a closed
-    /// loop, or a plain file's sends never overlap more than a few callers'.
+    /// Whether the callers waited for their answers ([`Tool::closed_loop`]).
     pub fn closed_loop(&self) -> bool {
         self.tool.closed_loop()
     }

@@ -19,18 +19,19 @@ mod error;
 mod estimate;
 pub mod explain;
 mod level;
+mod limit;
 mod model;
 mod read;
 pub mod record;
+mod report;
 pub mod tune;
 
 pub mod service;
 
 pub use error::FitError;
-pub use estimate::{
-    FEW_FOR_P99, Fit, LimitMethod, LowLoad, MAX_REQUESTS, MIN_LOW_LOAD, OK_TOLERANCE, P99_TOLERANCE, Point, Reason,
-    Row, SATURATED_P50, fit,
-};
+pub use estimate::{FEW_FOR_P99, MAX_REQUESTS, MIN_LOW_LOAD, OK_TOLERANCE, P99_TOLERANCE, SATURATED_P50, fit};
 pub use level::{Level, Req, TimelineWindow, Tool, quantile};
+pub use limit::LimitMethod;
 pub use model::Arrivals;
 pub use read::{FORMATS, MAX_ROWS, read};
+pub use report::{Fit, LowLoad, Point, Reason, Row};

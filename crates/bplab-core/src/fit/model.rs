@@ -48,9 +48,28 @@ pub(crate) fn arrivals(level: &Level, server: &Server) -> (Vec<f64>, Arrivals) {
         let callers = (level.ok_per_sec() * latency / 1000.0).round().clamp(1.0, 10_000.0) as u32;
         return (closed_loop(callers, level.sent as usize, server), Arrivals::ClosedLoop { callers });
     }
-    let times =
-        RateSchedule::constant(rate).generate(level.duration_ms, server.seed, super::MAX_REQUESTS).unwrap_or_default();
-    (times, Arrivals::Poisson { rate_rps: rate })
+    (poisson(level.sent, level.duration_ms, rate, server.seed), Arrivals::Poisson { rate_rps: rate })
+}
+
+/// `n` Poisson arrivals conditioned on their count: the first `n + 1` of a
+/// Poisson stream at `rate_rps`, scaled so the `(n + 1)`-th falls at the
+/// window's end (the first `n` are then uniform order statistics on it), so
+/// the model offers exactly the requests the file sent.
+fn poisson(n: u64, window_ms: f64, rate_rps: f64, seed: u64) -> Vec<f64> {
+    let want = usize::try_from(n).unwrap_or(usize::MAX).saturating_add(1);
+    let mut times = RateSchedule::constant(rate_rps)
+        .generate(window_ms * 3.0, seed, super::MAX_REQUESTS.saturating_mul(3))
+        .unwrap_or_default();
+    times.truncate(want);
+    if times.len() == want
+        && let Some(&end) = times.last()
+        && end > 0.0
+    {
+        let k = window_ms / end;
+        times.pop();
+        times.iter_mut().for_each(|t| *t *= k);
+    }
+    times
 }
 
 /// Send times of `n` requests from `callers` callers with no pause: each

@@ -2,8 +2,8 @@
 //! and mean service time, with the record's measurement filled from the
 //! user's files, and the existing edge exports carrying it.
 
-use super::estimate::Fit;
 use super::explain::{Subject, explain_one};
+use super::report::Fit;
 use crate::calc::{EdgeTarget, LimitInput, LimitResult, export, limit};
 use crate::error::ConfigError;
 

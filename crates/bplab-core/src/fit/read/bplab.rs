@@ -99,6 +99,5 @@ pub(crate) fn printed(file: &str, text: &str) -> Result<Vec<Level>, FitError> {
             _ => {}
         }
     }
-    let _ = body;
     Ok(out)
 }

@@ -34,7 +34,8 @@ pub fn read(file: &str, text: &str) -> Result<Vec<Level>, FitError> {
         locust::history(file, text)?
     } else if first.starts_with("offered,sent,ok") {
         bplab::csv(file, text)?
-    } else if first.split_whitespace().take(3).eq(["offered", "sent", "ok"]) {
+    } else if text.lines().take(12).any(|l| l.split_whitespace().take(3).eq(["offered", "sent", "ok"])) {
+        // The printed table, after the lines `--compare` or a client policy print first.
         bplab::printed(file, text)?
     } else if per_request::looks_plain(first) {
         vec![per_request::plain(file, text)?]

@@ -1,4 +1,4 @@
-use super::super::level::Tool;
+use super::super::level::{Level, Tool};
 use super::*;
 
 fn err(file: &str, text: &str) -> String {
@@ -37,6 +37,12 @@ timeline 80 rps, door fixed, windows of 1000 ms by when each outcome happened\n\
         0     78     45       22       0      0    282.2     12\n";
     let l = read("t.txt", text).unwrap();
     assert_eq!(l.iter().map(|x| x.windows.len()).collect::<Vec<_>>(), vec![2, 1]);
+    // `--compare` prints the measured service and the model's settings first.
+    let compared = format!("service p50 84.0 ms mean 85.1 ms (30 samples) on workers 4\nmodel: core engine\n{text}");
+    assert_eq!(
+        read("c.txt", &compared).unwrap(),
+        l.clone().into_iter().map(|x| Level { file: "c.txt".into(), ..x }).collect::<Vec<_>>()
+    );
     assert_eq!((l[1].refused, l[1].windows[0].refused), (151, 22));
 }
 

@@ -127,6 +127,12 @@ pub struct TuneInput {
     pub seed: u64,
 }
 
+mod form;
+mod grid;
+
+pub use form::{edge_form, library_form};
+pub use grid::grid;
+
 mod service_text {
     use crate::stochastic::ServiceTime;
     pub fn serialize<S: serde::Serializer>(s: &ServiceTime, ser: S) -> Result<S::Ok, S::Error> {
@@ -161,83 +167,6 @@ impl TuneInput {
         }
         Ok(())
     }
-}
-
-fn pt(controller: Controller, settings: &[(&str, String)]) -> (Controller, Vec<(String, String)>) {
-    (controller, settings.iter().map(|(k, v)| ((*k).to_owned(), v.clone())).collect())
-}
-
-/// The grid: a few settings of each controller around the fitted service.
-/// Its size depends only on the workers and the budget's ratio to the
-/// service (at most 24 fixed limits).
-pub fn grid(input: &TuneInput) -> Vec<Point> {
-    let w = input.workers.max(1);
-    let s = input.service.mean_ms();
-    let b = input.budget_ms;
-    let mut out = Vec::new();
-    // Fixed: in-system limits from 1 to twice the deadline-safe bound, at most 24 of them.
-    let safe = crate::calc::deadline_safe_queue(w, b.max(s * 1.001), s) + u64::from(w);
-    let top = (2 * safe).clamp(2, 100_000);
-    let step = top.div_ceil(22).max(1);
-    let mut limits: Vec<u64> = (1..=top).step_by(step as usize).collect();
-    limits.extend([u64::from(w), safe]);
-    limits.sort_unstable();
-    limits.dedup();
-    for n in limits {
-        out.push(pt(Controller::Fixed, &[("initial-limit", n.to_string())]));
-    }
-    for target in [5, 10, 20, 50] {
-        for interval in [50, 100, 200] {
-            out.push(pt(
-                Controller::Codel,
-                &[("target-ms", target.to_string()), ("interval-ms", interval.to_string())],
-            ));
-        }
-    }
-    let ms = |x: f64| crate::calc::fmt_num(x.max(0.001));
-    for backoff in ["0.5", "0.75", "0.9"] {
-        for t in [b / 2.0, b * 0.75, b] {
-            out.push(pt(
-                Controller::Aimd,
-                &[
-                    ("initial-limit", w.to_string()),
-                    ("min-limit", "1".into()),
-                    ("backoff-ratio", backoff.into()),
-                    ("timeout-ms", ms(t)),
-                ],
-            ));
-        }
-    }
-    for alpha in [1, 2, 3, 6] {
-        for smoothing in ["1", "0.5"] {
-            out.push(pt(
-                Controller::Vegas,
-                &[
-                    ("initial-limit", w.to_string()),
-                    ("alpha", alpha.to_string()),
-                    ("beta", (2 * alpha).to_string()),
-                    ("smoothing", smoothing.into()),
-                ],
-            ));
-        }
-    }
-    for c in [Controller::Gradient2, Controller::Gradient] {
-        for tol in ["1", "1.5", "2"] {
-            for q in [1, w] {
-                out.push(pt(
-                    c,
-                    &[
-                        ("initial-limit", w.to_string()),
-                        ("min-limit", "1".into()),
-                        ("rtt-tolerance", tol.into()),
-                        ("queue-size", q.to_string()),
-                    ],
-                ));
-            }
-        }
-    }
-    out.dedup();
-    out.into_iter().enumerate().map(|(id, (controller, settings))| Point { id, controller, settings }).collect()
 }
 
 /// One (rate, factor) run of a point.
@@ -364,20 +293,6 @@ pub fn pick(scored: &[Scored]) -> Option<Pick> {
     Some(Pick { feasible: best.feasible(), best, runner_up, per_controller, points: scored.len() })
 }
 
-/// A fixed limit of `n` requests in the system as each edge proxy takes it
-/// (nginx, HAProxy, Envoy, tower), for `workers` workers behind it.
-pub fn edge_form(point: &Point, workers: u32) -> Option<String> {
-    if point.controller != Controller::Fixed {
-        return None;
-    }
-    let n: u64 = point.settings.iter().find(|(k, _)| k == "initial-limit")?.1.parse().ok()?;
-    let conn = n.min(u64::from(workers));
-    Some(format!(
-        "nginx:   limit_conn bplab_conn {n};\nhaproxy: server s1 127.0.0.1:8081 maxconn {conn} maxqueue {q}\nenvoy:   max_requests: {conn}, max_pending_requests: {q}\ntower:   ConcurrencyLimitLayer::new({n})",
-        q = n - conn
-    ))
-}
-
 /// Runs the points of shard `shard` of `shards` (ids ≡ shard mod shards).
 pub fn run_shard(input: &TuneInput, shard: usize, shards: usize) -> Result<Vec<Scored>, FitError> {
     input.validate()?;
@@ -393,43 +308,4 @@ pub fn tune(input: &TuneInput) -> Result<(Vec<Scored>, Pick), FitError> {
     let scored = run_shard(input, 0, 1)?;
     let picked = pick(&scored).ok_or(FitError::NoData)?;
     Ok((scored, picked))
-}
-
-/// The point as its library takes it: Netflix concurrency-limits builder
-/// calls for the adaptive limits, `FixedLimit.of` for the fixed one, folly's
-/// flags for CoDel.
-pub fn library_form(point: &Point) -> String {
-    let get = |k: &str| point.settings.iter().find(|(n, _)| n == k).map_or("", |(_, v)| v.as_str());
-    let call = |k: &str, method: &str| {
-        let v = get(k);
-        if v.is_empty() { String::new() } else { format!("\n    .{method}({v})") }
-    };
-    match point.controller {
-        Controller::Fixed => format!("FixedLimit.of({})", get("initial-limit")),
-        Controller::Codel => {
-            format!("--codel_target_delay={} --codel_interval={}", get("target-ms"), get("interval-ms"))
-        }
-        Controller::Aimd => format!(
-            "AIMDLimit.newBuilder(){}{}{}\n    .timeout({}, TimeUnit.MILLISECONDS)\n    .build()",
-            call("initial-limit", "initialLimit"),
-            call("min-limit", "minLimit"),
-            call("backoff-ratio", "backoffRatio"),
-            get("timeout-ms")
-        ),
-        Controller::Vegas => format!(
-            "VegasLimit.newBuilder(){}{}{}{}\n    .build()",
-            call("initial-limit", "initialLimit"),
-            call("alpha", "alpha"),
-            call("beta", "beta"),
-            call("smoothing", "smoothing")
-        ),
-        Controller::Gradient2 | Controller::Gradient => format!(
-            "{}.newBuilder(){}{}{}{}\n    .build()",
-            if point.controller == Controller::Gradient2 { "Gradient2Limit" } else { "GradientLimit" },
-            call("initial-limit", "initialLimit"),
-            call("min-limit", "minLimit"),
-            call("rtt-tolerance", "rttTolerance"),
-            call("queue-size", "queueSize")
-        ),
-    }
 }
