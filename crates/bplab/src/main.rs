@@ -56,7 +56,29 @@ fn live<A: clap::FromArgMatches>(
     }
 }
 
+/// A reader that stops reading (`bplab limit … | head`) closes the pipe;
+/// the next print then fails with `BrokenPipe`, which `println!` turns into a
+/// panic. That is not a failure of the lab: end quietly, with the status a
+/// shell gives a process stopped by SIGPIPE, and let every other panic
+/// report as usual.
+fn quiet_on_closed_stdout() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let msg = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or("");
+        if msg.starts_with("failed printing to stdout") && msg.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    quiet_on_closed_stdout();
     let matches = match cli::command().try_get_matches() {
         Ok(m) => m,
         Err(e) => {
