@@ -7,15 +7,15 @@
 //! the budget allows it) are the core's [`ClientState`], one per offered
 //! rate, seeded from the load tool's `--seed`. No rule is written twice.
 //!
-//! Defaults match the `metastable` experiment's policy constants: a budget's
-//! floor of 1 retry per second and 10 tokens held
-//! ([`bplab_core::metastable::BUDGET_FLOOR_RPS`], `BUDGET_MAX_TOKENS`), a
-//! throttle window of 2 s (`THROTTLE_WINDOW_MS`), a backoff cap of 2 s
-//! (`BACKOFF_CAP_MS`), a backoff of 50 ms.
+//! Defaults are the engine's client defaults (which the `metastable`
+//! experiment's policies use too): a budget's floor of 1 retry per second
+//! and 10 tokens held ([`bplab_core::stochastic::BUDGET_FLOOR_RPS`],
+//! `BUDGET_MAX_TOKENS`), a throttle window of 2 s (`THROTTLE_WINDOW_MS`), a
+//! backoff cap of 2 s (`BACKOFF_CAP_MS`), a backoff of 50 ms.
 
-use bplab_core::metastable::{BACKOFF_CAP_MS, BUDGET_FLOOR_RPS, BUDGET_MAX_TOKENS, THROTTLE_WINDOW_MS};
 use bplab_core::stochastic::{
-    Abandon, Backoff, Client, ClientState, MAX_BUDGET, MAX_RETRIES, Retry, RetryBudget, Throttle,
+    Abandon, BACKOFF_CAP_MS, BUDGET_FLOOR_RPS, BUDGET_MAX_TOKENS, Backoff, Client, ClientState, MAX_BUDGET,
+    MAX_RETRIES, Retry, RetryBudget, THROTTLE_WINDOW_MS, Throttle,
 };
 
 use crate::error::LiveError;
