@@ -98,7 +98,7 @@ async fn outcome(shot: &Shot, at: Instant) -> (Outcome, Option<f64>) {
     let deadline = at + shot.timeout;
     match tokio::time::timeout_at(deadline, get(shot.addr, &shot.host, &shot.path)).await {
         Err(_) => (Outcome::GaveUp, None),
-        Ok(Err(FetchError::Connect(e))) => (Outcome::NoConnect(e.kind()), None),
+        Ok(Err(FetchError::Connect(e))) => (Outcome::NoConnect(e.kind(), e.raw_os_error()), None),
         Ok(Err(FetchError::NotHttp(_))) => (Outcome::NotHttp, None),
         Ok(Err(_)) => (Outcome::Error, None),
         Ok(Ok((status, _, _))) if status.is_success() => {
@@ -190,7 +190,7 @@ impl Callers {
             // An answer that is not a refusal (another status, not HTTP) is
             // final: retrying it would get the same.
             Outcome::OtherStatus(_) | Outcome::NotHttp => return false,
-            Outcome::Refused | Outcome::GaveUp | Outcome::NoConnect(_) | Outcome::Error => {}
+            Outcome::Refused | Outcome::GaveUp | Outcome::NoConnect(..) | Outcome::Error => {}
         }
         match s.retry(now_ms, t.attempt, t.prev_backoff_ms, retry_after_ms, self.window_ms) {
             Ok((at_ms, backoff)) => {
@@ -295,8 +295,8 @@ pub async fn sweep_with_progress(
             run_rate(&shot, tick, schedule, cfg.timeline_ms(), callers, &mut on_tick, &mut stop).await;
         match verdict {
             Verdict::Answered => {}
-            Verdict::NoConnect(kind) => {
-                return Err(LiveError::Unreachable { addr, sent: row.sent, rate_rps: rate, reason: kind.to_string() });
+            Verdict::NoConnect(reason) => {
+                return Err(LiveError::Unreachable { addr, sent: row.sent, rate_rps: rate, reason });
             }
             Verdict::NoHttp(what) => return Err(LiveError::NoHttp { addr, what, sent: row.sent, rate_rps: rate }),
         }
@@ -492,7 +492,7 @@ enum Verdict {
     /// Something answered (or `/stats` did).
     Answered,
     /// Every request failed to connect.
-    NoConnect(std::io::ErrorKind),
+    NoConnect(String),
     /// No HTTP answer at all, and no `/stats`: what the target did instead.
     NoHttp(String),
 }
@@ -699,12 +699,20 @@ async fn run_rate(
         apply_server_deltas(&mut row, &b, &a);
     }
     let verdict = if row.sent > 0 && tally.no_connect == row.sent {
-        tally.connect_kind.map_or(Verdict::Answered, Verdict::NoConnect)
+        tally.connect_error.clone().map_or(Verdict::Answered, Verdict::NoConnect)
     } else if row.sent > 0 && tally.http_answers() == 0 && !stats_answered {
+        let timeout_ms = shot.timeout.as_millis();
         Verdict::NoHttp(if tally.not_http > 0 {
             format!("does not speak HTTP/1.1 ({} of the answers were not HTTP)", tally.not_http)
         } else if tally.gaveup == row.sent {
-            format!("never answers (every request gave up after the {} ms client timeout)", shot.timeout.as_millis())
+            format!("never answers (every request gave up after the {timeout_ms} ms client timeout)")
+        } else if let (n @ 1.., Some(why)) = (tally.no_connect, tally.connect_error.as_deref()) {
+            // Some connects failed (the client's own open-file limit, say),
+            // the rest got nothing: say both.
+            format!(
+                "never answers ({} gave up after the {timeout_ms} ms client timeout, {n} failed to connect: {why})",
+                tally.gaveup
+            )
         } else {
             "closes connections without answering".to_string()
         })
