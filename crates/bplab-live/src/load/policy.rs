@@ -28,7 +28,8 @@ pub const MAX_POLICY_MS: f64 = bplab_core::stochastic::MAX_MS;
 /// `--retries`: retries after a 503, a give-up or a connection error, `0..=100`.
 pub const RETRIES: WholeFlag = WholeFlag {
     name: "retries",
-    label: "retries after a 503, a give-up at the client timeout or a connection error (0: none)",
+    label: "retries after a 503, a give-up at the client timeout or a connection error (0: none; retries never \
+            push the sends past 10 times --rate, see docs/client.md)",
     min: 0,
     max: MAX_RETRIES as u64,
     unit: "",
@@ -339,6 +340,11 @@ mod tests {
     fn msg(e: LiveError) -> String {
         assert!(e.is_usage(), "{e}");
         e.to_string()
+    }
+
+    #[test]
+    fn the_retries_help_states_the_send_cap() {
+        assert!(RETRIES.label.contains(&format!("past {} times --rate", crate::load::MAX_TRY_MULTIPLE)));
     }
 
     #[test]
