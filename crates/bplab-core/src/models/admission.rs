@@ -27,11 +27,13 @@ impl Limit {
         }
     }
 
-    /// The CSV label: the number, or `none`.
+    /// The CSV label: the number, or `none` for no limit and for
+    /// `i32::MAX`, the bound that means none (the Java lab prints `none` for
+    /// `Integer.MAX_VALUE`, its no-limit value).
     pub fn label(self) -> String {
         match self {
-            Limit::Finite(n) => n.to_string(),
-            Limit::None => "none".to_owned(),
+            Limit::Finite(n) if i64::from(n) < i64::from(i32::MAX) => n.to_string(),
+            Limit::Finite(_) | Limit::None => "none".to_owned(),
         }
     }
 }
@@ -134,5 +136,33 @@ pub fn run_logged(
         late,
         rejected,
         max_sojourn_ms,
+    }
+}
+
+#[cfg(test)]
+mod label_tests {
+    use super::*;
+
+    // Issue 38: `--limits 2147483647` is the Java lab's Integer.MAX_VALUE,
+    // printed `none` there (it was `2147483647` here).
+    #[test]
+    fn the_largest_limit_is_labelled_none_as_in_java() {
+        assert_eq!(Limit::Finite(2_147_483_647).label(), "none");
+        assert_eq!(Limit::Finite(2_147_483_646).label(), "2147483646");
+        assert_eq!(Limit::Finite(1).label(), "1");
+        assert_eq!(Limit::None.label(), "none");
+        assert_eq!(Limit::Finite(2_147_483_647).bound(), Limit::None.bound());
+    }
+
+    // The same through the experiment: `bplab run admission --limits 2147483647`.
+    #[test]
+    fn the_sweep_csv_labels_the_largest_limit_none() {
+        let e = crate::EXPERIMENTS.iter().find(|e| e.name == "admission").expect("admission");
+        let mut p = crate::Experiment::get(e.id).defaults();
+        p.apply(&[("limits", "2147483647,2147483646".to_string())]).expect("accepted limits");
+        let r = crate::Scenario::new(p, crate::Caps::CLI).expect("scenario").run();
+        let csv = r.tables()[0].csv();
+        let labels: Vec<&str> = csv.lines().skip(1).filter_map(|l| l.split(',').next()).collect();
+        assert_eq!(labels, ["none", "2147483646"], "{csv}");
     }
 }

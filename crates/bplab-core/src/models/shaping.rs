@@ -146,16 +146,23 @@ pub struct ShapingRow {
 /// in time, so each window's releases are contiguous and one counter
 /// suffices: no array is sized from a release time (a tiny gate rate puts
 /// releases far past the window).
+///
+/// A release's window is the Java lab's `(long)(releaseMs / 100)`: the
+/// quotient truncated to an i64, saturating (Rust's `as i64` is Java's
+/// `(long)` on a double: truncation toward zero, NaN to 0, out of range to
+/// the nearest bound). So releases from about 9.2e20 ms on (a gate rate
+/// near 1e-18 rps) all fall in the window `i64::MAX` and count together,
+/// as they do in Java (`docs/models.md`).
 #[derive(Clone, Copy, Debug, Default)]
 struct PeakCounter {
-    window: f64,
+    window: i64,
     count: u64,
     peak: u64,
 }
 
 impl PeakCounter {
     fn add(&mut self, release_ms: f64) {
-        let w = (release_ms / 100.0).floor();
+        let w = (release_ms / 100.0) as i64;
         if self.count == 0 || w != self.window {
             self.window = w;
             self.count = 0;
@@ -229,4 +236,41 @@ pub fn window_rates(times: impl IntoIterator<Item = f64>, window_ms: u32, window
 pub fn releases(arrivals: &[f64], gate: GateKind, rate_rps: f64, burst: u32) -> Vec<f64> {
     let mut g = Gate::new(gate, rate_rps, burst);
     arrivals.iter().filter_map(|&t| g.offer(t)).collect()
+}
+
+#[cfg(test)]
+mod peak_tests {
+    use super::*;
+
+    // Issue 38: past about 9.2e20 ms the Java lab's `(long)(releaseMs / 100)`
+    // saturates and merges the releases into one window; an f64 floor kept
+    // them apart (one release per window: a peak of 1, not 3).
+    #[test]
+    fn windows_saturate_as_javas_long_cast() {
+        let mut p = PeakCounter::default();
+        for t in [1e21, 2e21, 3e21] {
+            p.add(t);
+        }
+        assert_eq!(p.max(), 3);
+        let mut p = PeakCounter::default();
+        for t in [0.0, 99.9, 100.0, 250.0, 9.2e20, 9.3e20] {
+            p.add(t);
+        }
+        assert_eq!(p.max(), 2, "0 and 99.9 share window 0; 9.2e20 and 9.3e20 are windows 9.2e18 and i64::MAX");
+    }
+
+    // The same through the experiment: `bplab run shaping --gate-rate-rps
+    // 1e-18`. A leaky bucket of depth 4 releases its queue 1e21 ms apart,
+    // past the saturation: the three queued releases share one window, as in
+    // Java (peak 30.0; an f64 floor gave 10.0).
+    #[test]
+    fn a_tiny_gate_rate_merges_far_releases_as_java_does() {
+        let e = crate::EXPERIMENTS.iter().find(|e| e.name == "shaping").expect("shaping");
+        let mut p = crate::Experiment::get(e.id).defaults();
+        p.apply(&[("gate-rate-rps", "1e-18".to_string()), ("bursts", "4".to_string())]).expect("accepted");
+        let r = crate::Scenario::new(p, crate::Caps::CLI).expect("scenario").run();
+        let csv = r.tables()[0].csv();
+        let leaky = csv.lines().find(|l| l.starts_with("leaky-bucket,4,")).expect("leaky row");
+        assert!(leaky.ends_with(",30.0"), "releases 2..4 of the queue share window i64::MAX: {csv}");
+    }
 }

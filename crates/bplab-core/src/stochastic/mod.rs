@@ -58,7 +58,8 @@ mod summarise_tests;
 mod tests;
 
 pub use client::{
-    Backoff, Client, ClientState, Counts, MAX_BUDGET, MAX_RETRIES, NoRetry, Retry, RetryBudget, Throttle, Tokens,
+    BACKOFF_CAP_MS, BUDGET_FLOOR_RPS, BUDGET_MAX_TOKENS, Backoff, Client, ClientState, Counts, MAX_BUDGET, MAX_RETRIES,
+    NoRetry, Retry, RetryBudget, THROTTLE_WINDOW_MS, Throttle, Tokens,
 };
 pub use csv::{REQUESTS_HEADER, SUMMARY_HEADER, csv, summary_csv};
 pub use door::Door;

@@ -7,15 +7,15 @@
 //! the budget allows it) are the core's [`ClientState`], one per offered
 //! rate, seeded from the load tool's `--seed`. No rule is written twice.
 //!
-//! Defaults match the `metastable` experiment's policy constants: a budget's
-//! floor of 1 retry per second and 10 tokens held
-//! ([`bplab_core::metastable::BUDGET_FLOOR_RPS`], `BUDGET_MAX_TOKENS`), a
-//! throttle window of 2 s (`THROTTLE_WINDOW_MS`), a backoff cap of 2 s
-//! (`BACKOFF_CAP_MS`), a backoff of 50 ms.
+//! Defaults are the engine's client defaults (which the `metastable`
+//! experiment's policies use too): a budget's floor of 1 retry per second
+//! and 10 tokens held ([`bplab_core::stochastic::BUDGET_FLOOR_RPS`],
+//! `BUDGET_MAX_TOKENS`), a throttle window of 2 s (`THROTTLE_WINDOW_MS`), a
+//! backoff cap of 2 s (`BACKOFF_CAP_MS`), a backoff of 50 ms.
 
-use bplab_core::metastable::{BACKOFF_CAP_MS, BUDGET_FLOOR_RPS, BUDGET_MAX_TOKENS, THROTTLE_WINDOW_MS};
 use bplab_core::stochastic::{
-    Abandon, Backoff, Client, ClientState, MAX_BUDGET, MAX_RETRIES, Retry, RetryBudget, Throttle,
+    Abandon, BACKOFF_CAP_MS, BUDGET_FLOOR_RPS, BUDGET_MAX_TOKENS, Backoff, Client, ClientState, MAX_BUDGET,
+    MAX_RETRIES, Retry, RetryBudget, THROTTLE_WINDOW_MS, Throttle,
 };
 
 use crate::error::LiveError;
@@ -28,7 +28,8 @@ pub const MAX_POLICY_MS: f64 = bplab_core::stochastic::MAX_MS;
 /// `--retries`: retries after a 503, a give-up or a connection error, `0..=100`.
 pub const RETRIES: WholeFlag = WholeFlag {
     name: "retries",
-    label: "retries after a 503, a give-up at the client timeout or a connection error (0: none)",
+    label: "retries after a 503, a give-up at the client timeout or a connection error (0: none; retries never \
+            push the sends past 10 times --rate, see docs/client.md)",
     min: 0,
     max: MAX_RETRIES as u64,
     unit: "",
@@ -339,6 +340,11 @@ mod tests {
     fn msg(e: LiveError) -> String {
         assert!(e.is_usage(), "{e}");
         e.to_string()
+    }
+
+    #[test]
+    fn the_retries_help_states_the_send_cap() {
+        assert!(RETRIES.label.contains(&format!("past {} times --rate", crate::load::MAX_TRY_MULTIPLE)));
     }
 
     #[test]

@@ -86,19 +86,25 @@ struct Done {
     /// A 503's `Retry-After`, ms.
     retry_after_ms: Option<f64>,
     try_: Try,
+    /// How late the request actually started (its task ran, the connect
+    /// began) after its due time `at`, µs: the timer's delay and the
+    /// runtime's backlog both count.
+    lag_us: u64,
 }
 
-/// One request sent at `at`: its outcome and when it happened.
+/// One request due at `at`: its outcome and when it happened.
 async fn one(shot: Arc<Shot>, at: Instant, start: Instant, try_: Try) -> Done {
+    let lag_us = u64::try_from(Instant::now().saturating_duration_since(at).as_micros()).unwrap_or(u64::MAX);
     let (outcome, retry_after_ms) = outcome(&shot, at).await;
-    Done { outcome, at_us: u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX), retry_after_ms, try_ }
+    let at_us = u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX);
+    Done { outcome, at_us, retry_after_ms, try_, lag_us }
 }
 
 async fn outcome(shot: &Shot, at: Instant) -> (Outcome, Option<f64>) {
     let deadline = at + shot.timeout;
     match tokio::time::timeout_at(deadline, get(shot.addr, &shot.host, &shot.path)).await {
         Err(_) => (Outcome::GaveUp, None),
-        Ok(Err(FetchError::Connect(e))) => (Outcome::NoConnect(e.kind()), None),
+        Ok(Err(FetchError::Connect(e))) => (Outcome::NoConnect(e.kind(), e.raw_os_error()), None),
         Ok(Err(FetchError::NotHttp(_))) => (Outcome::NotHttp, None),
         Ok(Err(_)) => (Outcome::Error, None),
         Ok(Ok((status, _, _))) if status.is_success() => {
@@ -146,7 +152,7 @@ struct Callers {
     seq: u64,
     counts: ClientCounts,
     cap: SendCap,
-    /// How late each try was sent after its due time, µs.
+    /// How late each try started after its due time, µs (see [`Done::lag_us`]).
     lag: Option<Histogram<u64>>,
 }
 
@@ -190,7 +196,7 @@ impl Callers {
             // An answer that is not a refusal (another status, not HTTP) is
             // final: retrying it would get the same.
             Outcome::OtherStatus(_) | Outcome::NotHttp => return false,
-            Outcome::Refused | Outcome::GaveUp | Outcome::NoConnect(_) | Outcome::Error => {}
+            Outcome::Refused | Outcome::GaveUp | Outcome::NoConnect(..) | Outcome::Error => {}
         }
         match s.retry(now_ms, t.attempt, t.prev_backoff_ms, retry_after_ms, self.window_ms) {
             Ok((at_ms, backoff)) => {
@@ -295,8 +301,8 @@ pub async fn sweep_with_progress(
             run_rate(&shot, tick, schedule, cfg.timeline_ms(), callers, &mut on_tick, &mut stop).await;
         match verdict {
             Verdict::Answered => {}
-            Verdict::NoConnect(kind) => {
-                return Err(LiveError::Unreachable { addr, sent: row.sent, rate_rps: rate, reason: kind.to_string() });
+            Verdict::NoConnect(reason) => {
+                return Err(LiveError::Unreachable { addr, sent: row.sent, rate_rps: rate, reason });
             }
             Verdict::NoHttp(what) => return Err(LiveError::NoHttp { addr, what, sent: row.sent, rate_rps: rate }),
         }
@@ -403,17 +409,14 @@ fn attach_model(
 }
 
 /// A row whose client fell behind its schedule or capped its retries
-/// (see [`crate::load::comparable`]): its model prediction and windows are
-/// taken out of the columns, and its note says why, with the model's figures.
+/// (see [`crate::load::comparable`]): its note says the model's row cannot
+/// be compared with it, and why (the model's figures stay in their columns,
+/// marked by the note).
 fn not_comparable(row: &mut RateRow) {
     if crate::load::comparable(row) {
         return;
     }
-    let Some(p) = row.prediction.take() else { return };
-    row.model_phase = None;
-    if let Some(t) = row.timeline.as_mut() {
-        t.model = None;
-    }
+    let Some(p) = row.prediction else { return };
     let mut why = Vec::new();
     if let Some(lag) = row.send_lag_p99_ms.filter(|&l| l > crate::load::MAX_SEND_LAG_P99_MS) {
         why.push(format!("the client fell behind its schedule (send lag p99 {lag:.1} ms)"));
@@ -492,9 +495,36 @@ enum Verdict {
     /// Something answered (or `/stats` did).
     Answered,
     /// Every request failed to connect.
-    NoConnect(std::io::ErrorKind),
+    NoConnect(String),
     /// No HTTP answer at all, and no `/stats`: what the target did instead.
     NoHttp(String),
+}
+
+/// A try came back (`None`: its task failed): counted in the tally and the
+/// timeline, and (while still sending) handed to the callers, who may
+/// schedule its retry.
+fn ended(
+    done: Option<Done>,
+    tally: &mut Tally,
+    timeline: &mut Option<TimelineTally>,
+    callers: &mut Callers,
+    sending: bool,
+) {
+    let (outcome, at_us) = done.map_or((Outcome::Error, u64::MAX), |d| (d.outcome, d.at_us));
+    if let (Some(d), Some(h)) = (done, callers.lag.as_mut()) {
+        h.saturating_record(d.lag_us.clamp(1, LAG_MAX_US));
+    }
+    tally.record(outcome);
+    if let Some(t) = timeline.as_mut() {
+        t.record(at_us, outcome);
+    }
+    if let Some(d) = done
+        && sending
+        && callers.ended(d.at_us as f64 / 1000.0, d.outcome, d.retry_after_ms, d.try_)
+        && let Some(t) = timeline.as_mut()
+    {
+        t.denied(d.at_us);
+    }
 }
 
 /// A try (first or retry) due at `at`: counted, then rejected locally by
@@ -530,10 +560,6 @@ fn fire(
     }
     tasks.spawn(one(shot.clone(), at, start, try_));
     callers.cap.sent(at_us);
-    let lag_us = u64::try_from(Instant::now().saturating_duration_since(at).as_micros()).unwrap_or(u64::MAX);
-    if let Some(h) = callers.lag.as_mut() {
-        h.saturating_record(lag_us.clamp(1, LAG_MAX_US));
-    }
     if let Some(t) = timeline.as_mut() {
         t.sent(at_us);
     }
@@ -592,6 +618,12 @@ async fn run_rate(
                     sent += 1;
                 }
                 due = next_send.next();
+                // Sends come first (biased): a client behind its schedule
+                // still takes in what finished, so it holds only the tries
+                // in flight, not every finished one.
+                while let Some(j) = tasks.try_join_next() {
+                    ended(j.ok(), &mut tally, &mut timeline, &mut callers, stopped_at.is_none());
+                }
             }
             () = tokio::time::sleep_until(retry_due.unwrap_or(start)), if retry_due.is_some() => {
                 if let (Some(p), Some(at)) = (callers.pending.pop(), retry_due)
@@ -599,21 +631,13 @@ async fn run_rate(
                 {
                     sent += 1;
                 }
+                while let Some(j) = tasks.try_join_next() {
+                    ended(j.ok(), &mut tally, &mut timeline, &mut callers, stopped_at.is_none());
+                }
             }
             joined = tasks.join_next(), if !tasks.is_empty() => {
                 let done = joined.and_then(|j| j.ok());
-                let (outcome, at_us) = done.map_or((Outcome::Error, u64::MAX), |d| (d.outcome, d.at_us));
-                tally.record(outcome);
-                if let Some(t) = timeline.as_mut() {
-                    t.record(at_us, outcome);
-                }
-                if let Some(d) = done
-                    && stopped_at.is_none()
-                    && callers.ended(d.at_us as f64 / 1000.0, d.outcome, d.retry_after_ms, d.try_)
-                    && let Some(t) = timeline.as_mut()
-                {
-                    t.denied(d.at_us);
-                }
+                ended(done, &mut tally, &mut timeline, &mut callers, stopped_at.is_none());
             }
             () = tokio::time::sleep_until(next_window.map_or(start, window_end)), if next_window.is_some() => {
                 if let Some((i, n, ms)) = next_window {
@@ -699,12 +723,20 @@ async fn run_rate(
         apply_server_deltas(&mut row, &b, &a);
     }
     let verdict = if row.sent > 0 && tally.no_connect == row.sent {
-        tally.connect_kind.map_or(Verdict::Answered, Verdict::NoConnect)
+        tally.connect_error.clone().map_or(Verdict::Answered, Verdict::NoConnect)
     } else if row.sent > 0 && tally.http_answers() == 0 && !stats_answered {
+        let timeout_ms = shot.timeout.as_millis();
         Verdict::NoHttp(if tally.not_http > 0 {
             format!("does not speak HTTP/1.1 ({} of the answers were not HTTP)", tally.not_http)
         } else if tally.gaveup == row.sent {
-            format!("never answers (every request gave up after the {} ms client timeout)", shot.timeout.as_millis())
+            format!("never answers (every request gave up after the {timeout_ms} ms client timeout)")
+        } else if let (n @ 1.., Some(why)) = (tally.no_connect, tally.connect_error.as_deref()) {
+            // Some connects failed (the client's own open-file limit, say),
+            // the rest got nothing: say both.
+            format!(
+                "never answers ({} gave up after the {timeout_ms} ms client timeout, {n} failed to connect: {why})",
+                tally.gaveup
+            )
         } else {
             "closes connections without answering".to_string()
         })
@@ -782,7 +814,7 @@ mod tests {
         };
         let mut row = behind.clone();
         not_comparable(&mut row);
-        assert_eq!(row.prediction, None);
+        assert_eq!(row.prediction, Some(p), "the figures stay, marked by the note");
         assert_eq!(
             row.model_note.as_deref(),
             Some(

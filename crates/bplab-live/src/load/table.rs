@@ -109,8 +109,9 @@ pub struct RateRow {
     /// Every HTTP answer that was not a success (2xx), by status code
     /// (503 included): what a run with no success names.
     pub statuses: std::collections::BTreeMap<u16, u64>,
-    /// How late the client sent its tries, p99 over the window, ms after
-    /// each one's due time (its schedule, or its retry's time). Above
+    /// How late the client's tries started, p99 over the window, ms after
+    /// each one's due time (its schedule, or its retry's time) to when its
+    /// task ran and its connect began. Above
     /// [`MAX_SEND_LAG_P99_MS`] the client fell behind: the offered load was
     /// not the one planned, and the row says so.
     pub send_lag_p99_ms: Option<f64>,

@@ -15,8 +15,9 @@ pub(crate) enum Outcome {
     Ok(u64),
     Refused,
     GaveUp,
-    /// The TCP connect failed (counted in `error`).
-    NoConnect(std::io::ErrorKind),
+    /// The TCP connect failed (counted in `error`): its kind and OS error
+    /// code (`Too many open files` is the client's own limit, not the target's).
+    NoConnect(std::io::ErrorKind, Option<i32>),
     /// The answer was not HTTP/1.1 (counted in `error`).
     NotHttp,
     /// An HTTP answer with another status, its code (counted in `error`).
@@ -32,7 +33,8 @@ pub(crate) struct Tally {
     pub(crate) gaveup: u64,
     pub(crate) error: u64,
     pub(crate) no_connect: u64,
-    pub(crate) connect_kind: Option<std::io::ErrorKind>,
+    /// The first connect failure, in words (the OS's message when it has one).
+    pub(crate) connect_error: Option<String>,
     /// Answers that were not HTTP/1.1.
     pub(crate) not_http: u64,
     /// HTTP answers with a status other than 2xx and 503.
@@ -50,7 +52,7 @@ impl Tally {
             gaveup: 0,
             error: 0,
             no_connect: 0,
-            connect_kind: None,
+            connect_error: None,
             not_http: 0,
             other_status: 0,
             statuses: BTreeMap::new(),
@@ -71,10 +73,14 @@ impl Tally {
                 *self.statuses.entry(503).or_default() += 1;
             }
             Outcome::GaveUp => self.gaveup += 1,
-            Outcome::NoConnect(kind) => {
+            Outcome::NoConnect(kind, raw) => {
                 self.error += 1;
                 self.no_connect += 1;
-                self.connect_kind.get_or_insert(kind);
+                if self.connect_error.is_none() {
+                    let words =
+                        raw.map_or_else(|| kind.to_string(), |c| std::io::Error::from_raw_os_error(c).to_string());
+                    self.connect_error = Some(words);
+                }
             }
             Outcome::NotHttp => {
                 self.error += 1;

@@ -346,7 +346,7 @@ impl TimelineTally {
             }
             Outcome::Refused => w.refused += 1,
             Outcome::GaveUp => w.gaveup += 1,
-            Outcome::NoConnect(_) | Outcome::NotHttp | Outcome::OtherStatus(_) | Outcome::Error => w.error += 1,
+            Outcome::NoConnect(..) | Outcome::NotHttp | Outcome::OtherStatus(_) | Outcome::Error => w.error += 1,
         }
     }
 

@@ -53,17 +53,9 @@ impl From<Policy> for &'static str {
 pub const POLICIES: [Policy; 6] =
     [Policy::None, Policy::Naive, Policy::Backoff, Policy::Budget, Policy::Throttle, Policy::RetryAfter];
 
-/// Largest backoff ceiling of the `backoff` policy, ms.
-pub const BACKOFF_CAP_MS: f64 = 2000.0;
-/// The retry budget's floor: tokens per second from the clock.
-pub const BUDGET_FLOOR_RPS: f64 = 1.0;
-/// The retry budget's most tokens (also held at the start).
-pub const BUDGET_MAX_TOKENS: f64 = 10.0;
-/// The throttle's counting window, ms (the SRE book uses two minutes; in
-/// this model a window longer than a few seconds remembers the collapse's
-/// failures long after the server has drained, and keeps rejecting first
-/// tries: `docs/metastable.md` has the numbers).
-pub const THROTTLE_WINDOW_MS: f64 = 2000.0;
+/// The policies' backoff cap, budget and throttle window: the engine's
+/// client defaults, re-exported where this experiment used to define them.
+pub use crate::stochastic::{BACKOFF_CAP_MS, BUDGET_FLOOR_RPS, BUDGET_MAX_TOKENS, THROTTLE_WINDOW_MS};
 /// The ChaCha8 stream of the spike's extra first tries and their marks.
 pub const SPIKE_STREAM: u64 = 14;
 

@@ -21,10 +21,12 @@
 
 mod backoff;
 mod budget;
+mod defaults;
 mod throttle;
 
 pub use backoff::Backoff;
 pub use budget::{MAX_BUDGET, RetryBudget, Tokens};
+pub use defaults::{BACKOFF_CAP_MS, BUDGET_FLOOR_RPS, BUDGET_MAX_TOKENS, THROTTLE_WINDOW_MS};
 pub use throttle::{Counts, Throttle};
 
 use rand_chacha::ChaCha8Rng;
