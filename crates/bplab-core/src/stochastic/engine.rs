@@ -38,6 +38,12 @@
 //! exactly the waiting requests in deadline order, is the give-up lane: the
 //! queue is shown its head's deadline, and a caller whose request starts
 //! in time never becomes an event (its give-up would do nothing).
+//!
+//! Memory: [`Model::run`] keeps one [`Request`] per try, because its
+//! [`Run`] lists them. [`super::Setup::summarise`] runs the same loop on a
+//! [`Kept`] window instead (`super::tries`): first tries drawn as they
+//! arrive, and each try folded into the row once it and every earlier one
+//! are resolved, so it holds the tries in flight, not the run.
 
 use std::collections::VecDeque;
 
