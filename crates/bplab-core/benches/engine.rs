@@ -1,6 +1,7 @@
 //! Criterion benchmarks of the multi-worker queue engine on its own, without
 //! the experiments' tables: the lesson's runs (`Setup::run`, one line limit,
-//! a client timeout) and the adaptive race (`simulate`, one door per
+//! a client timeout; and `Setup::summarise`, the same runs without a record
+//! per request) and the adaptive race (`simulate`, one door per
 //! controller, the deploy, the retry storm, the stuck downstream), each
 //! reported as arrivals/s.
 //!
@@ -27,6 +28,21 @@ fn lesson(c: &mut Criterion) {
     group.finish();
 }
 
+/// The same runs summarised as they go (`Setup::summarise`, the lesson's
+/// path): the same rows, without a record per request.
+fn lesson_summarised(c: &mut Criterion) {
+    let mut group = c.benchmark_group("engine_lesson_summarised");
+    for (name, rate, svc, server) in cases::lessons() {
+        let setup = Setup::poisson(rate, svc, server, 60_000.0, 3);
+        let n = setup.summarise(10_000_000, rate, |_| {}).expect("run").sent;
+        group.throughput(Throughput::Elements(n));
+        group.bench_with_input(BenchmarkId::from_parameter(name), &setup, |b, s| {
+            b.iter(|| black_box(s.summarise(10_000_000, rate, |_| {}).expect("run")))
+        });
+    }
+    group.finish();
+}
+
 fn adaptive(c: &mut Criterion) {
     let mut group = c.benchmark_group("engine_adaptive");
     let seed = 1;
@@ -46,6 +62,6 @@ fn adaptive(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(20).measurement_time(std::time::Duration::from_secs(2));
-    targets = lesson, adaptive
+    targets = lesson, lesson_summarised, adaptive
 }
 criterion_main!(benches);

@@ -38,6 +38,12 @@
 //! exactly the waiting requests in deadline order, is the give-up lane: the
 //! queue is shown its head's deadline, and a caller whose request starts
 //! in time never becomes an event (its give-up would do nothing).
+//!
+//! Memory: [`Model::run`] keeps one [`Request`] per try, because its
+//! [`Run`] lists them. [`super::Setup::summarise`] runs the same loop on a
+//! [`Kept`] window instead (`super::tries`): first tries drawn as they
+//! arrive, and each try folded into the row once it and every earlier one
+//! are resolved, so it holds the tries in flight, not the run.
 
 use std::collections::VecDeque;
 
@@ -48,7 +54,7 @@ use super::model::Model;
 use super::queue::{EventQueue, Kind};
 use super::run::{Outcome, Request, Run, Tally};
 use super::server::{Abandon, Server};
-use super::summary::Fold;
+use super::summary::{Fold, Served};
 use super::timeline::{Recorder, Window};
 use super::tries::{Retained, Source, Tries, Window as Kept};
 
@@ -136,13 +142,13 @@ pub(crate) fn summarisable(m: &Model<'_>) -> bool {
 /// Runs `m` (validated, [`summarisable`]) on the first tries `source`
 /// draws, keeping only the tries in flight (`super::tries`): the same
 /// events, to the same bits, as [`simulate_model`] on the drawn lists.
-/// Gives the row's [`Fold`], the run's horizon and peak line, and what
-/// the window held at most; `None` if the source stopped early.
+/// Gives the row's [`Fold`] and served counts, the run's peak line, and
+/// what the window held at most; `None` if the source stopped early.
 pub(crate) fn summarise_model(
     m: &Model<'_>,
     source: Source<'_>,
     on_ok: impl FnMut(f64),
-) -> Option<(Fold, f64, u64, Retained)> {
+) -> Option<(Fold, Served, u64, Retained)> {
     // Neither the timeline nor the areas are in the row: `TL` off, and the
     // areas are not measured (the events are the same either way).
     let m = Model { timeline_ms: None, areas: false, ..m.clone() };
@@ -163,8 +169,8 @@ pub(crate) fn summarise_model(
     if source.is_none_or(|s| s.failed()) {
         return None;
     }
-    let (fold, retained) = window.finish(horizon_ms);
-    Some((fold, horizon_ms, peak_line, retained))
+    let (fold, served, retained) = window.finish(horizon_ms);
+    Some((fold, served, peak_line, retained))
 }
 
 /// Every first try of `m`, not yet sent.
@@ -582,6 +588,7 @@ impl<const TL: bool, const CL: bool, S: Tries> Loop<'_, '_, '_, TL, CL, S> {
             r.end_ms = Some(end);
             self.free -= 1;
             self.queue.push_completion(end, i as u32);
+            self.requests.started(t);
         }
     }
 
@@ -599,7 +606,7 @@ impl<const TL: bool, const CL: bool, S: Tries> Loop<'_, '_, '_, TL, CL, S> {
         let answered = on_time && !present;
         r.outcome = if answered { Outcome::Ok } else { Outcome::Late };
         let arrival = r.arrival_ms;
-        self.requests.completed(i);
+        self.requests.completed(i, t);
         // The caller resolved at the answer, or at its deadline.
         self.resolved_at(if on_time { t } else { deadline });
         let inflight = self.meta.get(i).map_or(0, |m| m.inflight);

@@ -17,6 +17,11 @@
 //!   [`simulate`] runs one door on the adaptive race's [`Trace`].
 //! * [`Run::summary`] gives the load tool's columns; [`csv`] and
 //!   [`summary_csv`] render runs as fixed text.
+//! * [`Setup::summarise`] gives the same row to the bit without keeping a
+//!   record per request: it draws the arrivals as the run reaches them and
+//!   folds each request into the row once it and every earlier one are
+//!   resolved, so its memory follows the requests in flight, not the run's
+//!   length (the lesson's runs go this way).
 //!
 //! ```
 //! use bplab_core::stochastic::{Abandon, Server, ServiceTime, Setup};

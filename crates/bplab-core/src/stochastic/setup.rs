@@ -93,8 +93,8 @@ impl Setup {
                 self.service.draws(self.seed),
                 max_arrivals,
             );
-            if let Some((fold, horizon_ms, peak_line, retained)) = summarise_model(&model, source, &mut on_ok) {
-                return Ok((fold.finish(offered_rps, self.window_ms, peak_line, horizon_ms), retained));
+            if let Some((fold, served, peak_line, retained)) = summarise_model(&model, source, &mut on_ok) {
+                return Ok((fold.finish(offered_rps, self.window_ms, peak_line, served), retained));
             }
         }
         // What the drawn lists would refuse (the lazy run stops there): the

@@ -6,9 +6,6 @@
 //! resolved (answered, refused or gave up), which is when the load tool
 //! reads `/stats` again. Differences are named on the field.
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
 use super::run::{Outcome, Request, Run};
 use crate::numerics::LatencyHistogram;
 
@@ -85,20 +82,36 @@ impl Run {
     pub fn summary(&self, offered_rps: f64) -> Summary {
         let horizon = self.horizon_ms();
         let mut fold = Fold::new();
+        let mut served = Served::default();
         for r in &self.requests {
-            fold.add(r, horizon);
+            fold.add(r);
+            match (r.start_ms, r.end_ms) {
+                (Some(_), Some(end)) if end <= horizon => served.done += 1,
+                (Some(start), Some(_)) if start <= horizon => served.in_service_end += 1,
+                (Some(_), Some(_)) => served.queued_end += 1,
+                _ => {}
+            }
         }
-        fold.finish(offered_rps, self.window_ms, self.peak_line, horizon)
+        fold.finish(offered_rps, self.window_ms, self.peak_line, served)
     }
 }
 
-/// [`Run::summary`] one try at a time: the tries go in in index order
-/// (the mean's sum keeps that order, so its bits match), each once it is
-/// resolved, with a time the run's horizon is known to reach
-/// (`horizon_at_least_ms`); [`Fold::finish`] takes the horizon itself.
-/// Per-try storage is none: what it keeps is the latency histogram, a
-/// few counts and the served tries whose end lies beyond the horizon
-/// known so far (those in service or waiting near the run's end).
+/// The served tries (those with a start and an end) against the horizon.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Served {
+    /// Ended by the horizon.
+    pub done: u64,
+    /// Started by the horizon, ended after it.
+    pub in_service_end: u64,
+    /// Started after the horizon.
+    pub queued_end: u64,
+}
+
+/// [`Run::summary`]'s counts, one try at a time: the tries go in in index
+/// order (the mean's sum keeps that order, so its bits match), each once
+/// it is resolved; the served tries' counts against the horizon come in
+/// [`Fold::finish`]. No per-try storage: the latency histogram and a few
+/// counts.
 #[derive(Clone, Debug)]
 pub(crate) struct Fold {
     hist: LatencyHistogram,
@@ -106,31 +119,17 @@ pub(crate) struct Fold {
     by_outcome: [u64; 6],
     tries: u64,
     sum_ms: f64,
-    /// Served tries that ended by the horizon known so far.
-    done: u64,
-    /// `(end, start)` bits of served tries that end after the horizon
-    /// known so far, earliest end first (times are finite and `>= 0`, so
-    /// their bits order like their values).
-    beyond: BinaryHeap<Reverse<(u64, u64)>>,
 }
 
 impl Fold {
     /// Nothing folded yet.
     pub(crate) fn new() -> Self {
-        Fold {
-            hist: LatencyHistogram::new(),
-            by_outcome: [0; 6],
-            tries: 0,
-            sum_ms: 0.0,
-            done: 0,
-            beyond: BinaryHeap::new(),
-        }
+        Fold { hist: LatencyHistogram::new(), by_outcome: [0; 6], tries: 0, sum_ms: 0.0 }
     }
 
-    /// Adds resolved try `r`, the next in index order; the run's horizon
-    /// is at least `horizon_at_least_ms`.
+    /// Adds resolved try `r`, the next in index order.
     #[inline]
-    pub(crate) fn add(&mut self, r: &Request, horizon_at_least_ms: f64) {
+    pub(crate) fn add(&mut self, r: &Request) {
         self.tries += 1;
         self.by_outcome[r.outcome as usize] += 1;
         if r.outcome == Outcome::Ok {
@@ -138,45 +137,12 @@ impl Fold {
             self.sum_ms += latency;
             self.hist.record_ms(latency);
         }
-        if let (Some(start), Some(end)) = (r.start_ms, r.end_ms) {
-            if end <= horizon_at_least_ms {
-                self.done += 1;
-            } else {
-                self.beyond.push(Reverse(((end + 0.0).to_bits(), (start + 0.0).to_bits())));
-            }
-        }
     }
 
-    /// Served tries kept because they end after the horizon known so far.
-    pub(crate) fn beyond_len(&self) -> usize {
-        self.beyond.len()
-    }
-
-    /// The horizon is known to reach `horizon_at_least_ms`: the kept tries
-    /// that end by then are done (keeps [`Fold::beyond_len`] to the tries
-    /// still in flight).
-    #[inline]
-    pub(crate) fn horizon_at_least(&mut self, horizon_at_least_ms: f64) {
-        let h = (horizon_at_least_ms + 0.0).to_bits();
-        while self.beyond.peek().is_some_and(|Reverse((end, _))| *end <= h) {
-            self.beyond.pop();
-            self.done += 1;
-        }
-    }
-
-    /// The row, with the run's horizon, window and peak line.
-    pub(crate) fn finish(mut self, offered_rps: f64, window_ms: f64, peak_line: u64, horizon_ms: f64) -> Summary {
-        self.horizon_at_least(horizon_ms);
-        let done = self.done;
-        // What is left ends after the horizon: in service then, or still waiting.
-        let (mut in_service_end, mut queued_end) = (0u64, 0u64);
-        for Reverse((_, start)) in self.beyond {
-            if f64::from_bits(start) <= horizon_ms {
-                in_service_end += 1;
-            } else {
-                queued_end += 1;
-            }
-        }
+    /// The row, with the run's window and peak line and the served tries'
+    /// counts against its horizon.
+    pub(crate) fn finish(self, offered_rps: f64, window_ms: f64, peak_line: u64, served: Served) -> Summary {
+        let Served { done, in_service_end, queued_end } = served;
         let n = |o: Outcome| self.by_outcome[o as usize];
         let (ok, throttled) = (n(Outcome::Ok), n(Outcome::Throttled));
         let refused = n(Outcome::Refused) + n(Outcome::Shed);

@@ -6,8 +6,12 @@
 //! the oldest unresolved one to the newest arrival. A try leaves the window
 //! as soon as it and every try before it are resolved, into a [`Fold`] (the
 //! row's counts, histogram and sum, in index order) and the caller's
-//! `on_ok` (each answer's latency). Its storage is then what is in flight,
-//! not what has run: it does not grow with the run's length.
+//! `on_ok` (each answer's latency). The served tries' counts against the
+//! horizon ([`Served`]) are kept as the work starts and ends: both happen
+//! in time order, and the horizon (the latest time a caller resolved) only
+//! grows, so only the times after the horizon known so far are kept. Its
+//! storage is then what is in flight, not what has run: it does not grow
+//! with the run's length.
 //!
 //! [`Source`] draws the first tries as the run reaches them (arrival
 //! stream, service stream), where [`Setup::run`](super::Setup::run) draws
@@ -17,7 +21,7 @@ use std::collections::VecDeque;
 
 use super::run::{Outcome, Request};
 use super::service::ServiceDraws;
-use super::summary::Fold;
+use super::summary::{Fold, Served};
 use super::traffic::ArrivalTimes;
 use crate::stochastic::engine::MAX_TIME_MS;
 
@@ -32,8 +36,10 @@ pub(crate) trait Tries {
     fn len(&self) -> usize;
     /// Adds the next try.
     fn push(&mut self, r: Request);
-    /// Try `i`'s work finished (its outcome is final now).
-    fn completed(&mut self, i: usize);
+    /// A try's work started at `t_ms` (in time order).
+    fn started(&mut self, t_ms: f64);
+    /// Try `i`'s work finished at `t_ms` (in time order; its outcome is final now).
+    fn completed(&mut self, i: usize, t_ms: f64);
     /// An event was handled; the run's horizon is at least `horizon_ms`.
     fn settle(&mut self, horizon_ms: f64);
 }
@@ -60,7 +66,10 @@ impl Tries for Vec<Request> {
     }
 
     #[inline(always)]
-    fn completed(&mut self, _: usize) {}
+    fn started(&mut self, _: f64) {}
+
+    #[inline(always)]
+    fn completed(&mut self, _: usize, _: f64) {}
 
     #[inline(always)]
     fn settle(&mut self, _: f64) {}
@@ -92,10 +101,17 @@ pub(crate) struct Window<F> {
     slots: VecDeque<Slot>,
     fold: Fold,
     on_ok: F,
+    /// Starts and ends after the horizon known so far, in time order.
+    starts_after: VecDeque<f64>,
+    ends_after: VecDeque<f64>,
+    /// Starts and ends by the horizon known so far, and every start.
+    starts_by: u64,
+    ends_by: u64,
+    starts: u64,
     /// The most tries the window held at once.
     peak_slots: usize,
-    /// The most tries [`Fold`] kept for ending after the known horizon.
-    peak_beyond: usize,
+    /// The most start and end times kept after the known horizon.
+    peak_after: usize,
 }
 
 /// The most a [`Window`] and its [`Fold`] held at once, in tries: what a
@@ -104,27 +120,47 @@ pub(crate) struct Window<F> {
 pub(crate) struct Retained {
     /// Unresolved tries and the resolved ones after the oldest of them.
     pub slots: usize,
-    /// Served tries ending after the horizon known when they resolved.
-    pub beyond: usize,
+    /// Start and end times after the horizon known when they happened.
+    pub after: usize,
 }
 
 impl<F: FnMut(f64)> Window<F> {
     /// Empty; `on_ok` gets each on-time answer's latency (end − arrival,
     /// ms), in index order.
     pub(crate) fn new(on_ok: F) -> Self {
-        Window { lo: 0, slots: VecDeque::new(), fold: Fold::new(), on_ok, peak_slots: 0, peak_beyond: 0 }
+        Window {
+            lo: 0,
+            slots: VecDeque::new(),
+            fold: Fold::new(),
+            on_ok,
+            starts_after: VecDeque::new(),
+            ends_after: VecDeque::new(),
+            starts_by: 0,
+            ends_by: 0,
+            starts: 0,
+            peak_slots: 0,
+            peak_after: 0,
+        }
     }
 
-    /// The fold of every try (all resolved once the events ran out) and
-    /// the most the window held.
-    pub(crate) fn finish(mut self, horizon_ms: f64) -> (Fold, Retained) {
+    /// The fold of every try (all resolved once the events ran out), the
+    /// served tries' counts against the run's horizon, and the most the
+    /// window held.
+    pub(crate) fn finish(mut self, horizon_ms: f64) -> (Fold, Served, Retained) {
         self.settle(horizon_ms);
         // Every try resolves before the events run out; a run cut short
         // (its source failed) is not summarised.
         for s in std::mem::take(&mut self.slots) {
-            self.fold.add(&s.r, horizon_ms);
+            self.fold.add(&s.r);
         }
-        (self.fold, Retained { slots: self.peak_slots, beyond: self.peak_beyond })
+        // A served try ends no earlier than it starts: started by the
+        // horizon = done + in service then.
+        let served = Served {
+            done: self.ends_by,
+            in_service_end: self.starts_by.saturating_sub(self.ends_by),
+            queued_end: self.starts.saturating_sub(self.starts_by),
+        };
+        (self.fold, served, Retained { slots: self.peak_slots, after: self.peak_after })
     }
 }
 
@@ -151,10 +187,17 @@ impl<F: FnMut(f64)> Tries for Window<F> {
     }
 
     #[inline(always)]
-    fn completed(&mut self, i: usize) {
+    fn started(&mut self, t_ms: f64) {
+        self.starts += 1;
+        self.starts_after.push_back(t_ms);
+    }
+
+    #[inline(always)]
+    fn completed(&mut self, i: usize, t_ms: f64) {
         if let Some(s) = self.slots.get_mut(i.wrapping_sub(self.lo)) {
             s.completed = true;
         }
+        self.ends_after.push_back(t_ms);
     }
 
     #[inline(always)]
@@ -165,10 +208,17 @@ impl<F: FnMut(f64)> Tries for Window<F> {
             if s.r.outcome == Outcome::Ok {
                 (self.on_ok)(s.r.sojourn_ms().unwrap_or(0.0));
             }
-            self.fold.add(&s.r, horizon_ms);
+            self.fold.add(&s.r);
         }
-        self.fold.horizon_at_least(horizon_ms);
-        self.peak_beyond = self.peak_beyond.max(self.fold.beyond_len());
+        self.peak_after = self.peak_after.max(self.starts_after.len() + self.ends_after.len());
+        while self.starts_after.front().is_some_and(|&t| t <= horizon_ms) {
+            self.starts_after.pop_front();
+            self.starts_by += 1;
+        }
+        while self.ends_after.front().is_some_and(|&t| t <= horizon_ms) {
+            self.ends_after.pop_front();
+            self.ends_by += 1;
+        }
     }
 }
 
