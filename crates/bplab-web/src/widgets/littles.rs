@@ -272,7 +272,7 @@ impl Littles {
         if let Some(r) = lim {
             set(&self.outputs, 0, &r.record_limit.to_string());
             self.lesson_fig.set_text_content(Some(&format!(
-                "The lesson's half-up figure: {} (from {}, workers × (budget − service) / service)",
+                "The lesson's half-up figure: {} (from {})",
                 r.queue_limit,
                 fmt_num(r.queue_exact)
             )));
@@ -374,7 +374,7 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query, extras: Extras) -> Res
         &head,
         NAME,
         0,
-        &[("Queue limit to ship (deadline-safe: the record's and the exports' number)", String::new())],
+        &[("Queue limit to ship (deadline-safe, as the record and exports)", String::new())],
     )?;
     let lesson_fig = match outputs.first().and_then(|o| o.parent_element()) {
         Some(dd) => add(&dd, el(doc, "span", &[("class", "lesson-fig"), ("id", "littles-lesson-fig")])?)?,
