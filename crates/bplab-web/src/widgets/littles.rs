@@ -403,7 +403,7 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query, extras: Extras) -> Res
     )?);
     let canvas =
         shell::figure(doc, &figs, "littles-chart-0", "Admission limit vs latency budget", "bp-limit-vs-budget.png")?;
-    // The record and the exports in view, not inside the explanation.
+    // The record in view, not inside the explanation (the exports, which ship its number, stay there).
     let ship = add(sec, el(doc, "div", &[("class", "ship")])?)?;
     let record = explain::record_block(doc, &ship, "littles-record")?;
     let actions = add(sec, el(doc, "div", &[("class", "actions")])?)?;
@@ -448,7 +448,7 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query, extras: Extras) -> Res
         controls.push(c);
     }
     w.borrow_mut().controls = controls;
-    edge_exports(doc, &ship, &w)?;
+    edge_exports(doc, &panel, &w)?;
     if let Some(s) = select.dyn_ref::<HtmlSelectElement>() {
         s.set_selected_index(solve as i32);
         let (w2, s2) = (w.clone(), s.clone());
