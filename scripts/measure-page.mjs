@@ -236,6 +236,12 @@ async function moves(page, widget, n) {
 async function heavy(page, widget, param, value) {
   return page.evaluate(async ({ widget, param, value }) => {
     const sec = document.querySelector(`section.widget[data-widget="${widget}"]`);
+    // A setting that is not a main control sits under "More settings", built when it opens.
+    const more = sec.querySelector('details.more');
+    if (more && !more.open && !sec.querySelector(`input[type=text][data-param="${param}"]`)) {
+      more.open = true;
+      for (let i = 0; i < 50 && !more.querySelector('.control'); i++) await new Promise((ok) => setTimeout(ok, 20));
+    }
     const box = sec.querySelector(`input[type=text][data-param="${param}"]`);
     if (!box) return { error: `no ${param} box` };
     sec.scrollIntoView({ block: 'start' });

@@ -55,7 +55,7 @@ test('the Predict on lesson: the model delivers the ceiling at twice capacity', 
   const page = await open('?embed=lesson&q=predict-ceiling');
   const group = page.getByRole('radiogroup', { name: /twice the traffic it can serve \(95\.24 a second/ });
   assert.ok(await page.locator('#w-lesson .charts').isHidden());
-  assert.ok(await page.locator('#w-lesson .readouts').isHidden());
+  for (const dl of await page.locator('#w-lesson .readouts').all()) assert.ok(await dl.isHidden(), 'the headline and the other readouts');
   assert.ok(await page.locator('#lesson-explain-panel').isHidden());
   await group.getByRole('radio', { name: /falls to near zero/ }).check();
   const v = await verdict(page, 'lesson').textContent();

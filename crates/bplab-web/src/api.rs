@@ -107,7 +107,8 @@ fn entries(
         return Ok(Vec::new());
     }
     let plain = v.is_object() && !js_sys::Array::is_array(v) && !v.is_function() && class_name(v).is_none();
-    let Some(obj) = v.dyn_ref::<js_sys::Object>().filter(|_| plain) else {
+    // Not `dyn_ref`: it tests `instanceof Object`, which an object made by `Object.create(null)` is not.
+    let Some(obj) = plain.then(|| v.unchecked_ref::<js_sys::Object>()) else {
         return Err(JsError::new(&format!(
             "{entry}: expected an object of parameters ({}), got {}",
             takes.join(", "),

@@ -71,10 +71,29 @@ fn text(id: &str) -> String {
 /// Types `value` into the input `id` the way a user does: set it, fire
 /// `input`; then waits for the answer.
 async fn type_in(id: &str, value: &str) {
+    if doc().get_element_by_id(id).is_none() {
+        open_more().await; // a setting that is not a main control: under "More settings"
+    }
     let i = input(id);
     i.set_value(value);
     i.dispatch_event(&Event::new("input").unwrap()).unwrap();
     settled().await;
+}
+
+/// Opens every widget's "More settings" and waits until its controls are built (when it opens).
+async fn open_more() {
+    let all = doc().query_selector_all("details.more").unwrap();
+    for i in 0..all.length() {
+        let d: Element = all.item(i).unwrap().dyn_into().unwrap();
+        d.set_attribute("open", "").unwrap();
+    }
+    for _ in 0..20_000 {
+        yield_to_browser().await;
+        if doc().query_selector("details.more:not(:has(.control))").unwrap().is_none() {
+            return;
+        }
+    }
+    panic!("More settings were never built");
 }
 
 fn msg_shown(id: &str) -> Option<String> {
@@ -85,6 +104,7 @@ fn msg_shown(id: &str) -> Option<String> {
 #[wasm_bindgen_test]
 async fn every_widget_mounts_with_labelled_controls() {
     let root = page("").await;
+    open_more().await;
     assert_eq!(root.query_selector_all("section.widget").unwrap().length(), 1 + EXPERIMENTS.len() as u32);
     for e in EXPERIMENTS {
         for s in e.params {
@@ -114,12 +134,12 @@ async fn every_widget_mounts_with_labelled_controls() {
 #[wasm_bindgen_test]
 async fn an_input_event_updates_the_shown_numbers() {
     page("").await;
-    assert_eq!(text("littles-out-1"), "10 (9.95 rounded half-up)");
+    assert_eq!(text("littles-out-0"), "9");
     type_in("littles-budget-ms-range", "300").await; // 1 × (300 − 21) / 21 = 13.29
-    assert_eq!(text("littles-out-1"), "13 (13.29 rounded half-up)");
+    assert_eq!(text("littles-out-0"), "13");
     assert_eq!(input("littles-budget-ms").value(), "300", "the typed box follows the slider");
     type_in("littles-arrivals-rps", "100").await; // L = 100 × 0.23
-    assert_eq!(text("littles-out-0"), "23 requests in flight");
+    assert_eq!(text("littles-out-1"), "23 requests in flight");
 
     assert_eq!(text("admission-out-1"), "20 requests");
     type_in("admission-plateau-limit-range", "35").await;
@@ -182,7 +202,7 @@ async fn bad_input_shows_the_range_and_keeps_the_last_result() {
     assert!(msg_shown("collapse-duration-ms").unwrap().contains("the cap is"));
     type_in("littles-budget-ms", "20").await; // not above the 21 ms service
     assert!(msg_shown("littles-budget-ms").unwrap().contains("expected a budget above 21"));
-    assert_eq!(text("littles-out-1"), "10 (9.95 rounded half-up)");
+    assert_eq!(text("littles-out-0"), "9");
     type_in("shaping-bursts", "1,2,x").await;
     assert!(msg_shown("shaping-bursts").unwrap().contains("comma-separated whole numbers"));
 }
@@ -192,7 +212,7 @@ async fn the_url_reproduces_a_view_and_refuses_bad_values_inline() {
     page("?admission.service-ms=7&littles.budget-ms=300").await;
     assert_eq!(text("admission-out-0"), "29 requests (deadline-safe 28)");
     assert_eq!(input("admission-service-ms").value(), "7");
-    assert_eq!(text("littles-out-1"), "13 (13.29 rounded half-up)");
+    assert_eq!(text("littles-out-0"), "13");
 
     let root = page("?embed=shaping&window-burst=40").await;
     assert_eq!(root.query_selector_all("section.widget").unwrap().length(), 1);
@@ -387,7 +407,7 @@ async fn the_check_is_computed_by_the_calculator_and_follows_the_workers() {
     settled().await;
     assert!(!section.class_list().contains("predicting"));
     assert!(text("littles-q-verdict").starts_with("Right: A"), "{}", text("littles-q-verdict"));
-    assert_eq!(text("littles-out-1"), "73 (72.67 rounded half-up)");
+    assert_eq!(text("littles-out-0"), "72", "the number the record ships");
     type_in("littles-workers", "2").await;
     assert!(text("littles-q-verdict").contains("the model says B"), "{}", text("littles-q-verdict"));
     assert!(root.text_content().unwrap().contains("With 2 workers at 12 ms"));
@@ -451,13 +471,13 @@ async fn the_limit_widget_links_the_typed_value_exactly() {
     page("?embed=littles").await;
     type_in("littles-workers", "4").await;
     type_in("littles-service-ms", "12.345").await;
-    let shown = text("littles-out-1");
+    let shown = text("littles-out-0");
     let cmds = text("littles-proof");
     assert!(cmds.contains("--service-ms 12.345"), "{cmds}");
     let q = bplab_web::query_now();
     assert!(q.contains("service-ms=12.345"), "{q}");
     page(&q).await;
-    assert_eq!(text("littles-out-1"), shown);
+    assert_eq!(text("littles-out-0"), shown);
     type_in("littles-service-ms", "0.004").await;
     assert!(bplab_web::query_now().contains("service-ms=0.004") || msg_shown("littles-service-ms").is_some());
 }

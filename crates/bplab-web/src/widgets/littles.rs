@@ -272,7 +272,7 @@ impl Littles {
         if let Some(r) = lim {
             set(&self.outputs, 0, &r.record_limit.to_string());
             self.lesson_fig.set_text_content(Some(&format!(
-                "The lesson's half-up figure: {} (from {}, workers × (budget − service) / service)",
+                "The lesson's half-up figure: {} (from {})",
                 r.queue_limit,
                 fmt_num(r.queue_exact)
             )));
@@ -374,7 +374,7 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query, extras: Extras) -> Res
         &head,
         NAME,
         0,
-        &[("Queue limit to ship (deadline-safe: the record's and the exports' number)", String::new())],
+        &[("Queue limit to ship (deadline-safe, as the record and exports)", String::new())],
     )?;
     let lesson_fig = match outputs.first().and_then(|o| o.parent_element()) {
         Some(dd) => add(&dd, el(doc, "span", &[("class", "lesson-fig"), ("id", "littles-lesson-fig")])?)?,
@@ -403,7 +403,7 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query, extras: Extras) -> Res
     )?);
     let canvas =
         shell::figure(doc, &figs, "littles-chart-0", "Admission limit vs latency budget", "bp-limit-vs-budget.png")?;
-    // The record and the exports in view, not inside the explanation.
+    // The record in view, not inside the explanation (the exports, which ship its number, stay there).
     let ship = add(sec, el(doc, "div", &[("class", "ship")])?)?;
     let record = explain::record_block(doc, &ship, "littles-record")?;
     let actions = add(sec, el(doc, "div", &[("class", "actions")])?)?;
@@ -448,7 +448,7 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query, extras: Extras) -> Res
         controls.push(c);
     }
     w.borrow_mut().controls = controls;
-    edge_exports(doc, &ship, &w)?;
+    edge_exports(doc, &panel, &w)?;
     if let Some(s) = select.dyn_ref::<HtmlSelectElement>() {
         s.set_selected_index(solve as i32);
         let (w2, s2) = (w.clone(), s.clone());

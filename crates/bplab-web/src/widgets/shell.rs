@@ -108,7 +108,9 @@ pub fn figure(
     let fig = add(parent, el(doc, "figure", &[])?)?;
     let canvas = chart::canvas(doc, id, title)?;
     fig.append_child(&canvas)?;
-    let cap = add(&fig, text_el(doc, "figcaption", &[], title)?)?;
+    // The title in its own box: on a phone it is visually hidden (the chart draws it too).
+    let cap = add(&fig, el(doc, "figcaption", &[])?)?;
+    add(&cap, text_el(doc, "span", &[("class", "fig-title")], title)?)?;
     let b = add(&cap, text_el(doc, "button", &[("type", "button"), ("class", "png")], &format!("PNG: {file}"))?)?;
     let (c2, f2) = (canvas.clone(), file.to_owned());
     on(&b, "click", move |_| {
