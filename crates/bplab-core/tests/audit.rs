@@ -128,7 +128,8 @@ fn a05_wait_is_not_time_in_the_system() {
     let t = text("lesson", &[("limit", "0")]);
     assert!(t.contains("queue limit of 0 lets no line form") && !t.contains("grows until the limit"), "{t}");
     let t = text("shaping", &[]);
-    assert!(t.contains("lets the time in the system (server wait plus service) pass the deadline"), "{t}");
+    // T9 (second audit): the token-bucket threshold is gone; the wait at the server is bounded.
+    assert!(!t.contains("lets the time in the system") && t.contains("longest wait at the server of answered requests"), "{t}");
 }
 
 #[test]
@@ -196,7 +197,10 @@ fn a11_b_rounded_past_the_deadline_is_said() {
 fn a12_gate_above_capacity() {
     let t = text("shaping", &[("gate-rate-rps", "200")]);
     assert!(!t.contains("A leaky queue deeper than") && !t.contains("per second: unbounded"), "{t}");
-    assert!(t.contains("at the server)"), "the leaky gate's server wait is shown: {t}");
+    assert!(
+        t.contains("longest wait at the server of answered requests with the leaky bucket"),
+        "the leaky gate's server wait is shown: {t}"
+    );
 }
 
 #[test]

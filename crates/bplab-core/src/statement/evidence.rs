@@ -14,6 +14,8 @@ pub struct Req {
     pub arrival_ms: f64,
     /// Whether the door let it in.
     pub admitted: bool,
+    /// When a gate released it to the server, ms (`None`: at arrival).
+    pub release_ms: Option<f64>,
     /// When its service started, ms (`None`: never started).
     pub start_ms: Option<f64>,
     /// When its service ended, ms (`None`: never answered).
@@ -30,7 +32,16 @@ pub struct Req {
 impl Req {
     /// A refused arrival.
     pub fn refused(arrival_ms: f64, deadline_ms: f64, attempt: u32) -> Req {
-        Req { arrival_ms, admitted: false, start_ms: None, end_ms: None, in_system_ms: None, deadline_ms, attempt }
+        Req {
+            arrival_ms,
+            admitted: false,
+            release_ms: None,
+            start_ms: None,
+            end_ms: None,
+            in_system_ms: None,
+            deadline_ms,
+            attempt,
+        }
     }
 
     /// An admitted request that was never answered.
@@ -43,6 +54,7 @@ impl Req {
         Req {
             arrival_ms,
             admitted: true,
+            release_ms: None,
             start_ms: Some(start_ms),
             end_ms: Some(end_ms),
             in_system_ms: Some(in_system_ms),
@@ -71,6 +83,8 @@ impl Req {
         match t {
             Time::InSystem => self.in_system_ms,
             Time::QueueWait => self.start_ms.map(|s| s - self.arrival_ms),
+            Time::GateDelay => self.start_ms.map(|_| self.release_ms.unwrap_or(self.arrival_ms) - self.arrival_ms),
+            Time::ServerWait => self.start_ms.map(|s| s - self.release_ms.unwrap_or(self.arrival_ms)),
         }
     }
 }
@@ -120,6 +134,22 @@ impl RunLog {
             Rule::Ratio(num, den) => {
                 let d = self.count(den);
                 if d == 0 { 0.0 } else { self.count(num) as f64 / d as f64 }
+            }
+            Rule::PeakRate => {
+                // Releases to the server in the busiest 100 ms window, per second.
+                let mut w: Vec<i64> = self
+                    .reqs
+                    .iter()
+                    .filter(|r| r.admitted)
+                    .map(|r| libm::floor(r.release_ms.unwrap_or(r.arrival_ms) / 100.0) as i64)
+                    .collect();
+                w.sort_unstable();
+                let (mut best, mut run) = (0u64, 0u64);
+                for (k, x) in w.iter().enumerate() {
+                    run = if k > 0 && w[k - 1] == *x { run + 1 } else { 1 };
+                    best = best.max(run);
+                }
+                best as f64 * 10.0
             }
             Rule::Busy => {
                 let busy: f64 = self.reqs.iter().filter_map(|r| Some(r.end_ms? - r.start_ms?)).sum();

@@ -68,6 +68,10 @@ pub enum Time {
     InSystem,
     /// From arrival to the start of service.
     QueueWait,
+    /// From arrival to the gate's release to the server.
+    GateDelay,
+    /// From the gate's release to the start of service.
+    ServerWait,
 }
 
 impl Time {
@@ -76,6 +80,8 @@ impl Time {
         match self {
             Time::InSystem => "time in the system",
             Time::QueueWait => "queue wait",
+            Time::GateDelay => "delay at the gate",
+            Time::ServerWait => "wait at the server",
         }
     }
 }
@@ -98,6 +104,9 @@ pub enum Rule {
     Busy,
     /// `|num| / |den|` (0 when the denominator is empty).
     Ratio(Count, Count),
+    /// Admitted requests released to the server in the busiest 100 ms
+    /// window (by `floor(release / 100 ms)`), × 10: per second.
+    PeakRate,
 }
 
 /// A unit a quantity is shown in.
@@ -154,6 +163,7 @@ impl Quantity {
             Rule::Percentile(t, c, p) => format!("p{p} {} of {}", t.noun(), c.noun()),
             Rule::Busy => "server utilisation".to_owned(),
             Rule::Ratio(num, den) => format!("ratio of {} to {}", num.noun(), den.noun()),
+            Rule::PeakRate => "downstream peak".to_owned(),
         }
     }
 
@@ -168,6 +178,7 @@ impl Quantity {
                 format!("the {p}th percentile of {} over {}, to 3 significant digits", t.noun(), c.noun())
             }
             Rule::Ratio(num, den) => format!("{} / {}", num.noun(), den.noun()),
+            Rule::PeakRate => "the admitted requests released to the server in the busiest 100 ms window, times 10".to_owned(),
             Rule::Busy => "the server's busy time (answered requests × service time) as a share of the window, at most 100 %".to_owned(),
         };
         format!("{} means {rule}", self.name())
@@ -210,11 +221,20 @@ pub const P99_WAIT_MS: Quantity = q(None, Rule::Percentile(Time::QueueWait, Coun
 pub const AMPLIFICATION: Quantity = q(None, Rule::Ratio(Count::Arrivals, Count::FirstTries), Unit::Times);
 /// Share of arrivals shed (refused at the door, or dropped after admission).
 pub const SHED_PCT: Quantity = q(None, Rule::Share(Count::Shed, Count::Arrivals), Unit::Pct);
+/// Longest delay at the gate of an answered request.
+pub const MAX_GATE_DELAY_MS: Quantity = q(None, Rule::Max(Time::GateDelay, Count::Answered), Unit::Ms);
+/// Longest wait at the server (after the gate) of an answered request.
+pub const MAX_SERVER_WAIT_MS: Quantity = q(None, Rule::Max(Time::ServerWait, Count::Answered), Unit::Ms);
+/// The downstream peak rate.
+pub const PEAK_RPS: Quantity = q(None, Rule::PeakRate, Unit::Rps);
 /// Server utilisation.
 pub const UTILISATION_PCT: Quantity = q(None, Rule::Busy, Unit::Pct);
 
 /// Every quantity of the vocabulary (the docs and the tests iterate it).
-pub const VOCABULARY: [Quantity; 17] = [
+pub const VOCABULARY: [Quantity; 20] = [
+    MAX_GATE_DELAY_MS,
+    MAX_SERVER_WAIT_MS,
+    PEAK_RPS,
     AMPLIFICATION,
     SHED_PCT,
     ARRIVALS,
