@@ -218,7 +218,7 @@ fn a14_lifo_hangover_is_named() {
     let t = text("shedding", &[]);
     // The hangover sentence is gone with the windowed p99 it read (not a
     // quantity of the vocabulary yet); the defective wording stays gone.
-    assert!(!t.contains("sheds the ones that waited longest") && t.contains("with lifo at 300.2 rps offered"), "{t}");
+    assert!(!t.contains("sheds the ones that waited longest") && t.contains("with lifo at 300 rps offered"), "{t}");
 }
 
 #[test]
@@ -230,7 +230,9 @@ fn a15_burst_protection_reads_the_windows() {
 #[test]
 fn a16_no_ceiling_when_the_slo_returns() {
     let t = text("priority", &[("service-ms", "3"), ("critical-share", "0.01")]);
-    assert!(t.contains("not a ceiling: the SLO is met again") && t.contains("critical arrivals scored there"), "{t}");
+    // The SLO is met again at a higher load, and a thin sample is counted.
+    let after_fail = t.split("is below the SLO target").nth(1).unwrap_or("");
+    assert!(after_fail.contains("is at least the SLO target") && t.contains("number of scored critical arrivals"), "{t}");
 }
 
 #[test]

@@ -130,7 +130,9 @@ fn explanations_carry_the_numbers() {
     // Post 3's curve caps any policy near 48.8 rps (issue 12, item 5).
     assert!(s.contains("/ 5 s = 48.8 rps") && s.contains("has the best goodput, 48 rps"), "{s}");
     let p = text(ExperimentId::Priority);
-    assert!(p.contains("100 / 0.25") && p.contains("up to 300.0 rps offered; at 400.2 rps it delivers 93.3 %"), "{p}");
+    assert!(p.contains("1000 / 10 ms / 0.25 = 400 rps"), "{p}");
+    assert!(p.contains("priority door at 300 rps offered (99.72 %) is at least the SLO target (99 %)"), "{p}");
+    assert!(p.contains("priority door at 400 rps offered (93.32 %) is below the SLO target (99 %)"), "{p}");
     assert!(!p.contains("100.21"), "{p}");
 }
 

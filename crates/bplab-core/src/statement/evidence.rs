@@ -27,6 +27,11 @@ pub struct Req {
     pub deadline_ms: f64,
     /// 0 for a first try, n for the n-th retry.
     pub attempt: u32,
+    /// Classified critical (the priority model; `false` elsewhere).
+    pub critical: bool,
+    /// Counted in the class success shares (arrived early enough for a full
+    /// deadline inside the window; `true` elsewhere).
+    pub scored: bool,
 }
 
 impl Req {
@@ -41,6 +46,8 @@ impl Req {
             in_system_ms: None,
             deadline_ms,
             attempt,
+            critical: false,
+            scored: true,
         }
     }
 
@@ -60,6 +67,8 @@ impl Req {
             in_system_ms: Some(in_system_ms),
             deadline_ms,
             attempt: 0,
+            critical: false,
+            scored: true,
         }
     }
 
@@ -76,6 +85,10 @@ impl Req {
             Count::Dropped => self.admitted && !answered,
             Count::FirstTries => self.attempt == 0,
             Count::Shed => !answered,
+            Count::ScoredCritical => self.scored && self.critical,
+            Count::CriticalServed => self.scored && self.critical && answered,
+            Count::ScoredBackground => self.scored && !self.critical,
+            Count::BackgroundServed => self.scored && !self.critical && answered,
         }
     }
 

@@ -130,6 +130,18 @@ pub enum Statement {
         /// Right.
         b: Measure,
     },
+    /// A measure against a fixed level ("critical success … (98.4 %) is
+    /// below the SLO target (99 %)").
+    Versus {
+        /// The measure.
+        m: Measure,
+        /// How it compares with the level.
+        cmp: Cmp,
+        /// What the level is ("the SLO target").
+        what: String,
+        /// The level, in the measure's unit.
+        level: f64,
+    },
     /// A measure (a maximum) within a bound computed by shown arithmetic,
     /// valid under its preconditions: not stated when one fails.
     Bound {
@@ -229,6 +241,7 @@ impl Statement {
         match self {
             Statement::Value(_) => "value",
             Statement::Comparison { .. } => "comparison",
+            Statement::Versus { .. } => "versus",
             Statement::Bound { .. } => "bound",
             Statement::Best { .. } => "best",
             Statement::Verdict { .. } => "verdict",
@@ -282,6 +295,11 @@ pub fn clause(s: &Statement) -> Option<String> {
             let right = if a.q == b.q { format!("that {}", b.at) } else { b.subject() };
             let d = comparison_decimals(a, b, *cmp);
             format!("{} ({}) is {} {right} ({})", a.subject(), a.shown_at(d), cmp_words(*cmp), b.shown_at(d))
+        }
+        Statement::Versus { m, cmp, what, level } => {
+            let lv = Measure { value: *level, ..m.clone() };
+            let d = comparison_decimals(m, &lv, *cmp);
+            format!("{} ({}) is {} {what} ({})", m.subject(), m.shown_at(d), cmp_words(*cmp), lv.shown_at(d))
         }
         Statement::Bound { m, what, bound, pre } => {
             if !pre.iter().all(|p| p.cond.holds()) {
@@ -376,6 +394,18 @@ pub fn check(s: &Statement, logs: &Logs) -> Result<(), String> {
             }
             if matches!(cmp, Cmp::Lt | Cmp::Gt) && a.shown_at(d) == b.shown_at(d) {
                 return Err(format!("{} and {} show no difference", a.shown_at(d), b.shown_at(d)));
+            }
+            Ok(())
+        }
+        Statement::Versus { m, cmp, level, .. } => {
+            let lv = Measure { value: *level, ..m.clone() };
+            let d = comparison_decimals(m, &lv, *cmp);
+            let x = check_value_at(m, logs, d)?;
+            if !cmp_holds(*cmp, x, *level, 0.0) {
+                return Err(format!("{x} is not {} {level}", cmp_words(*cmp)));
+            }
+            if matches!(cmp, Cmp::Lt | Cmp::Gt) && m.shown_at(d) == lv.shown_at(d) {
+                return Err(format!("{} shows no difference from {level}", m.shown_at(d)));
             }
             Ok(())
         }

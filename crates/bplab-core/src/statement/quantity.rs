@@ -27,6 +27,14 @@ pub enum Count {
     FirstTries,
     /// Arrivals never answered: refused at the door or dropped after admission.
     Shed,
+    /// Critical arrivals with a full deadline inside the window.
+    ScoredCritical,
+    /// Of those, the ones served.
+    CriticalServed,
+    /// Background arrivals with a full deadline inside the window.
+    ScoredBackground,
+    /// Of those, the ones served.
+    BackgroundServed,
 }
 
 impl Count {
@@ -42,6 +50,10 @@ impl Count {
             Count::Dropped => "admitted requests never answered",
             Count::FirstTries => "first tries",
             Count::Shed => "shed arrivals",
+            Count::ScoredCritical => "scored critical arrivals",
+            Count::CriticalServed => "scored critical arrivals served",
+            Count::ScoredBackground => "scored background arrivals",
+            Count::BackgroundServed => "scored background arrivals served",
         }
     }
 
@@ -57,6 +69,8 @@ impl Count {
             Count::Dropped => "dropped after admission",
             Count::FirstTries => "sent as a first try",
             Count::Shed => "shed",
+            Count::CriticalServed | Count::BackgroundServed => "served",
+            Count::ScoredCritical | Count::ScoredBackground => "scored",
         }
     }
 }
@@ -225,13 +239,24 @@ pub const SHED_PCT: Quantity = q(None, Rule::Share(Count::Shed, Count::Arrivals)
 pub const MAX_GATE_DELAY_MS: Quantity = q(None, Rule::Max(Time::GateDelay, Count::Answered), Unit::Ms);
 /// Longest wait at the server (after the gate) of an answered request.
 pub const MAX_SERVER_WAIT_MS: Quantity = q(None, Rule::Max(Time::ServerWait, Count::Answered), Unit::Ms);
+/// Critical success: the share of scored critical arrivals served.
+pub const CRITICAL_SUCCESS_PCT: Quantity =
+    q(Some("critical success"), Rule::Share(Count::CriticalServed, Count::ScoredCritical), Unit::Pct);
+/// Background success: the share of scored background arrivals served.
+pub const BACKGROUND_SUCCESS_PCT: Quantity =
+    q(Some("background success"), Rule::Share(Count::BackgroundServed, Count::ScoredBackground), Unit::Pct);
+/// How many critical arrivals were scored.
+pub const SCORED_CRITICAL: Quantity = q(None, Rule::Count(Count::ScoredCritical), Unit::Requests);
 /// The downstream peak rate.
 pub const PEAK_RPS: Quantity = q(None, Rule::PeakRate, Unit::Rps);
 /// Server utilisation.
 pub const UTILISATION_PCT: Quantity = q(None, Rule::Busy, Unit::Pct);
 
 /// Every quantity of the vocabulary (the docs and the tests iterate it).
-pub const VOCABULARY: [Quantity; 20] = [
+pub const VOCABULARY: [Quantity; 23] = [
+    SCORED_CRITICAL,
+    CRITICAL_SUCCESS_PCT,
+    BACKGROUND_SUCCESS_PCT,
     MAX_GATE_DELAY_MS,
     MAX_SERVER_WAIT_MS,
     PEAK_RPS,

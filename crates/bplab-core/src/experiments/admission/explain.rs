@@ -77,8 +77,10 @@ fn admission(r: &AdmissionReport) -> Explanation {
     if let Some(i) = highest(r)
         && let (Some(nc), Some(lim)) = (r.no_control.get(i), r.limited.get(i))
     {
-        let at_lim = format!("with limit {} at {} offered", r.plateau_limit, rps(lim.offered_rps));
-        let at_nc = format!("without a limit at {} offered", rps(nc.offered_rps));
+        // The run is named by its setting (the flat curve's rate as given).
+        let rate = r.inputs.offered_rps.get(i).copied().unwrap_or(nc.offered_rps);
+        let at_lim = format!("with limit {} at {} offered", r.plateau_limit, rps(rate));
+        let at_nc = format!("without a limit at {} offered", rps(rate));
         d.steps.push(Statement::Arith {
             label: "worst time in the system at the plateau limit".into(),
             formula: "limit × service".into(),
