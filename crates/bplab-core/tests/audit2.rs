@@ -138,3 +138,22 @@ fn t32_the_stated_worst_gate_delay_is_the_maximum() {
     assert!(!t.contains("leaky 3801 ms at the gate"), "{t}");
     assert!(t.contains("longest delay at the gate of answered requests with the leaky bucket at burst 20 is 3800 ms"), "{t}");
 }
+
+#[test]
+fn t21_the_ceiling_is_a_bound_not_a_level_held() {
+    let t = text(
+        "priority",
+        &[("spike-rps", "396"), ("spike-ms", "2000"), ("valley-ms", "500"), ("critical-share", "0.25"), ("deadline-ms", "50")],
+    );
+    assert!(!t.contains("Near the nominal ceiling") && !t.contains("timing already matters"), "{t}");
+    assert!(t.contains("an upper bound, not a level that is held") && t.contains("is below the SLO target (99 %)"), "{t}");
+}
+
+#[test]
+fn t22_no_cause_the_run_does_not_show() {
+    let t = text(
+        "priority",
+        &[("critical-share", "0.99"), ("deadline-ms", "10"), ("offered", "50,99,150"), ("spike-rps", "101")],
+    );
+    assert!(!t.contains("the queue ahead is not only critical work"), "{t}");
+}
