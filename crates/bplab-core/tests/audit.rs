@@ -99,7 +99,12 @@ fn a03_rounded_parts_add_up() {
 #[test]
 fn a04_equations_recompute_from_what_they_show() {
     let t = text("collapse", &[]);
-    assert!(t.contains("(300 − 1000 / 10) = 0.095 s") && t.contains(", 5 s) / 5 s = 5.7 rps") && !t.contains("300 × 0.1 / 5"), "{t}");
+    assert!(
+        t.contains("(300 − 1000 / 10) = 0.095 s")
+            && t.contains(", 5 s) / 5 s = 5.7 rps")
+            && !t.contains("300 × 0.1 / 5"),
+        "{t}"
+    );
     let t = text("collapse", &[("service-ms", "3"), ("deadline-ms", "5")]);
     assert!(!t.contains("= 0 × 333.33"), "{t}");
     let t = text("admission", &[("service-ms", "3"), ("deadline-ms", "15")]);
@@ -129,7 +134,10 @@ fn a05_wait_is_not_time_in_the_system() {
     assert!(t.contains("queue limit of 0 lets no line form") && !t.contains("grows until the limit"), "{t}");
     let t = text("shaping", &[]);
     // T9 (second audit): the token-bucket threshold is gone; the wait at the server is bounded.
-    assert!(!t.contains("lets the time in the system") && t.contains("longest wait at the server of answered requests"), "{t}");
+    assert!(
+        !t.contains("lets the time in the system") && t.contains("longest wait at the server of answered requests"),
+        "{t}"
+    );
 }
 
 #[test]
@@ -181,7 +189,10 @@ fn a10_rejection_is_not_protection_when_late() {
 #[test]
 fn a11_b_rounded_past_the_deadline_is_said() {
     let t = text("admission", &[("deadline-ms", "15")]);
-    assert!(t.contains("(2 × 10 ms = 20 ms) is above the deadline (15 ms)") && !t.contains("Above B = 2 the worst time"), "{t}");
+    assert!(
+        t.contains("(2 × 10 ms = 20 ms) is above the deadline (15 ms)") && !t.contains("Above B = 2 the worst time"),
+        "{t}"
+    );
     let t = text("admission", &[("service-ms", "7")]);
     assert!(t.contains("at B = 29 (29 × 7 ms = 203 ms) is above the deadline (200 ms)"), "{t}");
     let t = text(
@@ -232,7 +243,10 @@ fn a16_no_ceiling_when_the_slo_returns() {
     let t = text("priority", &[("service-ms", "3"), ("critical-share", "0.01")]);
     // The SLO is met again at a higher load, and a thin sample is counted.
     let after_fail = t.split("is below the SLO target").nth(1).unwrap_or("");
-    assert!(after_fail.contains("is at least the SLO target") && t.contains("number of scored critical arrivals"), "{t}");
+    assert!(
+        after_fail.contains("is at least the SLO target") && t.contains("number of scored critical arrivals"),
+        "{t}"
+    );
 }
 
 #[test]

@@ -74,7 +74,13 @@ fn a_best_over_the_wrong_set_or_a_false_comparison_is_caught() {
     let (a, logs) = admission();
     let items: Vec<(String, Measure)> =
         (0..a.sweep.len()).map(|i| (a.sweep[i].limit.label(), at(i, GOODPUT_RPS, a.sweep[i].goodput_rps))).collect();
-    let best = |winner| Statement::Best { set: "of the limits".into(), order: "listed".into(), items: items.clone(), higher: true, winner };
+    let best = |winner| Statement::Best {
+        set: "of the limits".into(),
+        order: "listed".into(),
+        items: items.clone(),
+        higher: true,
+        winner,
+    };
     // Limit 20 (index 6) reaches the highest goodput first; limit 40 does not.
     check(&best(6), &logs).unwrap();
     assert!(check(&best(8), &logs).is_err());
@@ -90,7 +96,10 @@ fn a_best_over_the_wrong_set_or_a_false_comparison_is_caught() {
 #[test]
 fn a_verdict_is_no_truer_than_what_it_says_within_its_horizon() {
     let (a, logs) = admission();
-    let v = |value| Statement::Verdict { claim: Box::new(Statement::Value(at(8, GOODPUT_RPS, value))), horizon: "the 5 s window".into() };
+    let v = |value| Statement::Verdict {
+        claim: Box::new(Statement::Value(at(8, GOODPUT_RPS, value))),
+        horizon: "the 5 s window".into(),
+    };
     check(&v(a.sweep[8].goodput_rps), &logs).unwrap();
     assert!(check(&v(a.sweep[8].goodput_rps + 1.0), &logs).is_err());
     assert!(render(&v(1.0)).unwrap().starts_with("Within the 5 s window, "));

@@ -243,8 +243,13 @@ pub fn run_logged(
         served: 0,
         shed: 0,
     };
-    let mut logged =
-        Logged { marks: m, arrivals, service_ms: f64::from(s.service_ms), deadline_ms: f64::from(s.deadline_ms), log: &mut *log };
+    let mut logged = Logged {
+        marks: m,
+        arrivals,
+        service_ms: f64::from(s.service_ms),
+        deadline_ms: f64::from(s.deadline_ms),
+        log: &mut *log,
+    };
     lp.run(&mut logged);
     let m = logged.marks;
     for (i, _) in m.reports.iter().enumerate().filter(|(_, r)| **r == 0) {

@@ -132,9 +132,7 @@ impl RunLog {
                 let d = self.count(den);
                 if d == 0 { 0.0 } else { 100.0 * self.count(num) as f64 / d as f64 }
             }
-            Rule::Max(t, c) => {
-                self.reqs.iter().filter(|r| r.is(c)).filter_map(|r| r.time(t)).fold(0.0, f64::max)
-            }
+            Rule::Max(t, c) => self.reqs.iter().filter(|r| r.is(c)).filter_map(|r| r.time(t)).fold(0.0, f64::max),
             Rule::Percentile(t, c, p) => {
                 let mut v: Vec<f64> = self.reqs.iter().filter(|r| r.is(c)).filter_map(|r| r.time(t)).collect();
                 if v.is_empty() {
@@ -166,7 +164,11 @@ impl RunLog {
             }
             Rule::Busy => {
                 let busy: f64 = self.reqs.iter().filter_map(|r| Some(r.end_ms? - r.start_ms?)).sum();
-                if self.reqs.is_empty() || self.window_ms <= 0.0 { 0.0 } else { (100.0 * busy / self.window_ms).min(100.0) }
+                if self.reqs.is_empty() || self.window_ms <= 0.0 {
+                    0.0
+                } else {
+                    (100.0 * busy / self.window_ms).min(100.0)
+                }
             }
         }
     }

@@ -305,13 +305,8 @@ pub fn clause(s: &Statement) -> Option<String> {
             if !pre.iter().all(|p| p.cond.holds()) {
                 return None;
             }
-            let mut t = format!(
-                "{} is {}, within {what}: {} = {}",
-                m.subject(),
-                m.shown(),
-                bound.substituted(),
-                bound.shown()
-            );
+            let mut t =
+                format!("{} is {}, within {what}: {} = {}", m.subject(), m.shown(), bound.substituted(), bound.shown());
             if !pre.is_empty() {
                 t.push_str(" (for ");
                 t.push_str(&pre.iter().map(|p| p.text.as_str()).collect::<Vec<_>>().join(" and "));
@@ -322,7 +317,11 @@ pub fn clause(s: &Statement) -> Option<String> {
         Statement::Best { set, order, items, higher, winner } => {
             let (label, m) = items.get(*winner)?;
             let ext = if *higher { "highest" } else { "lowest" };
-            let tie = if items.len() > 1 { format!(", the {order} that reaches the {ext} {}", m.q.name()) } else { String::new() };
+            let tie = if items.len() > 1 {
+                format!(", the {order} that reaches the {ext} {}", m.q.name())
+            } else {
+                String::new()
+            };
             format!("{set}, {label} has the best {}, {}{tie}", m.q.name(), m.shown())
         }
         Statement::Verdict { claim, horizon } => format!("within {horizon}, {}", clause(claim)?),
@@ -342,7 +341,11 @@ pub fn clause(s: &Statement) -> Option<String> {
             let side = |l: &str, x: &Arith| {
                 let sub = x.substituted();
                 let shown = x.shown();
-                if sub == shown || sub == shown.trim_start_matches("≈ ") { format!("{l} ({shown})") } else { format!("{l} ({sub} = {shown})") }
+                if sub == shown || sub == shown.trim_start_matches("≈ ") {
+                    format!("{l} ({shown})")
+                } else {
+                    format!("{l} ({sub} = {shown})")
+                }
             };
             format!("{} is {} {}", side(a_label, a), cmp_words(*cmp), side(b_label, b))
         }

@@ -192,8 +192,13 @@ impl Quantity {
                 format!("the {p}th percentile of {} over {}, to 3 significant digits", t.noun(), c.noun())
             }
             Rule::Ratio(num, den) => format!("{} / {}", num.noun(), den.noun()),
-            Rule::PeakRate => "the admitted requests released to the server in the busiest 100 ms window, times 10".to_owned(),
-            Rule::Busy => "the server's busy time (answered requests × service time) as a share of the window, at most 100 %".to_owned(),
+            Rule::PeakRate => {
+                "the admitted requests released to the server in the busiest 100 ms window, times 10".to_owned()
+            }
+            Rule::Busy => {
+                "the server's busy time (answered requests × service time) as a share of the window, at most 100 %"
+                    .to_owned()
+            }
         };
         format!("{} means {rule}", self.name())
     }

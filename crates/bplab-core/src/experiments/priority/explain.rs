@@ -53,7 +53,11 @@ fn explanation(r: &PriorityReport) -> Explanation {
     d.steps.push(Statement::Arith {
         label: "feasibility ceiling (an upper bound, not a level that is held)".into(),
         formula: "1000 / service / critical share".into(),
-        eq: Arith::with_result(div(div(n(1000.0), u(f64::from(s.service_ms), "ms")), n(s.critical_share)), r.ceiling_rps, "rps"),
+        eq: Arith::with_result(
+            div(div(n(1000.0), u(f64::from(s.service_ms), "ms")), n(s.critical_share)),
+            r.ceiling_rps,
+            "rps",
+        ),
     });
     // Where the SLO holds and where it first fails, on priority's rows.
     let prio = sorted(r, ClassPolicy::Priority);
@@ -108,7 +112,13 @@ fn explanation(r: &PriorityReport) -> Explanation {
             ),
         ] {
             if has {
-                let cmp = if vp > vb { Cmp::Gt } else if vp < vb { Cmp::Lt } else { Cmp::Eq };
+                let cmp = if vp > vb {
+                    Cmp::Gt
+                } else if vp < vb {
+                    Cmp::Lt
+                } else {
+                    Cmp::Eq
+                };
                 d.would_change.push(Statement::Comparison { a: on(r, q, pj, p, vp), cmp, b: on(r, q, bj, b, vb) });
             }
         }
@@ -124,7 +134,8 @@ fn explanation(r: &PriorityReport) -> Explanation {
             "The system is bounded at B = {} with dequeue expiry, so every served request meets the deadline",
             s.bound
         )),
-        a("Only arrivals with a full deadline inside the window are scored; the model stops at the window's end".into()),
+        a("Only arrivals with a full deadline inside the window are scored; the model stops at the window's end"
+            .into()),
     ];
     d.ignores = vec![
         a("Retries and client behaviour after rejection".into()),

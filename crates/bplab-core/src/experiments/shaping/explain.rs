@@ -38,7 +38,15 @@ fn explanation(r: &ShapingReport) -> Explanation {
     let sv = f64::from(s.service_ms);
     let mut d = Doc::new("Token vs leaky bucket");
     if let (Some((ti, t)), Some((li, l))) = (row(r, GateKind::TokenBucket), row(r, GateKind::LeakyBucket)) {
-        let cmp = |a: f64, b: f64| if a > b { Cmp::Gt } else if a < b { Cmp::Lt } else { Cmp::Eq };
+        let cmp = |a: f64, b: f64| {
+            if a > b {
+                Cmp::Gt
+            } else if a < b {
+                Cmp::Lt
+            } else {
+                Cmp::Eq
+            }
+        };
         d.answer.push(Statement::Comparison {
             a: at_burst(GOODPUT_RPS, ti, t, t.goodput_rps),
             cmp: cmp(t.goodput as f64, l.goodput as f64),
@@ -67,7 +75,11 @@ fn explanation(r: &ShapingReport) -> Explanation {
             pre: vec![
                 Pre::new("a fixed service time", Cond::Given(true)),
                 Pre::new(
-                    format!("a gate rate of {} rps at most capacity, 1000 / {} ms", crate::statement::given(rate), s.service_ms),
+                    format!(
+                        "a gate rate of {} rps at most capacity, 1000 / {} ms",
+                        crate::statement::given(rate),
+                        s.service_ms
+                    ),
                     Cond::Compare(rate, Cmp::Le, capacity_rps(sv, 1)),
                 ),
             ],
@@ -85,7 +97,10 @@ fn explanation(r: &ShapingReport) -> Explanation {
                 .enumerate()
                 .map(|(i, x)| {
                     let at = format!("with the {} at burst {} in the sweep", gate_name(x.gate), x.burst);
-                    (format!("the {} at burst {}", gate_name(x.gate), x.burst), Measure::new(GOODPUT_RPS, sweep_key(i), at, x.goodput_rps))
+                    (
+                        format!("the {} at burst {}", gate_name(x.gate), x.burst),
+                        Measure::new(GOODPUT_RPS, sweep_key(i), at, x.goodput_rps),
+                    )
                 })
                 .collect(),
             higher: true,
@@ -110,7 +125,9 @@ fn explanation(r: &ShapingReport) -> Explanation {
         a("Released work that finishes after the window is still served and counted; rates divide by the window"),
     ];
     d.ignores = vec![
-        a("Server occupancy: neither gate looks at it. Post 3 blames that for the gates staying below Post 2's goodput"),
+        a(
+            "Server occupancy: neither gate looks at it. Post 3 blames that for the gates staying below Post 2's goodput",
+        ),
         a("Network, scheduling and traffic variance"),
     ];
     d.explanation()

@@ -57,18 +57,24 @@ fn explanation(r: &SheddingReport) -> Explanation {
     if let Some(i) = top_index(r) {
         let rows = at_highest(r);
         d.answer.push(Statement::Best {
-            set: format!("of the four policies at {} offered", rps(r.inputs.offered_rps.get(i).copied().unwrap_or(0.0))),
+            set: format!(
+                "of the four policies at {} offered",
+                rps(r.inputs.offered_rps.get(i).copied().unwrap_or(0.0))
+            ),
             order: "first policy in the order fifo, tail-drop, expire, lifo".into(),
-            items: rows.iter().map(|o| (o.policy.label().to_owned(), on(r, GOODPUT_RPS, o, i, o.goodput_rps))).collect(),
+            items: rows
+                .iter()
+                .map(|o| (o.policy.label().to_owned(), on(r, GOODPUT_RPS, o, i, o.goodput_rps)))
+                .collect(),
             higher: true,
             winner: {
                 let top = rows.iter().map(|o| o.goodput).max().unwrap_or(0);
                 rows.iter().position(|o| o.goodput == top).unwrap_or(0)
             },
         });
-        for o in &rows {
+        // A p99 in the histogram's top bucket is clamped at 60 s: not a value to state.
+        for o in rows.iter().filter(|o| o.p99_served_ms < crate::numerics::MAX_LATENCY_MS) {
             d.would_change.push(Statement::Value(on(r, P99_ANSWERED_MS, o, i, o.p99_served_ms as f64)));
-            d.would_change.push(Statement::Value(on(r, SHED_PCT, o, i, o.shed_pct)));
         }
         if let Some(t) = rows.iter().find(|o| o.policy == ShedPolicy::TailDrop) {
             d.answer.push(Statement::Bound {
