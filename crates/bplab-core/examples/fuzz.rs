@@ -2,9 +2,12 @@
 //! fuzz cases (see `bplab_core::fuzz`), counting panics, invariant
 //! violations, refusals and results, and the slowest case's time. Every
 //! claim an explanation shows is re-evaluated against the run's evidence
-//! (`bplab_core::claim`), and each case also runs the limit and Little's-law
-//! calculators at drawn inputs and checks their claims: the report counts
-//! claims per kind and how often each fallback sentence was chosen. FROM
+//! (`bplab_core::claim`): a typed statement (`bplab_core::statement`, counted
+//! as `<kind> statement`) against the per-request logs of the runs it names,
+//! re-made with the models' log hooks. Each case also runs the limit and
+//! Little's-law calculators at drawn inputs and checks their statements: the
+//! report counts claims per kind and how often each fallback sentence was
+//! chosen. FROM
 //! (default 0) skips the first cases, so two processes can share one run
 //! (`… 500000 SEED 0` and `… 1000000 SEED 500000`).
 use std::collections::BTreeMap;

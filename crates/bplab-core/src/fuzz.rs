@@ -209,8 +209,9 @@ pub fn check(case: &FuzzCase, caps: Caps) -> Result<Verdict, String> {
 }
 
 /// [`check`], and every claim the explanations state re-evaluated against
-/// the run's evidence ([`crate::claim::check_report`]): `(kind, variant)` of
-/// each claim checked. The experiment's preview (the page's first answer),
+/// the run's evidence ([`crate::claim::check_report`]; a statement against
+/// the request logs of the runs it names): `(kind, variant)` of each claim
+/// checked, `variant` "statement" for a typed statement. The experiment's preview (the page's first answer),
 /// when it has one, is checked the same way against its own evidence.
 pub fn check_claims(case: &FuzzCase, caps: Caps) -> Result<(Verdict, Vec<ClaimKind>), String> {
     let exp = Experiment::get(case.experiment);

@@ -99,7 +99,12 @@ fn a03_rounded_parts_add_up() {
 #[test]
 fn a04_equations_recompute_from_what_they_show() {
     let t = text("collapse", &[]);
-    assert!(t.contains("(300 − 1000 / 10) = 0.095 s") && t.contains(", 5 s) / 5 s = 5.7 rps") && !t.contains("300 × 0.1 / 5"), "{t}");
+    assert!(
+        t.contains("(300 − 1000 / 10) = 0.095 s")
+            && t.contains(", 5 s) / 5 s = 5.7 rps")
+            && !t.contains("300 × 0.1 / 5"),
+        "{t}"
+    );
     let t = text("collapse", &[("service-ms", "3"), ("deadline-ms", "5")]);
     assert!(!t.contains("= 0 × 333.33"), "{t}");
     let t = text("admission", &[("service-ms", "3"), ("deadline-ms", "15")]);
@@ -128,7 +133,11 @@ fn a05_wait_is_not_time_in_the_system() {
     let t = text("lesson", &[("limit", "0")]);
     assert!(t.contains("queue limit of 0 lets no line form") && !t.contains("grows until the limit"), "{t}");
     let t = text("shaping", &[]);
-    assert!(t.contains("lets the time in the system (server wait plus service) pass the deadline"), "{t}");
+    // T9 (second audit): the token-bucket threshold is gone; the wait at the server is bounded.
+    assert!(
+        !t.contains("lets the time in the system") && t.contains("longest wait at the server of answered requests"),
+        "{t}"
+    );
 }
 
 #[test]
@@ -180,7 +189,10 @@ fn a10_rejection_is_not_protection_when_late() {
 #[test]
 fn a11_b_rounded_past_the_deadline_is_said() {
     let t = text("admission", &[("deadline-ms", "15")]);
-    assert!(t.contains("(2 × 10 ms = 20 ms) is above the deadline (15 ms)") && !t.contains("Above B = 2 the worst time"), "{t}");
+    assert!(
+        t.contains("(2 × 10 ms = 20 ms) is above the deadline (15 ms)") && !t.contains("Above B = 2 the worst time"),
+        "{t}"
+    );
     let t = text("admission", &[("service-ms", "7")]);
     assert!(t.contains("at B = 29 (29 × 7 ms = 203 ms) is above the deadline (200 ms)"), "{t}");
     let t = text(
@@ -196,7 +208,10 @@ fn a11_b_rounded_past_the_deadline_is_said() {
 fn a12_gate_above_capacity() {
     let t = text("shaping", &[("gate-rate-rps", "200")]);
     assert!(!t.contains("A leaky queue deeper than") && !t.contains("per second: unbounded"), "{t}");
-    assert!(t.contains("at the server)"), "the leaky gate's server wait is shown: {t}");
+    assert!(
+        t.contains("longest wait at the server of answered requests with the leaky bucket"),
+        "the leaky gate's server wait is shown: {t}"
+    );
 }
 
 #[test]
@@ -214,7 +229,7 @@ fn a14_lifo_hangover_is_named() {
     let t = text("shedding", &[]);
     // The hangover sentence is gone with the windowed p99 it read (not a
     // quantity of the vocabulary yet); the defective wording stays gone.
-    assert!(!t.contains("sheds the ones that waited longest") && t.contains("with lifo at 300.2 rps offered"), "{t}");
+    assert!(!t.contains("sheds the ones that waited longest") && t.contains("with lifo at 300 rps offered"), "{t}");
 }
 
 #[test]
@@ -226,7 +241,12 @@ fn a15_burst_protection_reads_the_windows() {
 #[test]
 fn a16_no_ceiling_when_the_slo_returns() {
     let t = text("priority", &[("service-ms", "3"), ("critical-share", "0.01")]);
-    assert!(t.contains("not a ceiling: the SLO is met again") && t.contains("critical arrivals scored there"), "{t}");
+    // The SLO is met again at a higher load, and a thin sample is counted.
+    let after_fail = t.split("is below the SLO target").nth(1).unwrap_or("");
+    assert!(
+        after_fail.contains("is at least the SLO target") && t.contains("number of scored critical arrivals"),
+        "{t}"
+    );
 }
 
 #[test]

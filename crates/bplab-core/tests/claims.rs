@@ -121,15 +121,26 @@ fn explanations_carry_the_numbers() {
     let c = text(ExperimentId::Collapse);
     assert!(c.contains("The goodput without retries at 300 rps offered is 5.8 rps"), "{c}");
     assert!(c.contains("capacity: 1000 / service = 1000 / 10 = 100 rps"), "{c}");
-    assert!(c.contains("refused arrivals with retries at 300 rps offered is 0") && !c.contains("limits the amplification"), "{c}");
+    assert!(
+        c.contains("refused arrivals with retries at 300 rps offered is 0") && !c.contains("limits the amplification"),
+        "{c}"
+    );
     let s = text(ExperimentId::Shaping);
     // Exactly one value: at burst 20 the token bucket's p99 wait is at the server.
-    assert!(s.contains("token 190 ms at the server, leaky 190 ms at the gate"), "{s}");
-    assert!(s.contains("downstream peak 290 rps vs 100 rps"), "{s}");
+    assert!(s.contains("wait at the server of answered requests with the token bucket at burst 20 is 190 ms"), "{s}");
+    assert!(s.contains("delay at the gate of answered requests with the leaky bucket at burst 20 is 190 ms"), "{s}");
+    assert!(
+        s.contains(
+            "with the token bucket at burst 20 (290 rps) is above that with the leaky bucket at burst 20 (100 rps)"
+        ),
+        "{s}"
+    );
     // Post 3's curve caps any policy near 48.8 rps (issue 12, item 5).
-    assert!(s.contains("about 48.8 rps") && s.contains("best gate reaches 48 rps"), "{s}");
+    assert!(s.contains("/ 5 s = 48.8 rps") && s.contains("has the best goodput, 48 rps"), "{s}");
     let p = text(ExperimentId::Priority);
-    assert!(p.contains("100 / 0.25") && p.contains("up to 300.0 rps offered; at 400.2 rps it delivers 93.3 %"), "{p}");
+    assert!(p.contains("1000 / 10 ms / 0.25 = 400 rps"), "{p}");
+    assert!(p.contains("priority door at 300 rps offered (99.72 %) is at least the SLO target (99 %)"), "{p}");
+    assert!(p.contains("priority door at 400 rps offered (93.32 %) is below the SLO target (99 %)"), "{p}");
     assert!(!p.contains("100.21"), "{p}");
 }
 

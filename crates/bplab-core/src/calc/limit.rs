@@ -11,8 +11,8 @@ use super::{Explanation, Record, budget_value, deadline_safe_bound, fmt_num};
 use crate::claim::equation::{add, ceil, div, mul, n, round, show, sub, u};
 use crate::claim::exact::Ratio;
 use crate::claim::{Claim, Cmp, Fact};
-use crate::statement::{Arith, Doc, Statement};
 use crate::error::ConfigError;
+use crate::statement::{Arith, Doc, Statement};
 
 /// Inputs of the limit calculator.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -148,7 +148,10 @@ pub fn limit(i: LimitInput) -> Result<LimitResult, ConfigError> {
     d.answer.push(Statement::SafeQueue { workers: i.workers, budget_ms: b, service_ms: s, queue: shipped });
     d.answer.push(vs_budget(format!("the worst time in the system with {shipped} queued"), shipped));
     if queue_limit != shipped {
-        d.answer.push(vs_budget(format!("the worst time in the system with the lesson's half-up {queue_limit} queued"), queue_limit));
+        d.answer.push(vs_budget(
+            format!("the worst time in the system with the lesson's half-up {queue_limit} queued"),
+            queue_limit,
+        ));
     }
     // What would reverse it, by the rule of the number shipped: the service
     // time halved and roughly doubled, as numbers a reader recognises.
@@ -192,15 +195,21 @@ pub fn limit(i: LimitInput) -> Result<LimitResult, ConfigError> {
     d.assumes = vec![
         a("λ here is the drain rate, not the offered load, and the service time stays near the one given"),
         a("The budget is the whole time in the system, queueing included"),
-        a("Admitted requests are served in order, each by one worker; the worst time is a fixed-service bound: a varying service time can pass it"),
-        a("The lesson's answer is rounded half-up, as the lesson rounds 9.95 to 10; the deadline-safe figure is the largest queue whose worst time in the system, (ceil(queue / workers) + 1) × service, stays within the budget"),
+        a(
+            "Admitted requests are served in order, each by one worker; the worst time is a fixed-service bound: a varying service time can pass it",
+        ),
+        a(
+            "The lesson's answer is rounded half-up, as the lesson rounds 9.95 to 10; the deadline-safe figure is the largest queue whose worst time in the system, (ceil(queue / workers) + 1) × service, stays within the budget",
+        ),
     ];
     d.ignores = vec![
         a("Service-time variance: the tail of the service time eats into the budget"),
         a("Network time and client-side queueing outside the server"),
         a("Retries, which raise the offered load"),
         a("Downstream limits that may bind before this one"),
-        a("That Little's law is about averages: it does not bound the p99, so keep headroom for the tail and re-derive the number per environment"),
+        a(
+            "That Little's law is about averages: it does not bound the p99, so keep headroom for the tail and re-derive the number per environment",
+        ),
     ];
     let mut explanation = d.explanation();
     // The record's reversal figures, checked like the statements.
@@ -292,13 +301,11 @@ pub fn budget(service_ms: u32, deadline_ms: u32) -> (u32, Explanation) {
             eq: b_eq,
         });
     }
-    d.steps.extend([
-        Statement::Arith {
-            label: "deadline-safe bound".into(),
-            formula: "floor(deadline / service)".into(),
-            eq: Arith::with_result(crate::claim::equation::floor(div(n(dl), n(sv))), f64::from(safe), ""),
-        },
-    ]);
+    d.steps.extend([Statement::Arith {
+        label: "deadline-safe bound".into(),
+        formula: "floor(deadline / service)".into(),
+        eq: Arith::with_result(crate::claim::equation::floor(div(n(dl), n(sv))), f64::from(safe), ""),
+    }]);
     d.answer.push(relation(format!("the worst time in the system at B = {b}"), b));
     if safe != b {
         d.answer.push(relation(format!("the worst time in the system at the deadline-safe {safe}"), safe));

@@ -4,8 +4,8 @@ use serde::{Deserialize, Serialize};
 
 use super::Explanation;
 use crate::claim::equation::{div, mul, n, u};
-use crate::statement::{Arith, Doc, Statement};
 use crate::error::ConfigError;
+use crate::statement::{Arith, Doc, Statement};
 
 /// Which quantity was solved for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -57,19 +57,30 @@ pub fn littles(input: LittlesInput) -> Result<LittlesResult, ConfigError> {
     let given = [lam, w, l].iter().filter(|v| v.is_some()).count();
     let (lam, w, l, solved, step, result) = match (lam, w, l) {
         (Some(lam), Some(w), None) if given == 2 => {
-            let eq = { let e = mul(u(lam, "/s"), div(u(w, "ms"), n(1000.0))); Arith::with_result(e.clone(), e.eval(), "") };
+            let eq = {
+                let e = mul(u(lam, "/s"), div(u(w, "ms"), n(1000.0)));
+                Arith::with_result(e.clone(), e.eval(), "")
+            };
             let l = eq.result;
-            let st = Statement::Arith { label: "requests in flight".into(), formula: "L = λ × W".into(), eq: eq.clone() };
+            let st =
+                Statement::Arith { label: "requests in flight".into(), formula: "L = λ × W".into(), eq: eq.clone() };
             (lam, w, l, Solved::InFlight, st, Statement::Result { what: "requests in flight".into(), eq })
         }
         (Some(lam), None, Some(l)) if given == 2 => {
-            let eq = { let e = mul(div(n(l), u(lam, "/s")), n(1000.0)); Arith::with_result(e.clone(), e.eval(), "ms") };
+            let eq = {
+                let e = mul(div(n(l), u(lam, "/s")), n(1000.0));
+                Arith::with_result(e.clone(), e.eval(), "ms")
+            };
             let w = eq.result;
-            let st = Statement::Arith { label: "time in the system".into(), formula: "W = L / λ".into(), eq: eq.clone() };
+            let st =
+                Statement::Arith { label: "time in the system".into(), formula: "W = L / λ".into(), eq: eq.clone() };
             (lam, w, l, Solved::Latency, st, Statement::Result { what: "in the system".into(), eq })
         }
         (None, Some(w), Some(l)) if given == 2 => {
-            let eq = { let e = div(n(l), div(u(w, "ms"), n(1000.0))); Arith::with_result(e.clone(), e.eval(), "") };
+            let eq = {
+                let e = div(n(l), div(u(w, "ms"), n(1000.0)));
+                Arith::with_result(e.clone(), e.eval(), "")
+            };
             let lam = eq.result;
             let st = Statement::Arith {
                 label: "arrival rate this concurrency sustains".into(),

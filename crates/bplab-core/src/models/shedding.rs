@@ -4,8 +4,8 @@ use serde::{Deserialize, Serialize};
 
 use super::queue_loop::{Outcomes, QueueLoop};
 use super::{DoorPolicy, Pick, pct};
-use crate::statement::Req;
 use crate::numerics::{LatencyHistogram, percentile_of_values, round_clamp_ms, round_half_up};
+use crate::statement::Req;
 
 /// A shedding policy: which request is served next, whether the door is
 /// bounded (at B in the system) and whether stale requests expire on dequeue.

@@ -14,6 +14,8 @@ pub struct Req {
     pub arrival_ms: f64,
     /// Whether the door let it in.
     pub admitted: bool,
+    /// When a gate released it to the server, ms (`None`: at arrival).
+    pub release_ms: Option<f64>,
     /// When its service started, ms (`None`: never started).
     pub start_ms: Option<f64>,
     /// When its service ended, ms (`None`: never answered).
@@ -25,12 +27,28 @@ pub struct Req {
     pub deadline_ms: f64,
     /// 0 for a first try, n for the n-th retry.
     pub attempt: u32,
+    /// Classified critical (the priority model; `false` elsewhere).
+    pub critical: bool,
+    /// Counted in the class success shares (arrived early enough for a full
+    /// deadline inside the window; `true` elsewhere).
+    pub scored: bool,
 }
 
 impl Req {
     /// A refused arrival.
     pub fn refused(arrival_ms: f64, deadline_ms: f64, attempt: u32) -> Req {
-        Req { arrival_ms, admitted: false, start_ms: None, end_ms: None, in_system_ms: None, deadline_ms, attempt }
+        Req {
+            arrival_ms,
+            admitted: false,
+            release_ms: None,
+            start_ms: None,
+            end_ms: None,
+            in_system_ms: None,
+            deadline_ms,
+            attempt,
+            critical: false,
+            scored: true,
+        }
     }
 
     /// An admitted request that was never answered.
@@ -43,11 +61,14 @@ impl Req {
         Req {
             arrival_ms,
             admitted: true,
+            release_ms: None,
             start_ms: Some(start_ms),
             end_ms: Some(end_ms),
             in_system_ms: Some(in_system_ms),
             deadline_ms,
             attempt: 0,
+            critical: false,
+            scored: true,
         }
     }
 
@@ -64,6 +85,10 @@ impl Req {
             Count::Dropped => self.admitted && !answered,
             Count::FirstTries => self.attempt == 0,
             Count::Shed => !answered,
+            Count::ScoredCritical => self.scored && self.critical,
+            Count::CriticalServed => self.scored && self.critical && answered,
+            Count::ScoredBackground => self.scored && !self.critical,
+            Count::BackgroundServed => self.scored && !self.critical && answered,
         }
     }
 
@@ -71,6 +96,8 @@ impl Req {
         match t {
             Time::InSystem => self.in_system_ms,
             Time::QueueWait => self.start_ms.map(|s| s - self.arrival_ms),
+            Time::GateDelay => self.start_ms.map(|_| self.release_ms.unwrap_or(self.arrival_ms) - self.arrival_ms),
+            Time::ServerWait => self.start_ms.map(|s| s - self.release_ms.unwrap_or(self.arrival_ms)),
         }
     }
 }
@@ -105,9 +132,7 @@ impl RunLog {
                 let d = self.count(den);
                 if d == 0 { 0.0 } else { 100.0 * self.count(num) as f64 / d as f64 }
             }
-            Rule::Max(t, c) => {
-                self.reqs.iter().filter(|r| r.is(c)).filter_map(|r| r.time(t)).fold(0.0, f64::max)
-            }
+            Rule::Max(t, c) => self.reqs.iter().filter(|r| r.is(c)).filter_map(|r| r.time(t)).fold(0.0, f64::max),
             Rule::Percentile(t, c, p) => {
                 let mut v: Vec<f64> = self.reqs.iter().filter(|r| r.is(c)).filter_map(|r| r.time(t)).collect();
                 if v.is_empty() {
@@ -121,9 +146,29 @@ impl RunLog {
                 let d = self.count(den);
                 if d == 0 { 0.0 } else { self.count(num) as f64 / d as f64 }
             }
+            Rule::PeakRate => {
+                // Releases to the server in the busiest 100 ms window, per second.
+                let mut w: Vec<i64> = self
+                    .reqs
+                    .iter()
+                    .filter(|r| r.admitted)
+                    .map(|r| libm::floor(r.release_ms.unwrap_or(r.arrival_ms) / 100.0) as i64)
+                    .collect();
+                w.sort_unstable();
+                let (mut best, mut run) = (0u64, 0u64);
+                for (k, x) in w.iter().enumerate() {
+                    run = if k > 0 && w[k - 1] == *x { run + 1 } else { 1 };
+                    best = best.max(run);
+                }
+                best as f64 * 10.0
+            }
             Rule::Busy => {
                 let busy: f64 = self.reqs.iter().filter_map(|r| Some(r.end_ms? - r.start_ms?)).sum();
-                if self.reqs.is_empty() || self.window_ms <= 0.0 { 0.0 } else { (100.0 * busy / self.window_ms).min(100.0) }
+                if self.reqs.is_empty() || self.window_ms <= 0.0 {
+                    0.0
+                } else {
+                    (100.0 * busy / self.window_ms).min(100.0)
+                }
             }
         }
     }

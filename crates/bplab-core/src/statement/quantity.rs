@@ -27,6 +27,14 @@ pub enum Count {
     FirstTries,
     /// Arrivals never answered: refused at the door or dropped after admission.
     Shed,
+    /// Critical arrivals with a full deadline inside the window.
+    ScoredCritical,
+    /// Of those, the ones served.
+    CriticalServed,
+    /// Background arrivals with a full deadline inside the window.
+    ScoredBackground,
+    /// Of those, the ones served.
+    BackgroundServed,
 }
 
 impl Count {
@@ -42,6 +50,10 @@ impl Count {
             Count::Dropped => "admitted requests never answered",
             Count::FirstTries => "first tries",
             Count::Shed => "shed arrivals",
+            Count::ScoredCritical => "scored critical arrivals",
+            Count::CriticalServed => "scored critical arrivals served",
+            Count::ScoredBackground => "scored background arrivals",
+            Count::BackgroundServed => "scored background arrivals served",
         }
     }
 
@@ -57,6 +69,8 @@ impl Count {
             Count::Dropped => "dropped after admission",
             Count::FirstTries => "sent as a first try",
             Count::Shed => "shed",
+            Count::CriticalServed | Count::BackgroundServed => "served",
+            Count::ScoredCritical | Count::ScoredBackground => "scored",
         }
     }
 }
@@ -68,6 +82,10 @@ pub enum Time {
     InSystem,
     /// From arrival to the start of service.
     QueueWait,
+    /// From arrival to the gate's release to the server.
+    GateDelay,
+    /// From the gate's release to the start of service.
+    ServerWait,
 }
 
 impl Time {
@@ -76,6 +94,8 @@ impl Time {
         match self {
             Time::InSystem => "time in the system",
             Time::QueueWait => "queue wait",
+            Time::GateDelay => "delay at the gate",
+            Time::ServerWait => "wait at the server",
         }
     }
 }
@@ -98,6 +118,9 @@ pub enum Rule {
     Busy,
     /// `|num| / |den|` (0 when the denominator is empty).
     Ratio(Count, Count),
+    /// Admitted requests released to the server in the busiest 100 ms
+    /// window (by `floor(release / 100 ms)`), × 10: per second.
+    PeakRate,
 }
 
 /// A unit a quantity is shown in.
@@ -154,6 +177,7 @@ impl Quantity {
             Rule::Percentile(t, c, p) => format!("p{p} {} of {}", t.noun(), c.noun()),
             Rule::Busy => "server utilisation".to_owned(),
             Rule::Ratio(num, den) => format!("ratio of {} to {}", num.noun(), den.noun()),
+            Rule::PeakRate => "downstream peak".to_owned(),
         }
     }
 
@@ -168,7 +192,13 @@ impl Quantity {
                 format!("the {p}th percentile of {} over {}, to 3 significant digits", t.noun(), c.noun())
             }
             Rule::Ratio(num, den) => format!("{} / {}", num.noun(), den.noun()),
-            Rule::Busy => "the server's busy time (answered requests × service time) as a share of the window, at most 100 %".to_owned(),
+            Rule::PeakRate => {
+                "the admitted requests released to the server in the busiest 100 ms window, times 10".to_owned()
+            }
+            Rule::Busy => {
+                "the server's busy time (answered requests × service time) as a share of the window, at most 100 %"
+                    .to_owned()
+            }
         };
         format!("{} means {rule}", self.name())
     }
@@ -210,11 +240,31 @@ pub const P99_WAIT_MS: Quantity = q(None, Rule::Percentile(Time::QueueWait, Coun
 pub const AMPLIFICATION: Quantity = q(None, Rule::Ratio(Count::Arrivals, Count::FirstTries), Unit::Times);
 /// Share of arrivals shed (refused at the door, or dropped after admission).
 pub const SHED_PCT: Quantity = q(None, Rule::Share(Count::Shed, Count::Arrivals), Unit::Pct);
+/// Longest delay at the gate of an answered request.
+pub const MAX_GATE_DELAY_MS: Quantity = q(None, Rule::Max(Time::GateDelay, Count::Answered), Unit::Ms);
+/// Longest wait at the server (after the gate) of an answered request.
+pub const MAX_SERVER_WAIT_MS: Quantity = q(None, Rule::Max(Time::ServerWait, Count::Answered), Unit::Ms);
+/// Critical success: the share of scored critical arrivals served.
+pub const CRITICAL_SUCCESS_PCT: Quantity =
+    q(Some("critical success"), Rule::Share(Count::CriticalServed, Count::ScoredCritical), Unit::Pct);
+/// Background success: the share of scored background arrivals served.
+pub const BACKGROUND_SUCCESS_PCT: Quantity =
+    q(Some("background success"), Rule::Share(Count::BackgroundServed, Count::ScoredBackground), Unit::Pct);
+/// How many critical arrivals were scored.
+pub const SCORED_CRITICAL: Quantity = q(None, Rule::Count(Count::ScoredCritical), Unit::Requests);
+/// The downstream peak rate.
+pub const PEAK_RPS: Quantity = q(None, Rule::PeakRate, Unit::Rps);
 /// Server utilisation.
 pub const UTILISATION_PCT: Quantity = q(None, Rule::Busy, Unit::Pct);
 
 /// Every quantity of the vocabulary (the docs and the tests iterate it).
-pub const VOCABULARY: [Quantity; 17] = [
+pub const VOCABULARY: [Quantity; 23] = [
+    SCORED_CRITICAL,
+    CRITICAL_SUCCESS_PCT,
+    BACKGROUND_SUCCESS_PCT,
+    MAX_GATE_DELAY_MS,
+    MAX_SERVER_WAIT_MS,
+    PEAK_RPS,
     AMPLIFICATION,
     SHED_PCT,
     ARRIVALS,
@@ -244,7 +294,9 @@ mod tests {
         assert_eq!(LATE_OF_ARRIVALS_PCT.name(), "share of arrivals served late");
         for q in VOCABULARY {
             if let Rule::Share(_, den) = q.rule {
-                assert!(q.name().contains(&format!("of {}", den.noun())), "{}", q.name());
+                // A generated name says its denominator; a short name's definition does.
+                let said = if q.short.is_some() { q.definition() } else { q.name() };
+                assert!(said.contains(den.noun()), "{said}");
             }
         }
         let names: std::collections::BTreeSet<String> = VOCABULARY.iter().map(Quantity::name).collect();

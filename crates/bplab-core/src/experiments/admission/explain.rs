@@ -29,12 +29,12 @@ fn highest(r: &AdmissionReport) -> Option<usize> {
 /// The sweep's index of the tested limit above B whose served-late share is
 /// largest, if any is late.
 fn cliff_row(r: &AdmissionReport) -> Option<usize> {
-    (0..r.sweep.len())
-        .filter(|&i| r.sweep[i].limit.bound() > i64::from(r.budget) && r.sweep[i].late > 0)
-        .max_by(|&a, &b| {
+    (0..r.sweep.len()).filter(|&i| r.sweep[i].limit.bound() > i64::from(r.budget) && r.sweep[i].late > 0).max_by(
+        |&a, &b| {
             let share = |o: &AdmissionOutcome| o.late as f64 / (o.goodput + o.late).max(1) as f64;
             share(&r.sweep[a]).total_cmp(&share(&r.sweep[b])).then(b.cmp(&a))
-        })
+        },
+    )
 }
 
 /// A quantity on the sweep's run `i`.
@@ -67,7 +67,9 @@ fn admission(r: &AdmissionReport) -> Explanation {
             order: "smallest limit".into(),
             items: order
                 .iter()
-                .map(|&i| (format!("limit {}", r.sweep[i].limit.label()), on_sweep(r, GOODPUT_RPS, i, r.sweep[i].goodput_rps)))
+                .map(|&i| {
+                    (format!("limit {}", r.sweep[i].limit.label()), on_sweep(r, GOODPUT_RPS, i, r.sweep[i].goodput_rps))
+                })
                 .collect(),
             higher: true,
             winner: w,
@@ -77,8 +79,10 @@ fn admission(r: &AdmissionReport) -> Explanation {
     if let Some(i) = highest(r)
         && let (Some(nc), Some(lim)) = (r.no_control.get(i), r.limited.get(i))
     {
-        let at_lim = format!("with limit {} at {} offered", r.plateau_limit, rps(lim.offered_rps));
-        let at_nc = format!("without a limit at {} offered", rps(nc.offered_rps));
+        // The run is named by its setting (the flat curve's rate as given).
+        let rate = r.inputs.offered_rps.get(i).copied().unwrap_or(nc.offered_rps);
+        let at_lim = format!("with limit {} at {} offered", r.plateau_limit, rps(rate));
+        let at_nc = format!("without a limit at {} offered", rps(rate));
         d.steps.push(Statement::Arith {
             label: "worst time in the system at the plateau limit".into(),
             formula: "limit × service".into(),
@@ -134,9 +138,8 @@ fn admission(r: &AdmissionReport) -> Explanation {
     }
     // At the chosen limit, when it refuses: what it admits and how late.
     let chosen = r.sweep.iter().position(|o| o.limit == Limit::Finite(r.plateau_limit)).or(best_i);
-    if let Some(i) = chosen.filter(|&i| r.sweep[i].rejected > 0) {
+    if let Some(i) = chosen.filter(|&i| r.sweep[i].rejected > 0 && Some(i) != cliff_row(r)) {
         let o = &r.sweep[i];
-        d.would_change.push(Statement::Value(on_sweep(r, REFUSED_PCT, i, o.reject_pct)));
         d.would_change.push(Statement::Value(on_sweep(r, LATE_OF_ADMITTED_PCT, i, late_of_admitted(o))));
     }
     d.assumes = vec![

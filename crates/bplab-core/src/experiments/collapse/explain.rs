@@ -46,7 +46,11 @@ fn explanation(r: &CollapseReport) -> Explanation {
     let mu = capacity_rps(sv, 1);
     let capacity = || div(n(1000.0), n(sv));
     let mut d = Doc::new("Why goodput collapses");
-    d.steps.push(Statement::Arith { label: "capacity".into(), formula: "1000 / service".into(), eq: Arith::new(capacity(), "rps") });
+    d.steps.push(Statement::Arith {
+        label: "capacity".into(),
+        formula: "1000 / service".into(),
+        eq: Arith::new(capacity(), "rps"),
+    });
     let top = highest(&r.no_retry);
     match top.map(|i| (i, &r.no_retry[i])) {
         Some((i, x)) if f64::from(x.offered_rps) > mu => {

@@ -26,8 +26,11 @@ pub(in crate::experiments) fn explanations(r: &SheddingReport) -> Vec<Explanatio
     vec![explanation(r)]
 }
 
-fn on(q: Quantity, o: &ShedOutcome, i: usize, value: f64) -> Measure {
-    Measure::new(q, key(o.policy, i), format!("with {} at {} offered", o.policy.label(), rps(o.offered_rps)), value)
+/// A quantity on one policy's run at the `i`-th offered rate, named by its
+/// setting (the flat curve's rate as given).
+fn on(r: &SheddingReport, q: Quantity, o: &ShedOutcome, i: usize, value: f64) -> Measure {
+    let rate = r.inputs.offered_rps.get(i).copied().unwrap_or(o.offered_rps);
+    Measure::new(q, key(o.policy, i), format!("with {} at {} offered", o.policy.label(), rps(rate)), value)
 }
 
 fn explanation(r: &SheddingReport) -> Explanation {
@@ -54,22 +57,28 @@ fn explanation(r: &SheddingReport) -> Explanation {
     if let Some(i) = top_index(r) {
         let rows = at_highest(r);
         d.answer.push(Statement::Best {
-            set: format!("of the four policies at {} offered", rps(rows.first().map_or(0.0, |o| o.offered_rps))),
+            set: format!(
+                "of the four policies at {} offered",
+                rps(r.inputs.offered_rps.get(i).copied().unwrap_or(0.0))
+            ),
             order: "first policy in the order fifo, tail-drop, expire, lifo".into(),
-            items: rows.iter().map(|o| (o.policy.label().to_owned(), on(GOODPUT_RPS, o, i, o.goodput_rps))).collect(),
+            items: rows
+                .iter()
+                .map(|o| (o.policy.label().to_owned(), on(r, GOODPUT_RPS, o, i, o.goodput_rps)))
+                .collect(),
             higher: true,
             winner: {
                 let top = rows.iter().map(|o| o.goodput).max().unwrap_or(0);
                 rows.iter().position(|o| o.goodput == top).unwrap_or(0)
             },
         });
-        for o in &rows {
-            d.would_change.push(Statement::Value(on(P99_ANSWERED_MS, o, i, o.p99_served_ms as f64)));
-            d.would_change.push(Statement::Value(on(SHED_PCT, o, i, o.shed_pct)));
+        // A p99 in the histogram's top bucket is clamped at 60 s: not a value to state.
+        for o in rows.iter().filter(|o| o.p99_served_ms < crate::numerics::MAX_LATENCY_MS) {
+            d.would_change.push(Statement::Value(on(r, P99_ANSWERED_MS, o, i, o.p99_served_ms as f64)));
         }
         if let Some(t) = rows.iter().find(|o| o.policy == ShedPolicy::TailDrop) {
             d.answer.push(Statement::Bound {
-                m: on(MAX_TIME_IN_SYSTEM_MS, t, i, t.max_sojourn_ms),
+                m: on(r, MAX_TIME_IN_SYSTEM_MS, t, i, t.max_sojourn_ms),
                 what: "B service times".into(),
                 bound: Arith::new(worst(), "ms"),
                 pre: vec![Pre::new("a fixed service time", Cond::Given(true))],
@@ -81,9 +90,9 @@ fn explanation(r: &SheddingReport) -> Explanation {
             && l.goodput != f.goodput
         {
             d.answer.push(Statement::Comparison {
-                a: on(GOODPUT_RPS, l, i, l.goodput_rps),
+                a: on(r, GOODPUT_RPS, l, i, l.goodput_rps),
                 cmp: if l.goodput > f.goodput { Cmp::Gt } else { Cmp::Lt },
-                b: on(GOODPUT_RPS, f, i, f.goodput_rps),
+                b: on(r, GOODPUT_RPS, f, i, f.goodput_rps),
             });
         }
     }

@@ -1,0 +1,108 @@
+//! The checker: every statement re-evaluated against the runs' request logs.
+
+use super::render::{cmp_holds, cmp_words, comparison_decimals};
+use super::{Logs, Measure, Statement, arith};
+use crate::claim::Cmp;
+use crate::claim::equation::last_unit;
+
+fn check_value(m: &Measure, logs: &Logs) -> Result<f64, String> {
+    check_value_at(m, logs, 2)
+}
+
+fn check_value_at(m: &Measure, logs: &Logs, decimals: usize) -> Result<f64, String> {
+    let log = logs.get(&m.run).ok_or_else(|| format!("no request log for run {}", m.run))?;
+    let exact = log.eval(&m.q);
+    let shown = m.shown_at(decimals);
+    let number = shown.strip_suffix(m.q.unit.suffix()).unwrap_or(&shown);
+    let n: f64 = number.parse().map_err(|_| format!("{shown}: not a number"))?;
+    let (below, above) = log.slack(&m.q, exact);
+    let half = last_unit(number) / 2.0 + 1e-9 * exact.abs().max(1.0);
+    if n < exact - below - half || n > exact + above + half {
+        return Err(format!("the {} {} is {exact} by its requests, shown {shown}", m.q.name(), m.at));
+    }
+    Ok(exact)
+}
+
+/// Re-evaluates a statement against the runs' request logs; `Err` says why it is false.
+pub fn check(s: &Statement, logs: &Logs) -> Result<(), String> {
+    match s {
+        Statement::Value(m) => check_value(m, logs).map(|_| ()),
+        Statement::Comparison { a, cmp, b } => {
+            let d = comparison_decimals(a, b, *cmp);
+            let (x, y) = (check_value_at(a, logs, d)?, check_value_at(b, logs, d)?);
+            if !cmp_holds(*cmp, x, y, 0.0) {
+                return Err(format!("{x} is not {} {y}", cmp_words(*cmp)));
+            }
+            if matches!(cmp, Cmp::Lt | Cmp::Gt) && a.shown_at(d) == b.shown_at(d) {
+                return Err(format!("{} and {} show no difference", a.shown_at(d), b.shown_at(d)));
+            }
+            Ok(())
+        }
+        Statement::Versus { m, cmp, level, .. } => {
+            let lv = Measure { value: *level, ..m.clone() };
+            let d = comparison_decimals(m, &lv, *cmp);
+            let x = check_value_at(m, logs, d)?;
+            if !cmp_holds(*cmp, x, *level, 0.0) {
+                return Err(format!("{x} is not {} {level}", cmp_words(*cmp)));
+            }
+            if matches!(cmp, Cmp::Lt | Cmp::Gt) && m.shown_at(d) == lv.shown_at(d) {
+                return Err(format!("{} shows no difference from {level}", m.shown_at(d)));
+            }
+            Ok(())
+        }
+        Statement::Bound { m, bound, pre, .. } => {
+            if let Some(p) = pre.iter().find(|p| !p.cond.holds()) {
+                return Err(format!("bound stated though its precondition \"{}\" fails", p.text));
+            }
+            bound.check()?;
+            let x = check_value(m, logs)?;
+            let limit = arith::value(&bound.expr);
+            if x > limit + 1e-9 * limit.abs().max(1.0) {
+                return Err(format!("{x} passes the bound {}", bound.result));
+            }
+            Ok(())
+        }
+        Statement::Best { items, higher, winner, .. } => {
+            let vals = items.iter().map(|(_, m)| check_value(m, logs)).collect::<Result<Vec<f64>, _>>()?;
+            let best = vals.iter().copied().fold(if *higher { f64::NEG_INFINITY } else { f64::INFINITY }, |a, b| {
+                if *higher { a.max(b) } else { a.min(b) }
+            });
+            let first = vals.iter().position(|v| *v == best);
+            if first != Some(*winner) {
+                return Err(format!("the first item at the best value {best} is {first:?}, not {winner}"));
+            }
+            Ok(())
+        }
+        Statement::Verdict { claim, .. } => check(claim, logs),
+        Statement::Cause { effect, cause, without } => {
+            check(effect, logs)?;
+            check(cause, logs)?;
+            without.as_deref().map_or(Ok(()), |w| check(w, logs))
+        }
+        Statement::Arith { eq, .. } | Statement::Result { eq, .. } => eq.check(),
+        Statement::Relation { a, cmp, b, .. } => {
+            a.check()?;
+            b.check()?;
+            use std::cmp::Ordering::{Equal, Greater, Less};
+            let ord = arith::compare(&a.expr, &b.expr);
+            let holds = match cmp {
+                Cmp::Le => ord != Greater,
+                Cmp::Lt => ord == Less,
+                Cmp::Ge => ord != Less,
+                Cmp::Gt => ord == Greater,
+                Cmp::Eq => ord == Equal,
+            };
+            if !holds {
+                return Err(format!("{} is not {} {}", a.shown(), cmp_words(*cmp), b.shown()));
+            }
+            Ok(())
+        }
+        Statement::SafeQueue { workers, budget_ms, service_ms, queue } => {
+            match crate::claim::largest_safe_queue(*workers, *budget_ms, *service_ms) {
+                Some(q) if q == *queue => Ok(()),
+                other => Err(format!("the largest queue within the budget is {other:?}, not {queue}")),
+            }
+        }
+        Statement::Assumption(_) | Statement::Definition(_) => Ok(()),
+    }
+}

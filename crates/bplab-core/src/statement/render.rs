@@ -1,0 +1,115 @@
+//! The renderer: the only code that turns a statement into words.
+
+use super::{Arith, Measure, Statement, given};
+use crate::claim::Cmp;
+
+/// Decimals a comparison shows both sides with: 2, or more until a strict
+/// comparison's two numbers read differently.
+pub(super) fn comparison_decimals(a: &Measure, b: &Measure, cmp: Cmp) -> usize {
+    let mut d = 2;
+    while matches!(cmp, Cmp::Lt | Cmp::Gt) && a.value != b.value && a.shown_at(d) == b.shown_at(d) && d < 12 {
+        d += 1;
+    }
+    d
+}
+
+pub(super) fn cmp_words(c: Cmp) -> &'static str {
+    match c {
+        Cmp::Le => "at most",
+        Cmp::Lt => "below",
+        Cmp::Ge => "at least",
+        Cmp::Gt => "above",
+        Cmp::Eq => "equal to",
+    }
+}
+
+pub(super) fn cmp_holds(c: Cmp, a: f64, b: f64, tol: f64) -> bool {
+    match c {
+        Cmp::Le => a <= b + tol,
+        Cmp::Lt => a < b - tol,
+        Cmp::Ge => a + tol >= b,
+        Cmp::Gt => a > b + tol,
+        Cmp::Eq => (a - b).abs() <= tol,
+    }
+}
+
+/// The statement as a clause (no capital, no full stop); `None` when it is
+/// not to be stated (a bound whose precondition fails).
+pub fn clause(s: &Statement) -> Option<String> {
+    Some(match s {
+        Statement::Value(m) => format!("{} is {}", m.subject(), m.shown()),
+        Statement::Comparison { a, cmp, b } => {
+            let right = if a.q == b.q { format!("that {}", b.at) } else { b.subject() };
+            let d = comparison_decimals(a, b, *cmp);
+            format!("{} ({}) is {} {right} ({})", a.subject(), a.shown_at(d), cmp_words(*cmp), b.shown_at(d))
+        }
+        Statement::Versus { m, cmp, what, level } => {
+            let lv = Measure { value: *level, ..m.clone() };
+            let d = comparison_decimals(m, &lv, *cmp);
+            format!("{} ({}) is {} {what} ({})", m.subject(), m.shown_at(d), cmp_words(*cmp), lv.shown_at(d))
+        }
+        Statement::Bound { m, what, bound, pre } => {
+            if !pre.iter().all(|p| p.cond.holds()) {
+                return None;
+            }
+            let mut t =
+                format!("{} is {}, within {what}: {} = {}", m.subject(), m.shown(), bound.substituted(), bound.shown());
+            if !pre.is_empty() {
+                t.push_str(" (for ");
+                t.push_str(&pre.iter().map(|p| p.text.as_str()).collect::<Vec<_>>().join(" and "));
+                t.push(')');
+            }
+            t
+        }
+        Statement::Best { set, order, items, higher, winner } => {
+            let (label, m) = items.get(*winner)?;
+            let ext = if *higher { "highest" } else { "lowest" };
+            let tie = if items.len() > 1 {
+                format!(", the {order} that reaches the {ext} {}", m.q.name())
+            } else {
+                String::new()
+            };
+            format!("{set}, {label} has the best {}, {}{tie}", m.q.name(), m.shown())
+        }
+        Statement::Verdict { claim, horizon } => format!("within {horizon}, {}", clause(claim)?),
+        Statement::Cause { effect, cause, without } => {
+            let mut t = format!("{}, because {}", clause(effect)?, clause(cause)?);
+            if let Some(w) = without {
+                t.push_str("; without that, ");
+                t.push_str(&clause(w)?);
+            }
+            t
+        }
+        Statement::Arith { label, formula, eq } => {
+            format!("{label}: {formula} = {} = {}", eq.substituted(), eq.shown())
+        }
+        Statement::Result { what, eq } => format!("{} {what}", eq.shown()),
+        Statement::Relation { a_label, a, cmp, b_label, b } => {
+            let side = |l: &str, x: &Arith| {
+                let sub = x.substituted();
+                let shown = x.shown();
+                if sub == shown || sub == shown.trim_start_matches("≈ ") {
+                    format!("{l} ({shown})")
+                } else {
+                    format!("{l} ({sub} = {shown})")
+                }
+            };
+            format!("{} is {} {}", side(a_label, a), cmp_words(*cmp), side(b_label, b))
+        }
+        Statement::SafeQueue { workers, budget_ms, service_ms, queue } => format!(
+            "{queue} queued requests is the largest queue behind {workers} worker(s) whose worst time in the system with a fixed service time of {} ms, (ceil(queue / workers) + 1) × service, fits the {} ms budget",
+            given(*service_ms),
+            given(*budget_ms)
+        ),
+        Statement::Assumption(text) => text.trim_end_matches('.').to_owned(),
+        Statement::Definition(q) => q.definition(),
+    })
+}
+
+/// The statement as a sentence: capitalised, with a full stop.
+pub fn render(s: &Statement) -> Option<String> {
+    let c = clause(s)?;
+    let mut chars = c.chars();
+    let first = chars.next()?;
+    Some(format!("{}{}.", first.to_uppercase(), chars.as_str()))
+}
