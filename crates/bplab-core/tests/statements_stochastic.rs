@@ -90,3 +90,38 @@ fn t1_the_fixed_service_bound_only_for_fixed_service() {
     let t = text("lesson", &[("service", "exp:21"), ("at-rate", "40"), ("rate", "40")]);
     assert!(!t.contains("× 21 ms ="), "{t}");
 }
+
+#[test]
+fn t11_the_full_line_time_only_for_fixed_service() {
+    let t = text("metastable", &[("service", "exp:21"), ("limit", "20")]);
+    assert!(!t.contains("a full line still answers in time") && !t.contains("= 441 ms"), "{t}");
+    let t = text("metastable", &[("service", "fixed:21"), ("limit", "20")]);
+    assert!(t.contains("(ceil(20 / 1) + 1) × 21 = 441 ms"), "{t}");
+}
+
+#[test]
+fn t19_stays_stuck_only_where_retries_sustain_it() {
+    let t = text("metastable", &[("limit", "off")]);
+    assert!(!t.contains("none stays stuck") && !t.contains("none: stays stuck"), "{t}");
+    assert!(!t.contains("budget stays stuck") && !t.contains("ratio tried stays stuck"), "{t}");
+    assert!(t.contains("did not recover by the end of the run in"), "{t}");
+    // Every verdict names its horizon.
+    assert!(t.contains("ms the run lasts after the trigger's end"), "{t}");
+}
+
+#[test]
+fn t28_no_recovery_time_where_nothing_failed() {
+    let t = text(
+        "metastable",
+        &[
+            ("load", "0.99"),
+            ("workers", "8"),
+            ("service", "exp:21"),
+            ("limit", "5"),
+            ("trigger-size", "1.2"),
+            ("trigger-ms", "500"),
+        ],
+    );
+    assert!(!t.contains("recovered 500 ms after the trigger's end"), "{t}");
+    assert!(t.contains("every 1000 ms window after the trigger's end is healthy"), "{t}");
+}
