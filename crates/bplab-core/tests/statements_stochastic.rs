@@ -125,3 +125,59 @@ fn t28_no_recovery_time_where_nothing_failed() {
     assert!(!t.contains("recovered 500 ms after the trigger's end"), "{t}");
     assert!(t.contains("every 1000 ms window after the trigger's end is healthy"), "{t}");
 }
+
+const STUCK: [(&str, &str); 3] = [("preset", "stuck-downstream"), ("workers", "2"), ("client-timeout-ms", "1000")];
+
+#[test]
+fn t2_no_failure_mode_the_run_does_not_show() {
+    for edits in [&STUCK[..], &[]] {
+        let t = text("adaptive", edits);
+        assert!(!t.contains("nothing in its signal pushes the limit down"), "{t}");
+        // The limit move is read off the timeline and checked against it.
+        assert!(t.contains("Here its limit went"), "{t}");
+    }
+}
+
+#[test]
+fn t18_codel_silence_is_not_given_a_cause_the_run_lacks() {
+    let t = text("adaptive", &STUCK);
+    assert!(!t.contains("hides a standing queue"), "{t}");
+    assert!(t.contains("refused nothing after the deploy: no request ever waited in line"), "{t}");
+}
+
+#[test]
+fn t26_the_calculator_bound_is_for_a_fixed_service_time() {
+    let t = text(
+        "adaptive",
+        &[
+            ("workers", "16"),
+            ("service", "lognormal:p50=20,p99=60"),
+            ("rate-schedule", "600"),
+            ("budget-ms", "25"),
+            ("slowdown-factor", "1.5"),
+        ],
+    );
+    assert!(!t.contains("whose worst time fits the budget)"), "{t}");
+    assert!(t.contains("whose worst time for a fixed service time at the mean fits the budget"), "{t}");
+}
+
+#[test]
+fn t27_retries_are_not_the_same_arrivals() {
+    let t = text("adaptive", &[("preset", "retry-storm")]);
+    assert!(!t.contains("sees the same Poisson arrivals"), "{t}");
+    assert!(t.contains("same Poisson first tries (retries depend on each controller's refusals)"), "{t}");
+}
+
+#[test]
+fn earlier_22_a_faster_deploy_is_not_called_slower() {
+    let t = text(
+        "adaptive",
+        &[
+            ("slowdown-factor", "0.5"),
+            ("service", "exp:21"),
+            ("rate-schedule", "45"),
+            ("controllers", "fixed,codel,vegas"),
+        ],
+    );
+    assert!(!t.contains("0.5× slower") && t.contains("0.5× the service time (faster)"), "{t}");
+}

@@ -29,26 +29,28 @@ pub(super) fn recovery(buckets: &[Bucket], window_ms: u32, at_ms: u32, budget: u
     }
 }
 
-/// What the controller measures, assumes, and how it fails.
+/// What the controller measures and what it assumes: how the algorithm
+/// works, not a claim about this run (how it fared is stated from the run,
+/// beside it). No failure mode is stated unless the run shows it (T2).
 pub(crate) fn character(c: Controller) -> &'static str {
     match c {
         Controller::Fixed => {
-            "fixed: measures nothing after the day it was derived; assumes the service time and worker count stay as measured; fails by the ratio when either moves (a 2× slower handler doubles every wait behind it)."
+            "fixed: measures nothing after the day it was derived; assumes the service time and worker count stay as measured."
         }
         Controller::Codel => {
-            "codel: measures the minimum queue delay over each 100 ms interval; assumes a standing queue means overload; aims to keep the queue short by refusing whatever waited longest, not whatever is cheapest, and only acts once the interval's minimum stays above target."
+            "codel: measures the minimum queue delay over each 100 ms interval; assumes a standing queue means overload; refuses whatever waited longest, and only once the interval's minimum stays above target."
         }
         Controller::Aimd => {
-            "aimd: measures only drops and timeouts; assumes loss is the congestion signal; needs drops to learn, so latency can sit near the timeout before it backs off, and it never goes below its minimum limit (20 by default)."
+            "aimd: measures only drops and timeouts; assumes loss is the congestion signal; never goes below its minimum limit (20 by default)."
         }
         Controller::Vegas => {
-            "vegas: measures the RTT against the lowest seen (no-load) RTT to estimate the queue; assumes the lowest RTT is still the no-load cost; after a slowdown it must probe (every probe-multiplier × limit samples) to learn the new baseline."
+            "vegas: measures the RTT against the lowest seen (no-load) RTT to estimate the queue; assumes the lowest RTT is still the no-load cost; probes (every probe-multiplier × limit samples) to learn a new baseline."
         }
         Controller::Gradient2 => {
-            "gradient2: measures a long-window average RTT against the short-term one; assumes latency rises before throughput falls; creeps up when latency rises slowly (the long average follows it), and its queue term keeps adding near a gradient of 0.8."
+            "gradient2: measures a long-window average RTT against the short-term one; assumes latency rises before throughput falls."
         }
         Controller::Gradient => {
-            "gradient: measures the minimum RTT against the current RTT with periodic probes; assumes the minimum is the no-load latency; a latency with no variance (every RTT equal to a timeout) reads as no queue, so nothing in its signal pushes the limit down."
+            "gradient: measures the minimum RTT against the current RTT with periodic probes; assumes the minimum is the no-load latency."
         }
     }
 }
@@ -105,7 +107,11 @@ fn lane_line(r: &AdaptiveReport, l: &Lane) -> String {
 
 /// "aimd 20 → 170, …" for every limiter lane: the limit at the deploy and at the end.
 fn limit_moves(r: &AdaptiveReport) -> String {
-    r.lanes.iter().filter_map(|l| lane_move(r, l).map(|(a, b)| format!("{} {a} → {b}", l.controller))).collect::<Vec<_>>().join(", ")
+    r.lanes
+        .iter()
+        .filter_map(|l| lane_move(r, l).map(|(a, b)| format!("{} {a} → {b}", l.controller)))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 fn lane_move(r: &AdaptiveReport, l: &Lane) -> Option<(i32, i32)> {
@@ -197,10 +203,7 @@ fn preset_line(r: &AdaptiveReport, claims: &mut Vec<Claim>) -> String {
             let dropped = if wasted == 0 {
                 "nothing is served for nobody".to_owned()
             } else {
-                format!(
-                    "yet answers come too late for some callers ({} served for nobody in all)",
-                    wasted
-                )
+                format!("yet answers come too late for some callers ({} served for nobody in all)", wasted)
             };
             claims.push(Claim::new(
                 "dropped",
@@ -229,13 +232,18 @@ fn preset_line(r: &AdaptiveReport, claims: &mut Vec<Claim>) -> String {
             fmt_num(super::STORM_BACKOFF_MS)
         ),
         Preset::Deploy2x | Preset::None if deploy_in_run(r) => format!(
-            "Deploy {}× slower at {} ms: the fixed limit of {} was derived from the old service time. {copes}.",
-            fmt_num(r.slowdown.1),
+            "Deploy {} at {} ms: the fixed limit of {} was derived from the old service time. {copes}.",
+            if r.slowdown.1 > 1.0 {
+                format!("{}× slower", fmt_num(r.slowdown.1))
+            } else {
+                format!("{}× the service time (faster)", fmt_num(r.slowdown.1))
+            },
             r.slowdown.0,
             r.fixed_limit
         ),
-        Preset::Deploy2x | Preset::None => format!("No deploy in this run (factor {}, at {} ms). {copes}.", fmt_num(r.slowdown.1), r.slowdown.0),
-
+        Preset::Deploy2x | Preset::None => {
+            format!("No deploy in this run (factor {}, at {} ms). {copes}.", fmt_num(r.slowdown.1), r.slowdown.0)
+        }
     }
 }
 
@@ -243,29 +251,77 @@ fn rps_of(r: &AdaptiveReport) -> String {
     format!("{} rps", fmt_num(1.1 * crate::calc::capacity_rps(r.service_mean_ms.max(1e-9), r.workers)))
 }
 
-fn codel_note(r: &AdaptiveReport, l: &Lane) -> String {
+/// Requests a line can hold in service at once after the change point.
+fn slots(r: &AdaptiveReport) -> u32 {
+    if r.preset == Preset::StuckDownstream { r.workers.max(super::STUCK_WORKERS) } else { r.workers.max(1) }
+}
+
+fn codel_note(r: &AdaptiveReport, l: &Lane, claims: &mut Vec<Claim>) -> String {
     if l.controller != Controller::Codel {
         return String::new();
     }
     let at = (u64::from(r.slowdown.0) / u64::from(r.window_ms.max(1))) as usize;
     let refused_after: u64 = l.out.buckets.iter().skip(at).map(|b| b.refused).sum();
-    if refused_after == 0 && at < l.out.buckets.len() {
-        format!(
-            " In this run it refused nothing {}: the interval's minimum queue delay never stayed above {} ms (a service time near or above its {} ms interval hides a standing queue from it).",
-            after_words(r),
-            r.codel_target_ms,
-            super::CODEL_INTERVAL_MS
-        )
-    } else {
-        String::new()
+    if refused_after != 0 || at >= l.out.buckets.len() {
+        return String::new();
     }
+    let most = l.out.buckets.iter().map(|b| b.in_flight_max).max().unwrap_or(0);
+    // T18: say why only what the run shows: no line formed at all, or a line
+    // whose delay never stayed above target for a whole interval.
+    let why = if most <= slots(r) {
+        let text =
+            format!("no request ever waited in line (at most {most} in flight, with {} in service at once)", slots(r));
+        claims.push(Claim::new(
+            "no-queue",
+            "claim",
+            text.clone(),
+            Fact::Column {
+                table: "adaptive-timeline.csv",
+                filter: vec![("controller", "codel".to_owned())],
+                column: "in_flight_max",
+                agg: Agg::Max,
+                cmp: Cmp::Eq,
+                value: f64::from(most),
+                tol: 0.0,
+            },
+        ));
+        text
+    } else {
+        format!("the interval's minimum queue delay never stayed above {} ms", r.codel_target_ms)
+    };
+    format!(" In this run it refused nothing {}: {why}.", after_words(r))
 }
 
-fn gradient_note(r: &AdaptiveReport, l: &Lane) -> String {
-    match lane_move(r, l) {
-        Some((a, b)) if l.controller == Controller::Gradient => format!(" Here its limit went {a} → {b}."),
-        _ => String::new(),
+fn gradient_note(r: &AdaptiveReport, l: &Lane, claims: &mut Vec<Claim>) -> String {
+    if l.controller != Controller::Gradient {
+        return String::new();
     }
+    let Some((a, b)) = lane_move(r, l) else { return String::new() };
+    let w = u64::from(r.window_ms.max(1));
+    let at = (u64::from(r.slowdown.0) / w) as usize;
+    let (first, last) = (at.min(l.out.buckets.len().saturating_sub(1)), l.out.buckets.len().saturating_sub(1));
+    let text = format!("Here its limit went {a} → {b}");
+    for (i, v) in [(first, a), (last, b)] {
+        claims.push(Claim::new(
+            "limit",
+            "claim",
+            text.clone(),
+            Fact::Column {
+                table: "adaptive-timeline.csv",
+                filter: vec![("controller", "gradient".to_owned()), ("window_start_ms", (i as u64 * w).to_string())],
+                column: "limit",
+                agg: Agg::Max,
+                cmp: Cmp::Eq,
+                value: f64::from(v),
+                tol: 0.0,
+            },
+        ));
+    }
+    format!(" {text} (the limit in the window of {} and in the last window).", change_words(r))
+}
+
+fn change_words(r: &AdaptiveReport) -> &'static str {
+    if deploy_in_run(r) { "the deploy" } else { "the change point" }
 }
 
 /// The report's explanations: one.
@@ -281,7 +337,9 @@ fn explanation(r: &AdaptiveReport) -> Explanation {
     let mut claims = Vec::new();
     let change = if deploy_in_run(r) { "the deploy" } else { "the change point" };
     let mut steps = vec![step(
-        &format!("fixed limit from the service time measured before {change} (the course lesson's formula, rounded half-up)"),
+        &format!(
+            "fixed limit from the service time measured before {change} (the course lesson's formula, rounded half-up)"
+        ),
         "workers × (budget − service) / service + workers in service",
         format!(
             "{} × ({} − {}) / {} + {}",
@@ -294,12 +352,22 @@ fn explanation(r: &AdaptiveReport) -> Explanation {
         {
             let safe = crate::calc::deadline_safe_queue(r.workers.max(1), f64::from(r.budget_ms), r.service_mean_ms);
             if safe == queue {
-                format!("{} in the system ({} queued, also the calculator's deadline-safe figure)", r.fixed_limit, queue)
-            } else {
                 format!(
-                    "{} in the system ({} queued; the limit calculator would ship {safe}, whose worst time fits the budget)",
+                    "{} in the system ({} queued, also the calculator's deadline-safe figure)",
                     r.fixed_limit, queue
                 )
+            } else {
+                if fixed_service {
+                    format!(
+                        "{} in the system ({} queued; the limit calculator would ship {safe}, whose worst time fits the budget)",
+                        r.fixed_limit, queue
+                    )
+                } else {
+                    format!(
+                        "{} in the system ({} queued; the limit calculator would ship {safe}, whose worst time for a fixed service time at the mean fits the budget; this run's service varies)",
+                        r.fixed_limit, queue
+                    )
+                }
             }
         },
     )];
@@ -332,7 +400,11 @@ fn explanation(r: &AdaptiveReport) -> Explanation {
     }
     let answer = preset_line(r, &mut claims);
     let workers = if stuck {
-        format!("{} worker(s) before the deploy, then up to {} concurrent calls waiting on the downstream", r.workers, super::STUCK_WORKERS)
+        format!(
+            "{} worker(s) before the deploy, then up to {} concurrent calls waiting on the downstream",
+            r.workers,
+            super::STUCK_WORKERS
+        )
     } else {
         format!("{} worker(s)", r.workers)
     };
@@ -342,7 +414,8 @@ fn explanation(r: &AdaptiveReport) -> Explanation {
         steps,
         assumes: vec![
             format!(
-                "Every controller sees the same Poisson arrivals ({} offered{}) and the same base service times: {}.",
+                "Every controller sees the same Poisson {} ({} offered{}) and the same base service times: {}.",
+                if r.retries > 0 { "first tries (retries depend on each controller's refusals)" } else { "arrivals" },
                 if r.preset == Preset::SteadyOverload { rps_of(r) } else { format!("{} rps", fmt_num(r.rate_rps)) },
                 if r.preset == Preset::SteadyOverload { "" } else { " first step" },
                 r.service_words
@@ -359,7 +432,11 @@ fn explanation(r: &AdaptiveReport) -> Explanation {
         would_change: r
             .lanes
             .iter()
-            .map(|l| format!("{} — {}{}{}", lane_line(r, l), character(l.controller), codel_note(r, l), gradient_note(r, l)))
+            .map(|l| {
+                let codel = codel_note(r, l, &mut claims);
+                let gradient = gradient_note(r, l, &mut claims);
+                format!("{} — {}{codel}{gradient}", lane_line(r, l), character(l.controller))
+            })
             .collect(),
         claims,
     }
@@ -376,8 +453,10 @@ pub(in crate::experiments) fn readouts(r: &AdaptiveReport) -> Vec<Readout> {
         Controller::Gradient => "Gradient: p99 before → after the deploy",
     };
     let show = |v: Option<u64>| v.map_or_else(|| "–".to_owned(), |x| x.to_string());
-    let mut out =
-        vec![Readout::new("Fixed limit (lesson formula, before the deploy)", format!("{} in the system", r.fixed_limit))];
+    let mut out = vec![Readout::new(
+        "Fixed limit (lesson formula, before the deploy)",
+        format!("{} in the system", r.fixed_limit),
+    )];
     for l in &r.lanes {
         out.push(Readout::new(label(l.controller), format!("{} → {} ms", show(l.p99_ms.0), show(l.p99_ms.1))));
     }
