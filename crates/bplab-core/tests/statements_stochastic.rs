@@ -181,3 +181,124 @@ fn earlier_22_a_faster_deploy_is_not_called_slower() {
     );
     assert!(!t.contains("0.5× slower") && t.contains("0.5× the service time (faster)"), "{t}");
 }
+
+// ---------------------------------------------------------------------------
+// Coverage: every rendered sentence of the three explanations is the text of
+// a checked statement or claim, or a marked assumption or definition.
+
+use bplab_core::calc::Explanation;
+use bplab_core::claim::Fact;
+use bplab_core::fuzz::{FUZZ_CAPS, FuzzGen};
+use bplab_core::statement::sentences;
+
+/// The experiments this file covers.
+const COVERED: [&str; 3] = ["lesson", "adaptive", "metastable"];
+
+/// Words that may join claims inside one sentence (no verb, no number, no cause).
+const JOINERS: [&str; 6] = ["and", "then", "after", "the", "of", "a"];
+
+/// What is left of `sentence` once every claim text is taken out: `None`
+/// when only punctuation and joining words remain.
+fn residue(sentence: &str, texts: &[&str]) -> Option<String> {
+    // A sentence that is part of one claim's text is that claim's.
+    let bare = sentence.trim().trim_end_matches('.');
+    if !bare.is_empty() && texts.iter().any(|t| t.contains(bare)) {
+        return None;
+    }
+    let mut rest = sentence.to_owned();
+    let mut sorted: Vec<&str> = texts.iter().copied().filter(|t| !t.is_empty()).collect();
+    sorted.sort_by_key(|t| std::cmp::Reverse(t.len()));
+    for t in sorted {
+        let t = t.trim().trim_end_matches('.');
+        while let Some(i) = rest.find(t) {
+            rest.replace_range(i..i + t.len(), " ");
+        }
+    }
+    let words: Vec<String> = rest
+        .split(|c: char| !c.is_alphanumeric() && c != '%')
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    if words.iter().all(|w| JOINERS.contains(&w.as_str())) && words.len() <= 3 { None } else { Some(rest) }
+}
+
+/// Every sentence of `e` (answer, steps, assumes, ignores, would change)
+/// and what is not covered; counts the sentences.
+fn uncovered(e: &Explanation) -> (usize, Vec<String>) {
+    let texts: Vec<&str> = e.claims.iter().map(|c| c.text.as_str()).collect();
+    let marked_or_checked = e.claims.iter().all(|c| !matches!(c.fact, Fact::Assumed) || c.kind == "assumption" || c.kind == "definition");
+    let mut bad = Vec::new();
+    if !marked_or_checked {
+        bad.push("a claim marked assumed that is not an assumption or a definition".to_owned());
+    }
+    let mut n = 0;
+    let mut parts: Vec<String> = vec![e.answer.clone()];
+    for st in &e.steps {
+        if st.eq.is_some() {
+            n += 1; // checked as an equation by `check_report`
+        } else {
+            parts.push(st.line());
+        }
+    }
+    parts.extend(e.assumes.iter().cloned());
+    parts.extend(e.ignores.iter().cloned());
+    parts.extend(e.would_change.iter().cloned());
+    for p in parts {
+        for s in sentences(&p) {
+            n += 1;
+            if let Some(r) = residue(&s, &texts) {
+                bad.push(format!("{s}  [left: {}]", r.split_whitespace().collect::<Vec<_>>().join(" ")));
+            }
+        }
+    }
+    (n, bad)
+}
+
+fn coverage_of(name: &str, r: &Report) -> (usize, Vec<String>) {
+    let (mut n, mut bad) = (0, Vec::new());
+    for e in r.explanations() {
+        let (k, b) = uncovered(&e);
+        n += k;
+        bad.extend(b.into_iter().map(|s| format!("{name}: {s}")));
+    }
+    (n, bad)
+}
+
+#[test]
+fn every_sentence_at_the_defaults_is_a_statement() {
+    let mut counts = Vec::new();
+    for name in COVERED {
+        let r = report(name, &[]);
+        let (n, bad) = coverage_of(name, &r);
+        assert!(bad.is_empty(), "{n} sentences, uncovered:\n{}", bad.join("\n"));
+        counts.push(format!("{name}: {n}"));
+    }
+    eprintln!("sentences at the defaults: {}", counts.join(", "));
+}
+
+#[test]
+fn every_sentence_at_2000_fuzzed_settings_is_a_statement() {
+    let n: usize = std::env::var("BPLAB_COVERAGE_CASES").ok().and_then(|s| s.parse().ok()).unwrap_or(2000);
+    let mut g = FuzzGen::new(35_2);
+    // `n` parameter sets that reach a run (a refused set renders nothing).
+    let (mut done, mut ran) = (0usize, 0usize);
+    while ran < n {
+        let case = g.next_case();
+        let exp = Experiment::get(case.experiment);
+        if !COVERED.contains(&exp.name) {
+            continue;
+        }
+        done += 1;
+        let mut p = exp.defaults();
+        if p.apply(&case.edits).is_err() {
+            continue;
+        }
+        let Ok(sc) = Scenario::new(p, FUZZ_CAPS) else { continue };
+        let r = sc.run();
+        ran += 1;
+        check_report(exp.name, &r).unwrap_or_else(|why| panic!("{case:?}: {why}"));
+        let (_, bad) = coverage_of(exp.name, &r);
+        assert!(bad.is_empty(), "{case:?}:\n{}", bad.join("\n"));
+    }
+    eprintln!("{done} sets drawn, {ran} ran");
+}

@@ -134,7 +134,31 @@ fn phase_line(r: &MetastableReport, cells: &[phase::Cell], policy: Policy, claim
         .filter_map(|&len| phase::boundary(cells, policy, len).map(|s| format!("{}× at {len} ms", fmt_num(s))))
         .collect();
     if stuck > 0 && !edges.is_empty() {
-        text.push_str(&format!(" (from {})", edges.join(", ")));
+        let t = format!("(from {})", edges.join(", "));
+        // Each edge: the smallest size that does not recover at that length.
+        for &len in &r.lengths_ms {
+            if let Some(size) = phase::boundary(cells, policy, len) {
+                claims.push(Claim::new(
+                    "phase",
+                    "edge",
+                    t.clone(),
+                    Fact::Column {
+                        table: PHASE,
+                        filter: vec![
+                            ("policy", name.to_owned()),
+                            ("trigger_ms", len.to_string()),
+                            ("verdict", "stuck".to_owned()),
+                        ],
+                        column: "trigger_size",
+                        agg: Agg::Min,
+                        cmp: Cmp::Eq,
+                        value: size,
+                        tol: 0.0,
+                    },
+                ));
+            }
+        }
+        text.push_str(&format!(" {t}"));
     }
     text
 }
@@ -265,7 +289,8 @@ fn explanation(r: &MetastableReport) -> Explanation {
         Fact::Compare { lhs: r.load_rps, cmp: Cmp::Lt, rhs: r.capacity_rps },
     );
     let verdicts: Vec<String> = r.lanes.iter().map(|l| verdict_line(r, l, &mut claims)).collect();
-    let mut answer = format!("After {}: {}.", trigger_words(r), verdicts.join("; "));
+    let trigger = said(&mut claims, "assumption", "claim", format!("After {}", trigger_words(r)), Fact::Assumed);
+    let mut answer = format!("{trigger}: {}.", verdicts.join("; "));
     if let Some(l) = r.lane(Policy::Naive) {
         let t = said(
             &mut claims,
@@ -284,10 +309,10 @@ fn explanation(r: &MetastableReport) -> Explanation {
             &mut claims,
             "throttled",
             if l.totals.throttled == 0 { "none" } else { "claim" },
-            format!("throttling rejected {} tries locally", l.totals.throttled),
+            format!("Throttling rejected {} tries locally", l.totals.throttled),
             column(SUMMARY, vec![("policy", "throttle".to_owned())], "throttled", Agg::Sum, l.totals.throttled as f64),
         );
-        answer.push_str(&format!(" The cost of throttling: {t}."));
+        answer.push_str(&format!(" {t}."));
     }
     let cap_eq = Equation::new(div(mul(n(f64::from(r.workers)), n(1000.0)), n(r.service_mean_ms)), "rps");
     let mut steps = vec![Step::eq("capacity", "workers × 1000 / mean service (ms)", cap_eq, "")];
@@ -351,12 +376,7 @@ fn explanation(r: &MetastableReport) -> Explanation {
         )],
     };
     would_change.extend(sizing_lines(r, &mut claims));
-    Explanation {
-        title: "A failure that outlives its trigger".into(),
-        answer,
-        steps,
-        assumes: vec![
-            stable,
+    let described: Vec<String> = vec![
             format!(
                 "Poisson first tries, the same for every policy (common random numbers); {}, {} worker(s), a line of {} behind them.",
                 r.service_words,
@@ -378,11 +398,24 @@ fn explanation(r: &MetastableReport) -> Explanation {
         .chain(POLICIES.iter().map(|&p| {
             policy::describe(p, r.retries, f64::from(r.backoff_ms), r.budget_ratio, r.throttle_k) + "."
         }))
-        .collect(),
-        ignores: vec![
-            "Network time, connection limits and what a refusal costs the caller.".into(),
-            "Callers' correlation beyond the shared server: each first try is an independent caller.".into(),
-        ],
+        .collect();
+    let mut assumes = vec![stable];
+    for t in described {
+        assumes.push(said(&mut claims, "assumption", "claim", t, Fact::Assumed));
+    }
+    let ignores = [
+        "Network time, connection limits and what a refusal costs the caller.",
+        "Callers' correlation beyond the shared server: each first try is an independent caller.",
+    ]
+    .into_iter()
+    .map(|t| said(&mut claims, "assumption", "claim", t.to_owned(), Fact::Assumed))
+    .collect();
+    Explanation {
+        title: "A failure that outlives its trigger".into(),
+        answer,
+        steps,
+        assumes,
+        ignores,
         would_change,
         claims,
     }
