@@ -228,13 +228,13 @@ fn preset_line(r: &AdaptiveReport, claims: &mut Vec<Claim>) -> String {
             claims,
             "deploy",
             "after-run",
-            format!("the deploy at {} ms falls after the run's end: no data after the change", r.slowdown.0),
+            format!("The deploy at {} ms falls after the run's end: no data after the change", r.slowdown.0),
             Fact::Compare { lhs: f64::from(r.slowdown.0), cmp: Cmp::Ge, rhs: r.run_ms },
         )
     } else {
         match best {
             None => {
-                let text = format!("no controller kept p99 within {} ms {after}", r.budget_ms);
+                let text = format!("Of the controllers raced, none kept p99 within {} ms {after}", r.budget_ms);
                 // Each lane: no answers after the change point, or a p99 above the budget.
                 for l in &r.lanes {
                     let fact = match l.p99_ms.1 {
@@ -274,14 +274,14 @@ fn preset_line(r: &AdaptiveReport, claims: &mut Vec<Claim>) -> String {
                 };
                 let text = if names.len() > 1 {
                     format!(
-                        "a tie {after}: {} all deliver {} ok/s with p99 within the {} ms budget",
+                        "Of the controllers raced, a tie {after}: {} all deliver {} ok/s with p99 within the {} ms budget",
                         names.join(", "),
                         shown(l),
                         r.budget_ms
                     )
                 } else {
                     format!(
-                        "{} copes best {after}: p99 {} ms within budget{windows} at {} ok/s",
+                        "Of the controllers raced, {} copes best {after}: p99 {} ms within budget{windows} at {} ok/s",
                         l.controller,
                         l.p99_ms.1.unwrap_or(0),
                         shown(l)
@@ -547,9 +547,9 @@ fn explanation(r: &AdaptiveReport) -> Explanation {
         let worst = (safe.div_ceil(u64::from(w)) + 1) as f64 * svc;
         let words = if fixed_service { "" } else { " for a fixed service time at the mean" };
         let t = if safe == queue {
-            format!("the fixed door's {queue} queued is also the limit calculator's figure, whose worst time{words} fits the budget")
+            format!("Before {change}, the fixed door's {queue} queued is also the limit calculator's figure, whose worst time{words} fits the budget")
         } else {
-            format!("the limit calculator would ship {safe} queued, whose worst time{words} fits the budget (the fixed door queues {queue})")
+            format!("Before {change}, the limit calculator would ship {safe} queued, whose worst time{words} fits the budget (the fixed door queues {queue})")
         };
         notes.push(said(
             &mut claims,

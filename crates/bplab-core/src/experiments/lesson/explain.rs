@@ -169,7 +169,7 @@ pub(in crate::experiments) fn doc(r: &LessonReport, poisson: Option<&RunLog>, ev
             r.client_timeout_ms
         )),
         Statement::Assumption(format!(
-            "The reference model sends evenly spaced arrivals at the same rate to one server of {ref_ms} ms (the mean / workers rounded to whole ms, at least 1), admits at most the queue limit + workers, and its p99 is of every answer (late answers included), where the Poisson run's p99 is of answers received in time (answers only)"
+            "The reference model sends evenly spaced arrivals at the same rate to one server at {ref_ms} ms (the mean / workers rounded to whole ms, at least 1), admits at most the queue limit + workers, and its p99 is of every answer (late answers included), where the Poisson run's p99 is of answers received in time (answers only)"
         )),
         Statement::Assumption(
             "Rates divide by the window; the line still queued at its end drains after it and is counted".into(),

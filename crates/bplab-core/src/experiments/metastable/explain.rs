@@ -153,7 +153,8 @@ fn phase_line(r: &MetastableReport, cells: &[phase::Cell], policy: Policy, claim
                         agg: Agg::Min,
                         cmp: Cmp::Eq,
                         value: size,
-                        tol: 0.0,
+                        // The table shows sizes to 2 decimals.
+                        tol: 0.0051,
                     },
                 ));
             }
