@@ -4,9 +4,9 @@
 use super::{AdaptiveReport, Bucket, Controller, Lane, Preset};
 use crate::calc::{Explanation, Step, fmt_num};
 use crate::claim::equation::{add, ceil, div, mul, n, round, sub, u};
-use crate::statement::{Arith, Statement};
 use crate::claim::{Agg, Claim, Cmp, Fact};
 use crate::experiments::Readout;
+use crate::statement::{Arith, Statement};
 
 /// ms after `at_ms` until every later window with answers has p99 within
 /// `budget`: `Some(0)` if none passed it after the deploy, `None` if the last
@@ -129,8 +129,13 @@ fn lane_line(r: &AdaptiveReport, l: &Lane, claims: &mut Vec<Claim>) -> String {
     let ok = format!("ok/s {ob} → {oa}");
     claims.push(Claim::new("value", "claim", ok.clone(), cell(c, "ok_per_sec_before", l.ok_per_sec.0, 0.051)));
     claims.push(Claim::new("value", "claim", ok.clone(), cell(c, "ok_per_sec_after", l.ok_per_sec.1, 0.051)));
-    let refused =
-        said(claims, "value", "claim", format!("{} refused", l.out.refused), cell(c, "refused", l.out.refused as f64, 0.0));
+    let refused = said(
+        claims,
+        "value",
+        "claim",
+        format!("{} refused", l.out.refused),
+        cell(c, "refused", l.out.refused as f64, 0.0),
+    );
     let wasted = said(
         claims,
         "value",
@@ -191,7 +196,10 @@ fn limit_moves(r: &AdaptiveReport, claims: &mut Vec<Claim>, prefix: &str) -> Opt
         for (i, v) in [(at.min(last), a), (last, b)] {
             facts.push(Fact::Column {
                 table: TIMELINE,
-                filter: vec![("controller", l.controller.name().to_owned()), ("window_start_ms", (i as u64 * w).to_string())],
+                filter: vec![
+                    ("controller", l.controller.name().to_owned()),
+                    ("window_start_ms", (i as u64 * w).to_string()),
+                ],
                 column: "limit",
                 agg: Agg::Max,
                 cmp: Cmp::Eq,
@@ -267,7 +275,12 @@ fn preset_line(r: &AdaptiveReport, claims: &mut Vec<Claim>) -> String {
                 let windows = match l.recovery_ms {
                     Some(ms) if ms > 0 && names.len() == 1 => {
                         let t = format!(" over the whole phase, though some of its windows pass {} ms", r.budget_ms);
-                        claims.push(Claim::new("recovery", "claim", t.trim().to_owned(), cell(l.controller, "recovery_ms", ms as f64, 0.0)));
+                        claims.push(Claim::new(
+                            "recovery",
+                            "claim",
+                            t.trim().to_owned(),
+                            cell(l.controller, "recovery_ms", ms as f64, 0.0),
+                        ));
                         t
                     }
                     _ => String::new(),
@@ -287,8 +300,18 @@ fn preset_line(r: &AdaptiveReport, claims: &mut Vec<Claim>) -> String {
                         shown(l)
                     )
                 };
-                claims.push(Claim::new("value", "claim", text.clone(), cell(l.controller, "ok_per_sec_after", l.ok_per_sec.1, 0.051)));
-                claims.push(Claim::new("value", "claim", text.clone(), cell(l.controller, "p99_after_ms", l.p99_ms.1.unwrap_or(0) as f64, 0.0)));
+                claims.push(Claim::new(
+                    "value",
+                    "claim",
+                    text.clone(),
+                    cell(l.controller, "ok_per_sec_after", l.ok_per_sec.1, 0.051),
+                ));
+                claims.push(Claim::new(
+                    "value",
+                    "claim",
+                    text.clone(),
+                    cell(l.controller, "p99_after_ms", l.p99_ms.1.unwrap_or(0) as f64, 0.0),
+                ));
                 said(
                     claims,
                     "winner",
@@ -331,7 +354,15 @@ fn preset_line(r: &AdaptiveReport, claims: &mut Vec<Claim>) -> String {
                 } else {
                     format!("yet answers come too late for some callers ({wasted} served for nobody in all)")
                 },
-                Fact::Column { table: SUMMARY, filter: Vec::new(), column: "wasted", agg: Agg::Sum, cmp: Cmp::Eq, value: wasted as f64, tol: 0.0 },
+                Fact::Column {
+                    table: SUMMARY,
+                    filter: Vec::new(),
+                    column: "wasted",
+                    agg: Agg::Sum,
+                    cmp: Cmp::Eq,
+                    value: wasted as f64,
+                    tol: 0.0,
+                },
             );
             let scene = assumed(
                 claims,
@@ -464,7 +495,10 @@ fn gradient_note(r: &AdaptiveReport, l: &Lane, claims: &mut Vec<Claim>) -> Strin
     let w = u64::from(r.window_ms.max(1));
     let at = (u64::from(r.slowdown.0) / w) as usize;
     let (first, last) = (at.min(l.out.buckets.len().saturating_sub(1)), l.out.buckets.len().saturating_sub(1));
-    let text = format!("Here its limit went {a} → {b} (the limit in the window of {} and in the last window)", change_words(r));
+    let text = format!(
+        "Here its limit went {a} → {b} (the limit in the window of {} and in the last window)",
+        change_words(r)
+    );
     for (i, v) in [(first, a), (last, b)] {
         claims.push(Claim::new(
             "limit",
@@ -502,7 +536,13 @@ fn stated(claims: &mut Vec<Claim>, s: Statement) -> Option<String> {
 
 /// Shown arithmetic as a step, its line kept with its statement.
 fn arith_step(claims: &mut Vec<Claim>, label: String, formula: &str, eq: Arith) -> Step {
-    let st = Step { label: label.clone(), formula: formula.into(), substituted: eq.substituted(), value: eq.shown(), eq: None };
+    let st = Step {
+        label: label.clone(),
+        formula: formula.into(),
+        substituted: eq.substituted(),
+        value: eq.shown(),
+        eq: None,
+    };
     claims.push(Claim::new(
         "arithmetic",
         "statement",
@@ -547,9 +587,13 @@ fn explanation(r: &AdaptiveReport) -> Explanation {
         let worst = (safe.div_ceil(u64::from(w)) + 1) as f64 * svc;
         let words = if fixed_service { "" } else { " for a fixed service time at the mean" };
         let t = if safe == queue {
-            format!("Before {change}, the fixed door's {queue} queued is also the limit calculator's figure, whose worst time{words} fits the budget")
+            format!(
+                "Before {change}, the fixed door's {queue} queued is also the limit calculator's figure, whose worst time{words} fits the budget"
+            )
         } else {
-            format!("Before {change}, the limit calculator would ship {safe} queued, whose worst time{words} fits the budget (the fixed door queues {queue})")
+            format!(
+                "Before {change}, the limit calculator would ship {safe} queued, whose worst time{words} fits the budget (the fixed door queues {queue})"
+            )
         };
         notes.push(said(
             &mut claims,
@@ -632,10 +676,13 @@ fn explanation(r: &AdaptiveReport) -> Explanation {
     .into_iter()
     .map(|t| assumed(&mut claims, "assumption", t))
     .collect();
-    let ignores = ["Network time and the cost of a refusal to the caller.", "Warm-up: every limiter starts from its initial limit at time 0."]
-        .into_iter()
-        .map(|t| assumed(&mut claims, "assumption", t.to_owned()))
-        .collect();
+    let ignores = [
+        "Network time and the cost of a refusal to the caller.",
+        "Warm-up: every limiter starts from its initial limit at time 0.",
+    ]
+    .into_iter()
+    .map(|t| assumed(&mut claims, "assumption", t.to_owned()))
+    .collect();
     let would_change = r
         .lanes
         .iter()

@@ -43,7 +43,7 @@ fn remaining_ms(r: &MetastableReport) -> f64 {
 /// Whether the lane's last window shows the loop that keeps it down: it
 /// sends retries, and its tries (first tries and retries) pass the capacity.
 fn sustained(r: &MetastableReport, l: &Lane) -> bool {
-    let Some((i, w)) = l.ticks.iter().enumerate().last() else { return false };
+    let Some((i, w)) = l.ticks.iter().enumerate().next_back() else { return false };
     let start = i as f64 * r.rule.window_ms;
     let span = r.rule.window_ms.min(r.run_ms - start);
     l.policy != Policy::None
