@@ -3,9 +3,10 @@
 
 use super::{AdaptiveReport, Bucket, Controller, Lane, Preset};
 use crate::calc::{Explanation, Step, fmt_num};
-use crate::claim::equation::{add, ceil, div, mul, n};
-use crate::claim::{Agg, Claim, Cmp, Equation, Fact};
-use crate::experiments::{Readout, step};
+use crate::claim::equation::{add, ceil, div, mul, n, round, sub, u};
+use crate::claim::{Agg, Claim, Cmp, Fact};
+use crate::experiments::Readout;
+use crate::statement::{Arith, Statement};
 
 /// ms after `at_ms` until every later window with answers has p99 within
 /// `budget`: `Some(0)` if none passed it after the deploy, `None` if the last
@@ -29,26 +30,28 @@ pub(super) fn recovery(buckets: &[Bucket], window_ms: u32, at_ms: u32, budget: u
     }
 }
 
-/// What the controller measures, assumes, and how it fails.
+/// What the controller measures and what it assumes: how the algorithm
+/// works, not a claim about this run (how it fared is stated from the run,
+/// beside it). No failure mode is stated unless the run shows it (T2).
 pub(crate) fn character(c: Controller) -> &'static str {
     match c {
         Controller::Fixed => {
-            "fixed: measures nothing after the day it was derived; assumes the service time and worker count stay as measured; fails by the ratio when either moves (a 2× slower handler doubles every wait behind it)."
+            "fixed: measures nothing after the day it was derived; assumes the service time and worker count stay as measured."
         }
         Controller::Codel => {
-            "codel: measures the minimum queue delay over each 100 ms interval; assumes a standing queue means overload; aims to keep the queue short by refusing whatever waited longest, not whatever is cheapest, and only acts once the interval's minimum stays above target."
+            "codel: measures the minimum queue delay over each 100 ms interval; assumes a standing queue means overload; refuses whatever waited longest, and only once the interval's minimum stays above target."
         }
         Controller::Aimd => {
-            "aimd: measures only drops and timeouts; assumes loss is the congestion signal; needs drops to learn, so latency can sit near the timeout before it backs off, and it never goes below its minimum limit (20 by default)."
+            "aimd: measures only drops and timeouts; assumes loss is the congestion signal; never goes below its minimum limit (20 by default)."
         }
         Controller::Vegas => {
-            "vegas: measures the RTT against the lowest seen (no-load) RTT to estimate the queue; assumes the lowest RTT is still the no-load cost; after a slowdown it must probe (every probe-multiplier × limit samples) to learn the new baseline."
+            "vegas: measures the RTT against the lowest seen (no-load) RTT to estimate the queue; assumes the lowest RTT is still the no-load cost; probes (every probe-multiplier × limit samples) to learn a new baseline."
         }
         Controller::Gradient2 => {
-            "gradient2: measures a long-window average RTT against the short-term one; assumes latency rises before throughput falls; creeps up when latency rises slowly (the long average follows it), and its queue term keeps adding near a gradient of 0.8."
+            "gradient2: measures a long-window average RTT against the short-term one; assumes latency rises before throughput falls."
         }
         Controller::Gradient => {
-            "gradient: measures the minimum RTT against the current RTT with periodic probes; assumes the minimum is the no-load latency; a latency with no variance (every RTT equal to a timeout) reads as no queue, so nothing in its signal pushes the limit down."
+            "gradient: measures the minimum RTT against the current RTT with periodic probes; assumes the minimum is the no-load latency."
         }
     }
 }
@@ -70,42 +73,149 @@ fn after_words(r: &AdaptiveReport) -> String {
     }
 }
 
-fn windows_over(r: &AdaptiveReport, l: &Lane) -> (usize, usize) {
-    let at = (u64::from(r.slowdown.0) / u64::from(r.window_ms.max(1))) as usize;
-    let seen: Vec<u64> = l.out.buckets.iter().skip(at).filter_map(|b| b.p99_ms).collect();
-    (seen.iter().filter(|&&p| p > u64::from(r.budget_ms)).count(), seen.len())
+const SUMMARY: &str = "adaptive-summary.csv";
+const TIMELINE: &str = "adaptive-timeline.csv";
+
+/// Pushes a claim and returns its text.
+fn said(claims: &mut Vec<Claim>, kind: &'static str, variant: &'static str, text: String, fact: Fact) -> String {
+    claims.push(Claim::new(kind, variant, text.clone(), fact));
+    text
 }
 
-fn lane_line(r: &AdaptiveReport, l: &Lane) -> String {
-    let p = |v: Option<u64>| v.map_or_else(|| "no answers".to_owned(), |x| format!("{x} ms"));
-    let (over, seen) = windows_over(r, l);
+/// A model description or definition, marked as such.
+fn assumed(claims: &mut Vec<Claim>, kind: &'static str, text: String) -> String {
+    said(claims, kind, "claim", text, Fact::Assumed)
+}
+
+/// `column` of the controller's summary row equals `v` (within the table's rounding).
+fn cell(c: Controller, column: &'static str, v: f64, tol: f64) -> Fact {
+    Fact::Column {
+        table: SUMMARY,
+        filter: vec![("controller", c.name().to_owned())],
+        column,
+        agg: Agg::Max,
+        cmp: Cmp::Eq,
+        value: v,
+        tol,
+    }
+}
+
+/// The controller's summary cell is empty ("–": no answers, or never back under the budget).
+fn empty_cell(c: Controller, column: &'static str) -> Fact {
+    Fact::Column {
+        table: SUMMARY,
+        filter: vec![("controller", c.name().to_owned()), (column, String::new())],
+        column: "controller",
+        agg: Agg::Count,
+        cmp: Cmp::Ge,
+        value: 1.0,
+        tol: 0.0,
+    }
+}
+
+fn one_decimal(x: f64) -> String {
+    crate::numerics::format_fixed(x, 1)
+}
+
+fn lane_line(r: &AdaptiveReport, l: &Lane, claims: &mut Vec<Claim>) -> String {
+    let c = l.controller;
+    let show = |v: Option<u64>| v.map_or_else(|| "no answers".to_owned(), |x| format!("{x} ms"));
+    let pair = format!("{c}: p99 {} → {}", show(l.p99_ms.0), show(l.p99_ms.1));
+    for (v, column) in [(l.p99_ms.0, "p99_before_ms"), (l.p99_ms.1, "p99_after_ms")] {
+        let fact = v.map_or_else(|| empty_cell(c, column), |x| cell(c, column, x as f64, 0.0));
+        claims.push(Claim::new("value", if v.is_some() { "claim" } else { "no-answers" }, pair.clone(), fact));
+    }
+    let (ob, oa) = (one_decimal(l.ok_per_sec.0), one_decimal(l.ok_per_sec.1));
+    let ok = format!("ok/s {ob} → {oa}");
+    claims.push(Claim::new("value", "claim", ok.clone(), cell(c, "ok_per_sec_before", l.ok_per_sec.0, 0.051)));
+    claims.push(Claim::new("value", "claim", ok.clone(), cell(c, "ok_per_sec_after", l.ok_per_sec.1, 0.051)));
+    let refused = said(
+        claims,
+        "value",
+        "claim",
+        format!("{} refused", l.out.refused),
+        cell(c, "refused", l.out.refused as f64, 0.0),
+    );
+    let wasted = said(
+        claims,
+        "value",
+        "claim",
+        format!("{} served for nobody", l.out.wasted),
+        cell(c, "wasted", l.out.wasted as f64, 0.0),
+    );
     let rec = if f64::from(r.slowdown.0) >= r.run_ms {
-        "no windows after the change point".to_owned()
+        said(
+            claims,
+            "deploy",
+            "after-run",
+            "no windows after the change point".to_owned(),
+            Fact::Compare { lhs: f64::from(r.slowdown.0), cmp: Cmp::Ge, rhs: r.run_ms },
+        )
     } else {
         match l.recovery_ms {
-            Some(0) => format!("no window's p99 passed {} ms {}", r.budget_ms, after_words(r)),
-            Some(ms) => format!(
-                "window p99 over {} ms in {over} of {seen} windows, the last ending {ms} ms after the change point",
-                r.budget_ms
+            Some(0) => said(
+                claims,
+                "recovery",
+                "never-over",
+                format!("no window's p99 passed {} ms {}", r.budget_ms, after_words(r)),
+                cell(c, "recovery_ms", 0.0, 0.0),
             ),
-            None => format!("p99 still over {} ms at the end of the run ({over} of {seen} windows over)", r.budget_ms),
+            Some(ms) => said(
+                claims,
+                "recovery",
+                "claim",
+                format!(
+                    "window p99 over {} ms in some of its windows, the last ending {ms} ms after the change point",
+                    r.budget_ms
+                ),
+                cell(c, "recovery_ms", ms as f64, 0.0),
+            ),
+            None => said(
+                claims,
+                "recovery",
+                "still-over",
+                format!("p99 still over {} ms at the end of the run", r.budget_ms),
+                empty_cell(c, "recovery_ms"),
+            ),
         }
     };
-    format!(
-        "{}: p99 {} → {}, ok/s {} → {}, {} refused, {} served for nobody; {rec}",
-        l.controller,
-        p(l.p99_ms.0),
-        p(l.p99_ms.1),
-        fmt_num(l.ok_per_sec.0),
-        fmt_num(l.ok_per_sec.1),
-        l.out.refused,
-        l.out.wasted
-    )
+    format!("{pair}, {ok}, {refused}, {wasted}; {rec}")
 }
 
-/// "aimd 20 → 170, …" for every limiter lane: the limit at the deploy and at the end.
-fn limit_moves(r: &AdaptiveReport) -> String {
-    r.lanes.iter().filter_map(|l| lane_move(r, l).map(|(a, b)| format!("{} {a} → {b}", l.controller))).collect::<Vec<_>>().join(", ")
+/// "{prefix}aimd 20 → 170, …" for every limiter lane (the limit at the
+/// change point and at the end), each number checked against its timeline row.
+fn limit_moves(r: &AdaptiveReport, claims: &mut Vec<Claim>, prefix: &str) -> Option<String> {
+    let w = u64::from(r.window_ms.max(1));
+    let at = (u64::from(r.slowdown.0) / w) as usize;
+    let mut parts = Vec::new();
+    let mut facts = Vec::new();
+    for l in &r.lanes {
+        let Some((a, b)) = lane_move(r, l) else { continue };
+        let last = l.out.buckets.len().saturating_sub(1);
+        parts.push(format!("{} {a} → {b}", l.controller));
+        for (i, v) in [(at.min(last), a), (last, b)] {
+            facts.push(Fact::Column {
+                table: TIMELINE,
+                filter: vec![
+                    ("controller", l.controller.name().to_owned()),
+                    ("window_start_ms", (i as u64 * w).to_string()),
+                ],
+                column: "limit",
+                agg: Agg::Max,
+                cmp: Cmp::Eq,
+                value: f64::from(v),
+                tol: 0.0,
+            });
+        }
+    }
+    if parts.is_empty() {
+        return None;
+    }
+    let text = format!("{prefix}{}", parts.join(", "));
+    for f in facts {
+        claims.push(Claim::new("limit", "claim", text.clone(), f));
+    }
+    Some(text)
 }
 
 fn lane_move(r: &AdaptiveReport, l: &Lane) -> Option<(i32, i32)> {
@@ -122,56 +232,93 @@ fn preset_line(r: &AdaptiveReport, claims: &mut Vec<Claim>) -> String {
     let best = r.lanes.iter().filter(within).max_by(|a, b| a.ok_per_sec.1.total_cmp(&b.ok_per_sec.1));
     let after = after_words(r);
     let copes = if f64::from(r.slowdown.0) >= r.run_ms {
-        claims.push(Claim::new(
+        said(
+            claims,
             "deploy",
             "after-run",
-            format!("the deploy at {} ms falls after the run's end: no data after the change", r.slowdown.0),
+            format!("The deploy at {} ms falls after the run's end: no data after the change", r.slowdown.0),
             Fact::Compare { lhs: f64::from(r.slowdown.0), cmp: Cmp::Ge, rhs: r.run_ms },
-        ));
-        claims.last().map(|c| c.text.clone()).unwrap_or_default()
+        )
     } else {
         match best {
-            None => format!("no controller kept p99 within {} ms {after}", r.budget_ms),
+            None => {
+                let text = format!("Of the controllers raced, none kept p99 within {} ms {after}", r.budget_ms);
+                // Each lane: no answers after the change point, or a p99 above the budget.
+                for l in &r.lanes {
+                    let fact = match l.p99_ms.1 {
+                        None => empty_cell(l.controller, "p99_after_ms"),
+                        Some(_) => Fact::Column {
+                            table: SUMMARY,
+                            filter: vec![("controller", l.controller.name().to_owned())],
+                            column: "p99_after_ms",
+                            agg: Agg::Max,
+                            cmp: Cmp::Gt,
+                            value: f64::from(r.budget_ms),
+                            tol: 0.0,
+                        },
+                    };
+                    claims.push(Claim::new("winner", "none-within", text.clone(), fact));
+                }
+                text
+            }
             Some(l) => {
                 // Ties on the shown numbers are named, not decided by order.
                 // Equal as the summary table shows ok/s (one decimal).
-                let shown = |x: &Lane| crate::numerics::format_fixed(x.ok_per_sec.1, 1);
-                let mut tied: Vec<&Lane> = r.lanes.iter().filter(within).filter(|x| shown(x) == shown(l)).collect();
-                tied.dedup_by(|a, b| a.controller == b.controller);
-                let mut seen_names = Vec::new();
-                tied.retain(|x| {
-                    let new = !seen_names.contains(&x.controller);
-                    seen_names.push(x.controller);
-                    new
-                });
-                let (over, seen) = windows_over(r, l);
-                let windows = if over > 0 {
-                    format!(" over the whole phase, though {over} of its {seen} windows pass {} ms", r.budget_ms)
-                } else {
-                    String::new()
+                let shown = |x: &Lane| one_decimal(x.ok_per_sec.1);
+                let mut names: Vec<String> = Vec::new();
+                for x in r.lanes.iter().filter(within).filter(|x| shown(x) == shown(l)) {
+                    let n = x.controller.to_string();
+                    if !names.contains(&n) {
+                        names.push(n);
+                    }
+                }
+                let windows = match l.recovery_ms {
+                    Some(ms) if ms > 0 && names.len() == 1 => {
+                        let t = format!(" over the whole phase, though some of its windows pass {} ms", r.budget_ms);
+                        claims.push(Claim::new(
+                            "recovery",
+                            "claim",
+                            t.trim().to_owned(),
+                            cell(l.controller, "recovery_ms", ms as f64, 0.0),
+                        ));
+                        t
+                    }
+                    _ => String::new(),
                 };
-                let names: Vec<String> = tied.iter().map(|x| x.controller.to_string()).collect();
-                let text = if tied.len() > 1 {
+                let text = if names.len() > 1 {
                     format!(
-                        "a tie {after}: {} all deliver {} ok/s with p99 within the {} ms budget",
+                        "Of the controllers raced, a tie {after}: {} all deliver {} ok/s with p99 within the {} ms budget",
                         names.join(", "),
                         shown(l),
                         r.budget_ms
                     )
                 } else {
                     format!(
-                        "{} copes best {after}: p99 {} ms within budget{windows} at {} ok/s",
+                        "Of the controllers raced, {} copes best {after}: p99 {} ms within budget{windows} at {} ok/s",
                         l.controller,
                         l.p99_ms.1.unwrap_or(0),
-                        fmt_num(l.ok_per_sec.1)
+                        shown(l)
                     )
                 };
                 claims.push(Claim::new(
-                    "winner",
-                    if tied.len() > 1 { "tie" } else { "claim" },
+                    "value",
+                    "claim",
                     text.clone(),
+                    cell(l.controller, "ok_per_sec_after", l.ok_per_sec.1, 0.051),
+                ));
+                claims.push(Claim::new(
+                    "value",
+                    "claim",
+                    text.clone(),
+                    cell(l.controller, "p99_after_ms", l.p99_ms.1.unwrap_or(0) as f64, 0.0),
+                ));
+                said(
+                    claims,
+                    "winner",
+                    if names.len() > 1 { "tie" } else { "claim" },
+                    text,
                     Fact::Best {
-                        table: "adaptive-summary.csv",
+                        table: SUMMARY,
                         filter: Vec::new(),
                         key: "controller",
                         column: "ok_per_sec_after",
@@ -180,34 +327,35 @@ fn preset_line(r: &AdaptiveReport, claims: &mut Vec<Claim>) -> String {
                         tol: 0.0,
                         names,
                     },
-                ));
-                text
+                )
             }
         }
     };
-    match r.preset {
-        Preset::SteadyOverload => format!(
-            "Modest steady overload: 1.1 × capacity = {} offered throughout, no deploy (the rate and factor settings are overridden). Limits at {} ms → at the end: {}. {copes}.",
-            rps_of(r),
-            r.slowdown.0,
-            limit_moves(r)
+    let (scene, moves) = match r.preset {
+        Preset::SteadyOverload => (
+            assumed(
+                claims,
+                "assumption",
+                format!(
+                    "Modest steady overload: 1.1 × capacity = {} offered throughout, no deploy (the rate and factor settings are overridden)",
+                    rps_of(r)
+                ),
+            ),
+            limit_moves(r, claims, &format!("Limits at {} ms → at the end: ", r.slowdown.0)),
         ),
         Preset::StuckDownstream => {
             let wasted: u64 = r.lanes.iter().map(|l| l.out.wasted).sum();
-            let dropped = if wasted == 0 {
-                "nothing is served for nobody".to_owned()
-            } else {
-                format!(
-                    "yet answers come too late for some callers ({} served for nobody in all)",
-                    wasted
-                )
-            };
-            claims.push(Claim::new(
+            let dropped = said(
+                claims,
                 "dropped",
                 if wasted == 0 { "claim" } else { "served-for-nobody" },
-                dropped.clone(),
+                if wasted == 0 {
+                    "nothing is served for nobody".to_owned()
+                } else {
+                    format!("yet answers come too late for some callers ({wasted} served for nobody in all)")
+                },
                 Fact::Column {
-                    table: "adaptive-summary.csv",
+                    table: SUMMARY,
                     filter: Vec::new(),
                     column: "wasted",
                     agg: Agg::Sum,
@@ -215,62 +363,193 @@ fn preset_line(r: &AdaptiveReport, claims: &mut Vec<Claim>) -> String {
                     value: wasted as f64,
                     tol: 0.0,
                 },
-            ));
-            format!(
-                "Downstream stuck at the timeout: from the deploy every call takes exactly {} ms and the handler waits on I/O ({} concurrent calls allowed), so latency has no variance; {dropped}. Limits at the deploy → at the end: {}. A limit that grows here reads neither a queue nor a loss. {copes}.",
-                r.timeout_ms,
-                super::STUCK_WORKERS,
-                limit_moves(r)
-            )
+            );
+            let scene = assumed(
+                claims,
+                "assumption",
+                format!(
+                    "Downstream stuck at the timeout: from the deploy every call takes exactly {} ms and the handler waits on I/O ({} concurrent calls allowed), so latency has no variance",
+                    r.timeout_ms,
+                    super::STUCK_WORKERS
+                ),
+            );
+            (format!("{scene}; {dropped}"), limit_moves(r, claims, "Limits at the deploy → at the end: "))
         }
-        Preset::RetryStorm => format!(
-            "Retry storm: every refused or abandoned caller retries up to {} times after {} ms (Post 1's amplification). {copes}.",
-            r.retries,
-            fmt_num(super::STORM_BACKOFF_MS)
+        Preset::RetryStorm => (
+            assumed(
+                claims,
+                "assumption",
+                format!(
+                    "Retry storm: every refused or abandoned caller retries up to {} times after {} ms (Post 1's amplification)",
+                    r.retries,
+                    fmt_num(super::STORM_BACKOFF_MS)
+                ),
+            ),
+            None,
         ),
-        Preset::Deploy2x | Preset::None if deploy_in_run(r) => format!(
-            "Deploy {}× slower at {} ms: the fixed limit of {} was derived from the old service time. {copes}.",
-            fmt_num(r.slowdown.1),
-            r.slowdown.0,
-            r.fixed_limit
+        Preset::Deploy2x | Preset::None if deploy_in_run(r) => (
+            assumed(
+                claims,
+                "assumption",
+                format!(
+                    "Deploy {} at {} ms: the fixed limit of {} was derived from the old service time",
+                    if r.slowdown.1 > 1.0 {
+                        format!("{}× slower", fmt_num(r.slowdown.1))
+                    } else {
+                        format!("{}× the service time (faster)", fmt_num(r.slowdown.1))
+                    },
+                    r.slowdown.0,
+                    r.fixed_limit
+                ),
+            ),
+            None,
         ),
-        Preset::Deploy2x | Preset::None => format!("No deploy in this run (factor {}, at {} ms). {copes}.", fmt_num(r.slowdown.1), r.slowdown.0),
-
+        Preset::Deploy2x | Preset::None => (
+            assumed(
+                claims,
+                "assumption",
+                format!("No deploy in this run (factor {}, at {} ms)", fmt_num(r.slowdown.1), r.slowdown.0),
+            ),
+            None,
+        ),
+    };
+    let mut out = format!("{scene}.");
+    if let Some(m) = moves {
+        out.push_str(&format!(" {m}."));
     }
+    out.push_str(&format!(" {copes}."));
+    out
 }
 
 fn rps_of(r: &AdaptiveReport) -> String {
     format!("{} rps", fmt_num(1.1 * crate::calc::capacity_rps(r.service_mean_ms.max(1e-9), r.workers)))
 }
 
-fn codel_note(r: &AdaptiveReport, l: &Lane) -> String {
+/// Requests a line can hold in service at once after the change point.
+fn slots(r: &AdaptiveReport) -> u32 {
+    if r.preset == Preset::StuckDownstream { r.workers.max(super::STUCK_WORKERS) } else { r.workers.max(1) }
+}
+
+fn codel_note(r: &AdaptiveReport, l: &Lane, claims: &mut Vec<Claim>) -> String {
     if l.controller != Controller::Codel {
         return String::new();
     }
-    let at = (u64::from(r.slowdown.0) / u64::from(r.window_ms.max(1))) as usize;
+    let w = u64::from(r.window_ms.max(1));
+    let at = (u64::from(r.slowdown.0) / w) as usize;
     let refused_after: u64 = l.out.buckets.iter().skip(at).map(|b| b.refused).sum();
-    if refused_after == 0 && at < l.out.buckets.len() {
-        format!(
-            " In this run it refused nothing {}: the interval's minimum queue delay never stayed above {} ms (a service time near or above its {} ms interval hides a standing queue from it).",
-            after_words(r),
-            r.codel_target_ms,
-            super::CODEL_INTERVAL_MS
-        )
-    } else {
-        String::new()
+    if refused_after != 0 || at >= l.out.buckets.len() {
+        return String::new();
     }
+    let most = l.out.buckets.iter().map(|b| b.in_flight_max).max().unwrap_or(0);
+    // T18: say why only what the run shows: no line formed at all, or a line
+    // whose delay never stayed above target for a whole interval.
+    let why = if most <= slots(r) {
+        format!("no request ever waited in line (at most {most} in flight, with {} in service at once)", slots(r))
+    } else {
+        format!("the interval's minimum queue delay never stayed above {} ms", r.codel_target_ms)
+    };
+    let text = format!("In this run it refused nothing {}: {why}", after_words(r));
+    // Checked window by window on the timeline: no refusal from the change point on.
+    for i in at..l.out.buckets.len() {
+        claims.push(Claim::new(
+            "value",
+            "claim",
+            text.clone(),
+            Fact::Column {
+                table: TIMELINE,
+                filter: vec![("controller", "codel".to_owned()), ("window_start_ms", (i as u64 * w).to_string())],
+                column: "refused_per_sec",
+                agg: Agg::Max,
+                cmp: Cmp::Eq,
+                value: 0.0,
+                tol: 0.0,
+            },
+        ));
+    }
+    if most <= slots(r) {
+        claims.push(Claim::new(
+            "no-queue",
+            "claim",
+            text.clone(),
+            Fact::Column {
+                table: TIMELINE,
+                filter: vec![("controller", "codel".to_owned())],
+                column: "in_flight_max",
+                agg: Agg::Max,
+                cmp: Cmp::Eq,
+                value: f64::from(most),
+                tol: 0.0,
+            },
+        ));
+    } else {
+        claims.push(Claim::new("definition", "claim", text.clone(), Fact::Assumed));
+    }
+    format!(" {text}.")
 }
 
-fn gradient_note(r: &AdaptiveReport, l: &Lane) -> String {
-    match lane_move(r, l) {
-        Some((a, b)) if l.controller == Controller::Gradient => format!(" Here its limit went {a} → {b}."),
-        _ => String::new(),
+fn gradient_note(r: &AdaptiveReport, l: &Lane, claims: &mut Vec<Claim>) -> String {
+    if l.controller != Controller::Gradient {
+        return String::new();
     }
+    let Some((a, b)) = lane_move(r, l) else { return String::new() };
+    let w = u64::from(r.window_ms.max(1));
+    let at = (u64::from(r.slowdown.0) / w) as usize;
+    let (first, last) = (at.min(l.out.buckets.len().saturating_sub(1)), l.out.buckets.len().saturating_sub(1));
+    let text = format!(
+        "Here its limit went {a} → {b} (the limit in the window of {} and in the last window)",
+        change_words(r)
+    );
+    for (i, v) in [(first, a), (last, b)] {
+        claims.push(Claim::new(
+            "limit",
+            "claim",
+            text.clone(),
+            Fact::Column {
+                table: "adaptive-timeline.csv",
+                filter: vec![("controller", "gradient".to_owned()), ("window_start_ms", (i as u64 * w).to_string())],
+                column: "limit",
+                agg: Agg::Max,
+                cmp: Cmp::Eq,
+                value: f64::from(v),
+                tol: 0.0,
+            },
+        ));
+    }
+    format!(" {text}.")
+}
+
+fn change_words(r: &AdaptiveReport) -> &'static str {
+    if deploy_in_run(r) { "the deploy" } else { "the change point" }
 }
 
 /// The report's explanations: one.
 pub(in crate::experiments) fn explanations(r: &AdaptiveReport) -> Vec<Explanation> {
     vec![explanation(r)]
+}
+
+/// A typed statement rendered by the one renderer, kept with its claim.
+fn stated(claims: &mut Vec<Claim>, s: Statement) -> Option<String> {
+    let text = crate::statement::render(&s)?;
+    claims.push(Claim::new(s.kind(), "statement", text.clone(), Fact::Statement(Box::new(s))));
+    Some(text)
+}
+
+/// Shown arithmetic as a step, its line kept with its statement.
+fn arith_step(claims: &mut Vec<Claim>, label: String, formula: &str, eq: Arith) -> Step {
+    let st = Step {
+        label: label.clone(),
+        formula: formula.into(),
+        substituted: eq.substituted(),
+        value: eq.shown(),
+        eq: None,
+    };
+    claims.push(Claim::new(
+        "arithmetic",
+        "statement",
+        st.line(),
+        Fact::Statement(Box::new(Statement::Arith { label, formula: formula.into(), eq })),
+    ));
+    st
 }
 
 fn explanation(r: &AdaptiveReport) -> Explanation {
@@ -279,90 +558,143 @@ fn explanation(r: &AdaptiveReport) -> Explanation {
     let fixed_service = r.service_words.starts_with("every request takes exactly");
     let stuck = r.preset == Preset::StuckDownstream;
     let mut claims = Vec::new();
-    let change = if deploy_in_run(r) { "the deploy" } else { "the change point" };
-    let mut steps = vec![step(
-        &format!("fixed limit from the service time measured before {change} (the course lesson's formula, rounded half-up)"),
-        "workers × (budget − service) / service + workers in service",
-        format!(
-            "{} × ({} − {}) / {} + {}",
-            r.workers,
-            r.budget_ms,
-            fmt_num(r.service_mean_ms),
-            fmt_num(r.service_mean_ms),
-            r.workers
-        ),
-        {
-            let safe = crate::calc::deadline_safe_queue(r.workers.max(1), f64::from(r.budget_ms), r.service_mean_ms);
-            if safe == queue {
-                format!("{} in the system ({} queued, also the calculator's deadline-safe figure)", r.fixed_limit, queue)
-            } else {
-                format!(
-                    "{} in the system ({} queued; the limit calculator would ship {safe}, whose worst time fits the budget)",
-                    r.fixed_limit, queue
-                )
-            }
-        },
-    )];
-    if stuck {
-        steps.push(step(
-            &format!("worst time in the system behind that limit after {change}"),
-            "calls stuck at the timeout",
-            format!("every call takes {} ms", r.timeout_ms),
-            "no service-time bound applies: the downstream sets the time".to_owned(),
-        ));
-    } else {
-        let eq = Equation::new(
-            mul(mul(add(ceil(div(n(queue as f64), n(f64::from(w)))), n(1.0)), n(r.service_mean_ms)), n(r.slowdown.1)),
-            "ms",
-        );
-        let note = if fixed_service {
-            format!("against a {} ms budget (fixed-service bound)", r.budget_ms)
+    let change = change_words(r);
+    let (budget, svc) = (f64::from(r.budget_ms), r.service_mean_ms);
+    let mut steps = Vec::new();
+    let mut notes = Vec::new();
+    let formula = add(
+        round(div(mul(n(f64::from(r.workers)), sub(u(budget, "ms"), u(svc, "ms"))), u(svc, "ms"))),
+        n(f64::from(r.workers)),
+    );
+    // The door clamps the formula's value to [1, the largest limit]: shown only where it did not.
+    let unclamped = crate::statement::arith::value(&formula) == f64::from(r.fixed_limit);
+    if budget >= svc && svc > 0.0 {
+        if unclamped {
+            steps.push(arith_step(
+                &mut claims,
+                format!("fixed limit in the system from the service time measured before {change} (the course lesson's formula, rounded half-up)"),
+                "round(workers × (budget − service) / service) + workers",
+                Arith::with_result(formula, f64::from(r.fixed_limit), ""),
+            ));
+        } else {
+            notes.push(assumed(
+                &mut claims,
+                "assumption",
+                format!("The fixed door admits {} in the system: the lesson's formula, clamped to the largest limit the door takes", r.fixed_limit),
+            ));
+        }
+        let safe = crate::calc::deadline_safe_queue(w, budget, svc);
+        let worst = (safe.div_ceil(u64::from(w)) + 1) as f64 * svc;
+        let words = if fixed_service { "" } else { " for a fixed service time at the mean" };
+        let t = if safe == queue {
+            format!(
+                "Before {change}, the fixed door's {queue} queued is also the limit calculator's figure, whose worst time{words} fits the budget"
+            )
         } else {
             format!(
-                "against a {} ms budget: a bound for a fixed service time at the mean; this run's service varies, so answers can take longer",
-                r.budget_ms
+                "Before {change}, the limit calculator would ship {safe} queued, whose worst time{words} fits the budget (the fixed door queues {queue})"
             )
         };
-        steps.push(Step::eq(
-            &format!("worst time in the system behind that limit after {change}"),
-            "(ceil(queue / workers) + 1) × service × factor",
-            eq,
-            &note,
+        notes.push(said(
+            &mut claims,
+            "limit",
+            "claim",
+            t,
+            Fact::Limit { workers: w, budget_ms: budget, service_ms: svc, shipped: safe, worst_ms: worst },
+        ));
+    } else {
+        notes.push(assumed(
+            &mut claims,
+            "assumption",
+            format!("The fixed door admits {} in the system (the formula gives no queue: the budget is not above the service time)", r.fixed_limit),
         ));
     }
-    let answer = preset_line(r, &mut claims);
+    if stuck {
+        notes.push(assumed(
+            &mut claims,
+            "assumption",
+            format!("After {change} every call takes the {} ms timeout: no service-time bound applies, the downstream sets the time", r.timeout_ms),
+        ));
+    } else {
+        let eq = Arith::new(
+            mul(mul(add(ceil(div(n(queue as f64), n(f64::from(w)))), n(1.0)), u(svc, "ms")), n(r.slowdown.1)),
+            "ms",
+        );
+        let value = crate::statement::arith::value(&eq.expr);
+        steps.push(arith_step(
+            &mut claims,
+            format!("worst time in the system behind that limit after {change}, for a fixed service time"),
+            "(ceil(queue / workers) + 1) × service × factor",
+            eq.clone(),
+        ));
+        let label = if fixed_service {
+            "that worst time".to_owned()
+        } else {
+            "that worst time, a bound only for a fixed service time at the mean (this run's service varies)".to_owned()
+        };
+        notes.extend(stated(
+            &mut claims,
+            Statement::Relation {
+                a_label: label,
+                a: eq,
+                cmp: if value > budget { Cmp::Gt } else { Cmp::Le },
+                b_label: "the budget".into(),
+                b: Arith::new(u(budget, "ms"), "ms"),
+            },
+        ));
+    }
+    let mut answer = preset_line(r, &mut claims);
+    for t in &notes {
+        answer.push(' ');
+        answer.push_str(t);
+        if !t.ends_with('.') {
+            answer.push('.');
+        }
+    }
     let workers = if stuck {
-        format!("{} worker(s) before the deploy, then up to {} concurrent calls waiting on the downstream", r.workers, super::STUCK_WORKERS)
+        format!(
+            "{} worker(s) before the deploy, then up to {} concurrent calls waiting on the downstream",
+            r.workers,
+            super::STUCK_WORKERS
+        )
     } else {
         format!("{} worker(s)", r.workers)
     };
-    Explanation {
-        title: "When the service time moves".into(),
-        answer,
-        steps,
-        assumes: vec![
-            format!(
-                "Every controller sees the same Poisson arrivals ({} offered{}) and the same base service times: {}.",
-                if r.preset == Preset::SteadyOverload { rps_of(r) } else { format!("{} rps", fmt_num(r.rate_rps)) },
-                if r.preset == Preset::SteadyOverload { "" } else { " first step" },
-                r.service_words
-            ),
-            format!("{workers} behind one FIFO line; a caller gives up after {} ms, the server still serves it.", r.timeout_ms),
-            "Limiters are asked at each arrival (refuse when requests in the system reach the limit) and fed each completion: RTT, in flight at arrival, dropped = answered after the caller left.".into(),
-            format!("CoDel (target {} ms, interval {} ms) is asked as a worker takes a request off the line, as fbthrift does.", r.codel_target_ms, super::CODEL_INTERVAL_MS),
-            "Limiter settings are the reference library's defaults.".into(),
-        ],
-        ignores: vec![
-            "Network time and the cost of a refusal to the caller.".into(),
-            "Warm-up: every limiter starts from its initial limit at time 0.".into(),
-        ],
-        would_change: r
-            .lanes
-            .iter()
-            .map(|l| format!("{} — {}{}{}", lane_line(r, l), character(l.controller), codel_note(r, l), gradient_note(r, l)))
-            .collect(),
-        claims,
-    }
+    let assumes = vec![
+        format!(
+            "Every controller sees the same Poisson {} ({} offered{}) and the same base service times: {}.",
+            if r.retries > 0 { "first tries (retries depend on each controller's refusals)" } else { "arrivals" },
+            if r.preset == Preset::SteadyOverload { rps_of(r) } else { format!("{} rps", fmt_num(r.rate_rps)) },
+            if r.preset == Preset::SteadyOverload { "" } else { " first step" },
+            r.service_words
+        ),
+        format!("{workers} behind one FIFO line; a caller gives up after {} ms, the server still serves it.", r.timeout_ms),
+        "Limiters are asked at each arrival (refuse when requests in the system reach the limit) and fed each completion: RTT, in flight at arrival, dropped = answered after the caller left.".into(),
+        format!("CoDel (target {} ms, interval {} ms) is asked as a worker takes a request off the line, as fbthrift does.", r.codel_target_ms, super::CODEL_INTERVAL_MS),
+        "Limiter settings are the reference library's defaults.".into(),
+    ]
+    .into_iter()
+    .map(|t| assumed(&mut claims, "assumption", t))
+    .collect();
+    let ignores = [
+        "Network time and the cost of a refusal to the caller.",
+        "Warm-up: every limiter starts from its initial limit at time 0.",
+    ]
+    .into_iter()
+    .map(|t| assumed(&mut claims, "assumption", t.to_owned()))
+    .collect();
+    let would_change = r
+        .lanes
+        .iter()
+        .map(|l| {
+            let line = lane_line(r, l, &mut claims);
+            let who = assumed(&mut claims, "definition", character(l.controller).to_owned());
+            let codel = codel_note(r, l, &mut claims);
+            let gradient = gradient_note(r, l, &mut claims);
+            format!("{line} — {who}{codel}{gradient}")
+        })
+        .collect();
+    Explanation { title: "When the service time moves".into(), answer, steps, assumes, ignores, would_change, claims }
 }
 
 pub(in crate::experiments) fn readouts(r: &AdaptiveReport) -> Vec<Readout> {
@@ -376,8 +708,10 @@ pub(in crate::experiments) fn readouts(r: &AdaptiveReport) -> Vec<Readout> {
         Controller::Gradient => "Gradient: p99 before → after the deploy",
     };
     let show = |v: Option<u64>| v.map_or_else(|| "–".to_owned(), |x| x.to_string());
-    let mut out =
-        vec![Readout::new("Fixed limit (lesson formula, before the deploy)", format!("{} in the system", r.fixed_limit))];
+    let mut out = vec![Readout::new(
+        "Fixed limit (lesson formula, before the deploy)",
+        format!("{} in the system", r.fixed_limit),
+    )];
     for l in &r.lanes {
         out.push(Readout::new(label(l.controller), format!("{} → {} ms", show(l.p99_ms.0), show(l.p99_ms.1))));
     }

@@ -2,11 +2,11 @@
 //! work, why the loop sustains itself, the phase diagram and the sizing.
 
 use super::{Knob, Lane, MetastableReport, POLICIES, Policy, Trigger, Verdict, phase, policy};
-use crate::params::Named;
 use crate::calc::{Explanation, Step, fmt_num};
 use crate::claim::equation::{add, ceil, div, mul, n};
 use crate::claim::{Agg, Claim, Cmp, Equation, Fact};
 use crate::experiments::{Readout, rps};
+use crate::params::Named;
 
 const SUMMARY: &str = "metastable-summary.csv";
 const PHASE: &str = "metastable-phase.csv";
@@ -35,27 +35,78 @@ fn trigger_words(r: &MetastableReport) -> String {
     format!("{what} from {} ms for {} ms", r.trigger_at_ms, r.trigger_ms)
 }
 
+/// The time the run lasts after the trigger's end, ms: every verdict's horizon.
+fn remaining_ms(r: &MetastableReport) -> f64 {
+    (r.run_ms - r.rule.end_ms).max(0.0)
+}
+
+/// Whether the lane's last window shows the loop that keeps it down: it
+/// sends retries, and its tries (first tries and retries) pass the capacity.
+fn sustained(r: &MetastableReport, l: &Lane) -> bool {
+    let Some((i, w)) = l.ticks.iter().enumerate().next_back() else { return false };
+    let start = i as f64 * r.rule.window_ms;
+    let span = r.rule.window_ms.min(r.run_ms - start);
+    l.policy != Policy::None
+        && w.retries > 0
+        && span > 0.0
+        && (w.first_tries + w.retries) as f64 * 1000.0 / span > r.capacity_rps
+}
+
 fn verdict_line(r: &MetastableReport, l: &Lane, claims: &mut Vec<Claim>) -> String {
     let by = |v: &str| vec![("policy", l.policy.name().to_owned()), ("verdict", v.to_owned())];
+    let horizon = format!("within the {} ms the run lasts after the trigger's end", fmt_num(remaining_ms(r)));
     match l.verdict {
-        Verdict::Recovered { after_ms } => said(
-            claims,
-            "verdict",
-            "recovered",
-            format!("{} recovered {after_ms} ms after the trigger's end", l.policy.name()),
-            column(SUMMARY, by("recovered"), "recovery_ms", Agg::Max, after_ms as f64),
-        ),
-        Verdict::Stuck => said(
-            claims,
-            "verdict",
-            "stuck",
-            format!(
-                "{} did not recover within the run (goodput under {} and failed tries in the last window)",
-                l.policy.name(),
-                rps(r.rule.healthy_rps)
-            ),
-            count(SUMMARY, by("stuck"), 1),
-        ),
+        Verdict::Recovered { after_ms } => {
+            // T28: from the first whole window on, nothing was ever unhealthy: no recovery to time.
+            let first = (r.rule.first_after() as f64 * r.rule.window_ms - r.rule.end_ms).max(0.0).round() as u64;
+            if after_ms == first {
+                said(
+                    claims,
+                    "verdict",
+                    "never-unhealthy",
+                    format!(
+                        "{}: every {} ms window after the trigger's end is healthy, {horizon}",
+                        l.policy.name(),
+                        r.window_ms
+                    ),
+                    column(SUMMARY, by("recovered"), "recovery_ms", Agg::Max, after_ms as f64),
+                )
+            } else {
+                said(
+                    claims,
+                    "verdict",
+                    "recovered",
+                    format!(
+                        "{} recovered {after_ms} ms after the trigger's end (the start of the first {} ms window from which every window is healthy), {horizon}",
+                        l.policy.name(),
+                        r.window_ms
+                    ),
+                    column(SUMMARY, by("recovered"), "recovery_ms", Agg::Max, after_ms as f64),
+                )
+            }
+        }
+        Verdict::Stuck => {
+            // T19: "stays stuck" only where the last window shows retries keeping the tries above capacity.
+            let loop_words = if sustained(r, l) {
+                format!(
+                    "; it stays stuck: its last window's tries, retries included, exceed the capacity of {}",
+                    rps(r.capacity_rps)
+                )
+            } else {
+                String::new()
+            };
+            said(
+                claims,
+                "verdict",
+                if loop_words.is_empty() { "not-recovered" } else { "stuck" },
+                format!(
+                    "{} did not recover {horizon} (goodput under {} and failed tries in the last window){loop_words}",
+                    l.policy.name(),
+                    rps(r.rule.healthy_rps)
+                ),
+                count(SUMMARY, by("stuck"), 1),
+            )
+        }
         Verdict::NoWindow => said(
             claims,
             "verdict",
@@ -74,7 +125,7 @@ fn phase_line(r: &MetastableReport, cells: &[phase::Cell], policy: Policy, claim
         claims,
         "phase",
         if stuck == 0 { "never-stuck" } else { "claim" },
-        format!("{name} stays stuck in {stuck} of {all} cells"),
+        format!("{name} did not recover by the end of the run in {stuck} of {all} cells"),
         count(PHASE, vec![("policy", name.to_owned()), ("verdict", "stuck".to_owned())], stuck),
     );
     let edges: Vec<String> = r
@@ -83,7 +134,32 @@ fn phase_line(r: &MetastableReport, cells: &[phase::Cell], policy: Policy, claim
         .filter_map(|&len| phase::boundary(cells, policy, len).map(|s| format!("{}× at {len} ms", fmt_num(s))))
         .collect();
     if stuck > 0 && !edges.is_empty() {
-        text.push_str(&format!(" (from {})", edges.join(", ")));
+        let t = format!("(from {})", edges.join(", "));
+        // Each edge: the smallest size that does not recover at that length.
+        for &len in &r.lengths_ms {
+            if let Some(size) = phase::boundary(cells, policy, len) {
+                claims.push(Claim::new(
+                    "phase",
+                    "edge",
+                    t.clone(),
+                    Fact::Column {
+                        table: PHASE,
+                        filter: vec![
+                            ("policy", name.to_owned()),
+                            ("trigger_ms", len.to_string()),
+                            ("verdict", "stuck".to_owned()),
+                        ],
+                        column: "trigger_size",
+                        agg: Agg::Min,
+                        cmp: Cmp::Eq,
+                        value: size,
+                        // The table shows sizes to 2 decimals.
+                        tol: 0.0051,
+                    },
+                ));
+            }
+        }
+        text.push_str(&format!(" {t}"));
     }
     text
 }
@@ -116,7 +192,7 @@ fn sizing_lines(r: &MetastableReport, claims: &mut Vec<Claim>) -> Vec<String> {
                 claims,
                 "sizing",
                 "next-stuck",
-                format!("; {stuck} stays stuck (tried {})", tried(Knob::Retries)),
+                format!("; {stuck} does not recover by the end of the run (tried {})", tried(Knob::Retries)),
                 column(SIZING, by(Knob::Retries, "stuck"), "value", Agg::Min, f64::from(stuck)),
             )
         }
@@ -158,7 +234,11 @@ fn sizing_lines(r: &MetastableReport, claims: &mut Vec<Claim>) -> Vec<String> {
                 claims,
                 "sizing",
                 "next-stuck",
-                format!("; {} stays stuck (tried {})", fmt_num(stuck), tried(Knob::BudgetRatio)),
+                format!(
+                    "; {} does not recover by the end of the run (tried {})",
+                    fmt_num(stuck),
+                    tried(Knob::BudgetRatio)
+                ),
                 column(SIZING, by(Knob::BudgetRatio, "stuck"), "value", Agg::Min, stuck),
             )
         }
@@ -180,7 +260,10 @@ fn sizing_lines(r: &MetastableReport, claims: &mut Vec<Claim>) -> Vec<String> {
             claims,
             "sizing",
             "none-recovers",
-            format!("with {} retries even the smallest budget ratio tried stays stuck", r.retries),
+            format!(
+                "with {} retries even the smallest budget ratio tried does not recover by the end of the run",
+                r.retries
+            ),
             count(SIZING, by(Knob::BudgetRatio, "stuck"), 1),
         ),
     };
@@ -207,13 +290,17 @@ fn explanation(r: &MetastableReport) -> Explanation {
         Fact::Compare { lhs: r.load_rps, cmp: Cmp::Lt, rhs: r.capacity_rps },
     );
     let verdicts: Vec<String> = r.lanes.iter().map(|l| verdict_line(r, l, &mut claims)).collect();
-    let mut answer = format!("After {}: {}.", trigger_words(r), verdicts.join("; "));
+    let trigger = said(&mut claims, "assumption", "claim", format!("After {}", trigger_words(r)), Fact::Assumed);
+    let mut answer = format!("{trigger}: {}.", verdicts.join("; "));
     if let Some(l) = r.lane(Policy::Naive) {
         let t = said(
             &mut claims,
             "wasted",
             if l.totals.late == 0 { "none" } else { "claim" },
-            format!("Under naive retries the server served {} requests for callers who had already left", l.totals.late),
+            format!(
+                "Under naive retries the server served {} requests for callers who had already left",
+                l.totals.late
+            ),
             column(SUMMARY, vec![("policy", "naive".to_owned())], "late", Agg::Sum, l.totals.late as f64),
         );
         answer.push_str(&format!(" {t}."));
@@ -223,14 +310,16 @@ fn explanation(r: &MetastableReport) -> Explanation {
             &mut claims,
             "throttled",
             if l.totals.throttled == 0 { "none" } else { "claim" },
-            format!("throttling rejected {} tries locally", l.totals.throttled),
+            format!("Throttling rejected {} tries locally", l.totals.throttled),
             column(SUMMARY, vec![("policy", "throttle".to_owned())], "throttled", Agg::Sum, l.totals.throttled as f64),
         );
-        answer.push_str(&format!(" The cost of throttling: {t}."));
+        answer.push_str(&format!(" {t}."));
     }
     let cap_eq = Equation::new(div(mul(n(f64::from(r.workers)), n(1000.0)), n(r.service_mean_ms)), "rps");
     let mut steps = vec![Step::eq("capacity", "workers × 1000 / mean service (ms)", cap_eq, "")];
-    if let Some(limit) = r.line_limit {
+    // T11: the full-line time is a bound only for a fixed service time.
+    let fixed = r.service_words.starts_with("every request takes exactly");
+    if let Some(limit) = r.line_limit.filter(|_| fixed) {
         let w = f64::from(r.workers.max(1));
         let wait = Equation::new(mul(add(ceil(div(n(f64::from(limit)), n(w))), n(1.0)), n(r.service_mean_ms)), "ms");
         let full = (libm::ceil(f64::from(limit) / w) + 1.0) * r.service_mean_ms;
@@ -263,15 +352,14 @@ fn explanation(r: &MetastableReport) -> Explanation {
         "amplification",
         if tries > r.capacity_rps { "over" } else { "under" },
         if tries > r.capacity_rps {
-            format!("above the capacity of {}: once every try fails, the retries alone keep the line full", rps(r.capacity_rps))
+            format!(
+                "above the capacity of {}: once every try fails, the retries alone keep the line full",
+                rps(r.capacity_rps)
+            )
         } else {
             format!("within the capacity of {}: even when every try fails the line drains", rps(r.capacity_rps))
         },
-        Fact::Compare {
-            lhs: tries,
-            cmp: if tries > r.capacity_rps { Cmp::Gt } else { Cmp::Le },
-            rhs: r.capacity_rps,
-        },
+        Fact::Compare { lhs: tries, cmp: if tries > r.capacity_rps { Cmp::Gt } else { Cmp::Le }, rhs: r.capacity_rps },
     );
     steps.push(Step::eq("tries per second when every try fails (naive)", "(1 + retries) × first tries", amp, &over));
     let mut would_change: Vec<String> = match &r.phase {
@@ -289,12 +377,7 @@ fn explanation(r: &MetastableReport) -> Explanation {
         )],
     };
     would_change.extend(sizing_lines(r, &mut claims));
-    Explanation {
-        title: "A failure that outlives its trigger".into(),
-        answer,
-        steps,
-        assumes: vec![
-            stable,
+    let described: Vec<String> = vec![
             format!(
                 "Poisson first tries, the same for every policy (common random numbers); {}, {} worker(s), a line of {} behind them.",
                 r.service_words,
@@ -316,11 +399,24 @@ fn explanation(r: &MetastableReport) -> Explanation {
         .chain(POLICIES.iter().map(|&p| {
             policy::describe(p, r.retries, f64::from(r.backoff_ms), r.budget_ratio, r.throttle_k) + "."
         }))
-        .collect(),
-        ignores: vec![
-            "Network time, connection limits and what a refusal costs the caller.".into(),
-            "Callers' correlation beyond the shared server: each first try is an independent caller.".into(),
-        ],
+        .collect();
+    let mut assumes = vec![stable];
+    for t in described {
+        assumes.push(said(&mut claims, "assumption", "claim", t, Fact::Assumed));
+    }
+    let ignores = [
+        "Network time, connection limits and what a refusal costs the caller.",
+        "Callers' correlation beyond the shared server: each first try is an independent caller.",
+    ]
+    .into_iter()
+    .map(|t| said(&mut claims, "assumption", "claim", t.to_owned(), Fact::Assumed))
+    .collect();
+    Explanation {
+        title: "A failure that outlives its trigger".into(),
+        answer,
+        steps,
+        assumes,
+        ignores,
         would_change,
         claims,
     }

@@ -9,7 +9,9 @@ pub(in crate::experiments) fn lint(_: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// No run statements yet (its explanation still states claims over its CSVs).
+/// No request logs: the report does not carry its seed and traffic, so
+/// they cannot be re-made from it here; its explanation's run facts are
+/// claims checked against its CSV tables (summary, timeline, phase) instead.
 pub(in crate::experiments) fn request_logs(_: &MetastableReport) -> Logs {
     Logs::default()
 }
