@@ -283,32 +283,17 @@ fn check_report(exp: &Experiment, report: &crate::Report, caps: Caps) -> Result<
 /// so a million cases finish in minutes.
 pub const FUZZ_CAPS: Caps = Caps { max_run_arrivals: 200_000, max_total_arrivals: 400_000, max_windows: 20_000 };
 
-/// The same-bytes reference case: the stochastic experiment at non-default
-/// parameters (two workers, a lognormal service time, seed 7). The native
-/// test and the browser test both hash its CSVs and compare with
-/// [`PINNED_SHA256`], so wasm32 and x86-64 must produce identical bytes.
-pub const PINNED_EDITS: [(&str, &str); 6] = [
-    ("workers", "2"),
-    ("service", "lognormal:p50=20,p99=60"),
-    ("seed", "7"),
-    ("rate", "50,90,140"),
-    ("limit", "12"),
-    ("seconds", "5"),
-];
+/// The lesson's same-bytes reference case (it lives in the lesson's folder).
+pub use crate::experiments::lesson::hooks::PINNED_EDITS;
+
+/// The adaptive race's reference case (it lives in the adaptive folder).
+pub use crate::experiments::adaptive::hooks::PINNED_EDITS as PINNED_ADAPTIVE_EDITS;
 
 /// SHA-256 of [`pinned_csv`]: the `lesson` CSVs at [`PINNED_EDITS`], then the
-/// `adaptive` CSVs at [`PINNED_ADAPTIVE_EDITS`].
+/// `adaptive` CSVs at [`PINNED_ADAPTIVE_EDITS`]. Both cases live in their
+/// folders; this hash stays here because it covers the two together (the
+/// browser test compares with it).
 pub const PINNED_SHA256: &str = "a780e28b8dbc415dd1106f7caddae0b7c41048d758d24724713e7ef05284c503";
-
-/// The adaptive race's reference case: a load step, a 3× deploy, every
-/// controller (their seeded draws included), seed 11.
-pub const PINNED_ADAPTIVE_EDITS: [(&str, &str); 5] = [
-    ("rate-schedule", "30@0,60@4000"),
-    ("slowdown-factor", "3"),
-    ("slowdown-at-ms", "3000"),
-    ("seconds", "8"),
-    ("seed", "11"),
-];
 
 fn csvs(id: ExperimentId, edits: &[(&str, &str)]) -> Result<String, ConfigError> {
     let mut p = Params::defaults(id);

@@ -34,6 +34,7 @@ pub mod models;
 pub mod numerics;
 pub mod params;
 pub mod plot;
+pub mod statement;
 pub mod stochastic;
 mod table;
 

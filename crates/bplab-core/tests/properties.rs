@@ -166,7 +166,7 @@ fn explanations_agree_with_the_model() {
                 if let Some(top) = top {
                     let best = a.sweep.iter().filter(|o| o.goodput == top).map(|o| o.limit.bound()).min().unwrap();
                     let label = a.sweep.iter().find(|o| o.limit.bound() == best).unwrap().limit.label();
-                    assert!(text.contains(&format!("best limit on this curve: {label} (")), "{text}");
+                    assert!(text.contains(&format!("limit {label} has the best goodput")), "{text}");
                 }
             }
             Report::Priority(p) => {

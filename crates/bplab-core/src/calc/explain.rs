@@ -30,6 +30,15 @@ impl Step {
         let value = if note.is_empty() { value } else { format!("{value} {note}") };
         Step { label: label.into(), formula: formula.into(), substituted, value, eq: Some(eq) }
     }
+
+    /// The step as one line: `label: formula = substituted = value`, with
+    /// "≈" in place of the last "=" when the value is rounded.
+    pub fn line(&self) -> String {
+        match self.value.strip_prefix("≈ ") {
+            Some(v) => format!("{}: {} = {} ≈ {v}", self.label, self.formula, self.substituted),
+            None => format!("{}: {} = {} = {}", self.label, self.formula, self.substituted, self.value),
+        }
+    }
 }
 
 /// A result and where it came from. Read back (the page's worker posts it)
@@ -58,7 +67,7 @@ impl Explanation {
     pub fn to_text(&self) -> String {
         let mut s = format!("{}: {}\n", self.title, self.answer);
         for st in &self.steps {
-            s.push_str(&format!("  {}: {} = {} = {}\n", st.label, st.formula, st.substituted, st.value));
+            s.push_str(&format!("  {}\n", st.line()));
         }
         let mut list = |head: &str, items: &[String]| {
             if !items.is_empty() {

@@ -7,11 +7,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Explanation, Record, Step, budget_value, deadline_safe_bound, fmt_num, worst_sojourn_ms};
+use super::{Explanation, Record, budget_value, deadline_safe_bound, fmt_num};
 use crate::claim::equation::{add, ceil, div, mul, n, round, show, sub, u};
 use crate::claim::exact::Ratio;
-use crate::claim::{Claim, Cmp, Equation, Fact};
+use crate::claim::{Claim, Cmp, Fact};
 use crate::error::ConfigError;
+use crate::statement::{Arith, Doc, Statement};
 
 /// Inputs of the limit calculator.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -86,11 +87,6 @@ pub fn deadline_safe_queue(workers: u32, budget_ms: f64, service_ms: f64) -> u64
     k.saturating_sub(1).saturating_mul(u64::from(workers))
 }
 
-fn equation_worst(q: u64, workers: u32, service_ms: f64) -> Equation {
-    let e = mul(add(ceil(div(n(q as f64), n(f64::from(workers)))), n(1.0)), n(service_ms));
-    Equation::with_result(e, worst_time_ms(q, workers, service_ms), "ms")
-}
-
 /// Computes both limit conventions with their explanation.
 pub fn limit(i: LimitInput) -> Result<LimitResult, ConfigError> {
     use super::params::{BUDGET, CALC_PARAMS, SERVICE, WORKERS};
@@ -115,43 +111,52 @@ pub fn limit(i: LimitInput) -> Result<LimitResult, ConfigError> {
     let shipped = safe;
     let ws = fmt_num(w);
     let (bs, ss) = (show(b), show(s));
-    let half = if exact_q.is_some_and(Ratio::is_half) { ", exactly half: rounded up" } else { "" };
-    let steps = vec![
-        Step::eq(
-            "drain rate (capacity)",
-            "workers × 1000 / service",
-            Equation::new(div(mul(n(w), n(1000.0)), n(s)), "/s"),
-            "",
-        ),
-        Step::eq(
-            "in flight allowed (Little's law, in-system bound)",
-            "capacity × budget",
-            Equation::new(mul(u(capacity, "/s"), u(b / 1000.0, "s")), ""),
-            &format!("→ {in_system_limit} (rounded half-up{half})"),
-        ),
-        Step::eq(
-            "queue limit behind the workers (the course lesson's formula)",
-            "workers × (budget − service) / service",
-            Equation::new(div(mul(n(w), sub(n(b), n(s))), n(s)), ""),
-            &format!("→ {queue_limit} (rounded half-up{half})"),
-        ),
-        Step::eq(
-            &format!("worst time in the system at the lesson's half-up {queue_limit}"),
-            "(ceil(queue / workers) + 1) × service",
-            equation_worst(queue_limit, i.workers, s),
-            &format!("(budget {bs} ms)"),
-        ),
-        Step::eq(
-            &format!("worst time in the system at the deadline-safe {safe}"),
-            "(ceil(queue / workers) + 1) × service",
-            equation_worst(safe, i.workers, s),
-            &format!("(budget {bs} ms)"),
-        ),
+    let budget_eq = Arith::new(u(b, "ms"), "ms");
+    let worst_eq = |q: u64| {
+        let e = mul(add(ceil(div(n(q as f64), n(w))), n(1.0)), u(s, "ms"));
+        Arith::with_result(e, worst_time_ms(q, i.workers, s), "ms")
+    };
+    let vs_budget = |label: String, q: u64| {
+        let a = worst_eq(q);
+        let over = crate::statement::arith::compare(&a.expr, &budget_eq.expr).is_gt();
+        let cmp = if over { Cmp::Gt } else { Cmp::Le };
+        Statement::Relation { a_label: label, a, cmp, b_label: "the budget".into(), b: budget_eq.clone() }
+    };
+    let mut d = Doc::new("Admission limit");
+    d.steps = vec![
+        Statement::Arith {
+            label: "drain rate (capacity)".into(),
+            formula: "workers × 1000 / service".into(),
+            eq: Arith::new(div(mul(n(w), n(1000.0)), u(s, "ms")), "/s"),
+        },
+        Statement::Arith {
+            label: "in flight allowed (Little's law, in-system bound)".into(),
+            formula: "workers × 1000 / service × budget / 1000".into(),
+            eq: Arith::new(mul(div(mul(n(w), n(1000.0)), u(s, "ms")), div(u(b, "ms"), n(1000.0))), ""),
+        },
+        Statement::Arith {
+            label: "queue limit behind the workers (the course lesson's formula), rounded half-up".into(),
+            formula: "round(workers × (budget − service) / service)".into(),
+            eq: Arith::with_result(round(div(mul(n(w), sub(n(b), n(s))), n(s))), queue_limit as f64, ""),
+        },
+        Statement::Arith {
+            label: "in-system bound".into(),
+            formula: "queue limit + workers".into(),
+            eq: Arith::new(add(n(queue_limit as f64), n(w)), ""),
+        },
     ];
+    d.answer.push(Statement::SafeQueue { workers: i.workers, budget_ms: b, service_ms: s, queue: shipped });
+    d.answer.push(vs_budget(format!("the worst time in the system with {shipped} queued"), shipped));
+    if queue_limit != shipped {
+        d.answer.push(vs_budget(
+            format!("the worst time in the system with the lesson's half-up {queue_limit} queued"),
+            queue_limit,
+        ));
+    }
     // What would reverse it, by the rule of the number shipped: the service
     // time halved and roughly doubled, as numbers a reader recognises.
     let mut claims = Vec::new();
-    let alt = |target: f64, claims: &mut Vec<Claim>| {
+    let alt = |target: f64, claims: &mut Vec<Claim>, d: &mut Doc| {
         let s2 = recognisable(target);
         let ok = b > s2 && s2 >= CALC_PARAMS[SERVICE].spec.range.min && show(s2) != ss;
         ok.then(|| {
@@ -164,10 +169,12 @@ pub fn limit(i: LimitInput) -> Result<LimitResult, ConfigError> {
                 text.clone(),
                 Fact::Limit { workers: i.workers, budget_ms: b, service_ms: s2, shipped: q2, worst_ms },
             ));
+            d.would_change.push(Statement::SafeQueue { workers: i.workers, budget_ms: b, service_ms: s2, queue: q2 });
             text
         })
     };
-    let moves: Vec<String> = [alt(s / 2.0, &mut claims), alt(s * 2.0, &mut claims)].into_iter().flatten().collect();
+    let moves: Vec<String> =
+        [alt(s / 2.0, &mut claims, &mut d), alt(s * 2.0, &mut claims, &mut d)].into_iter().flatten().collect();
     let moves = if moves.is_empty() { String::new() } else { format!(" ({})", moves.join(", ")) };
     let worst = |q: u64| worst_time_ms(q, i.workers, s);
     let bound_kind = if i.workers > 1 {
@@ -184,41 +191,29 @@ pub fn limit(i: LimitInput) -> Result<LimitResult, ConfigError> {
          A traffic mix in which the expensive requests are the ones worth keeping: this limit refuses by arrival order alone."
     );
     let shipped_text = format!("{shipped} queued requests");
-    claims.push(Claim::new(
-        "bound",
-        if queue_limit == shipped { "claim" } else { "half-up-past-budget" },
-        shipped_text.clone(),
-        Fact::Limit { workers: i.workers, budget_ms: b, service_ms: s, shipped, worst_ms: worst(shipped) },
-    ));
-    let explanation = Explanation {
-        title: "Admission limit".into(),
-        answer: format!(
-            "queue limit {queue_limit} by the course lesson's formula (in-system bound {in_system_limit} = {queue_limit} queued + {ws} in service); deadline-safe {safe}"
+    let a = |t: &str| Statement::Assumption(t.into());
+    d.assumes = vec![
+        a("λ here is the drain rate, not the offered load, and the service time stays near the one given"),
+        a("The budget is the whole time in the system, queueing included"),
+        a(
+            "Admitted requests are served in order, each by one worker; the worst time is a fixed-service bound: a varying service time can pass it",
         ),
-        steps,
-        assumes: vec![
-            format!(
-                "The service drains at {} per second (λ here is the drain rate, not the offered load) and its service time stays near {ss} ms.",
-                show(capacity)
-            ),
-            "The budget is the whole time in the system, queueing included.".into(),
-            "Admitted requests are served in order, each by one worker; the worst time is a fixed-service bound: a varying service time can pass it.".into(),
-            "The lesson's answer is rounded half-up, as the lesson rounds 9.95 to 10; the deadline-safe figure is the largest queue whose worst time in the system, (ceil(queue / workers) + 1) × service, stays within the budget.".into(),
-        ],
-        ignores: vec![
-            "Service-time variance: the tail of the service time eats into the budget.".into(),
-            "Network time and client-side queueing outside the server.".into(),
-            "Retries, which raise the offered load.".into(),
-            "Downstream limits that may bind before this one.".into(),
-            "That Little's law is about averages: it does not bound the p99, so keep headroom for the tail and re-derive the number per environment.".into(),
-        ],
-        would_change: vec![
-            format!("Service time: {ss} ms is in the denominator{moves}."),
-            format!("Workers: the limit scales linearly with the {ws} worker(s)."),
-            format!("Budget: every extra {ss} ms of budget admits {ws} more queued request(s)."),
-        ],
-        claims,
-    };
+        a(
+            "The lesson's answer is rounded half-up, as the lesson rounds 9.95 to 10; the deadline-safe figure is the largest queue whose worst time in the system, (ceil(queue / workers) + 1) × service, stays within the budget",
+        ),
+    ];
+    d.ignores = vec![
+        a("Service-time variance: the tail of the service time eats into the budget"),
+        a("Network time and client-side queueing outside the server"),
+        a("Retries, which raise the offered load"),
+        a("Downstream limits that may bind before this one"),
+        a(
+            "That Little's law is about averages: it does not bound the p99, so keep headroom for the tail and re-derive the number per environment",
+        ),
+    ];
+    let mut explanation = d.explanation();
+    // The record's reversal figures, checked like the statements.
+    explanation.claims.append(&mut claims);
     let record = Record {
         setting: format!(
             "Admission limit of {shipped_text} with {ws} worker(s), refusing at once with a 503 and a Retry-After hint."
@@ -275,62 +270,53 @@ impl LimitResult {
 }
 
 /// The models' in-system budget B = `round(capacity × (D / 1000))` with its
-/// derivation (Post 2: 100 × 0.2 = 20).
+/// derivation (Post 2: 100 × 0.2 = 20), as statements.
 pub fn budget(service_ms: u32, deadline_ms: u32) -> (u32, Explanation) {
-    let sv = service_ms.max(1);
+    use crate::statement::{Arith, Doc, Statement};
+    let sv = f64::from(service_ms.max(1));
+    let dl = f64::from(deadline_ms);
     let b = budget_value(service_ms, deadline_ms);
     let safe = deadline_safe_bound(service_ms, deadline_ms);
-    let exact = Ratio::scaled(1, f64::from(deadline_ms), f64::from(sv)).map(Ratio::half_up);
-    let float_note = match exact {
-        Some(e) if e != u64::from(b) => format!(
-            " (in floating point, as the models compute it; exactly, {deadline_ms} / {sv} = {} would round half-up to {e})",
-            show(f64::from(deadline_ms) / f64::from(sv))
-        ),
-        _ => String::new(),
+    let worst = |k: u32| Arith::new(mul(n(f64::from(k)), u(sv, "ms")), "ms");
+    let deadline = Arith::new(u(dl, "ms"), "ms");
+    let relation = |label: String, k: u32| {
+        let a = worst(k);
+        let cmp = if crate::statement::arith::compare(&a.expr, &deadline.expr).is_gt() { Cmp::Gt } else { Cmp::Le };
+        Statement::Relation { a_label: label, a, cmp, b_label: "the deadline".into(), b: deadline.clone() }
     };
-    let worst = worst_sojourn_ms(b, service_ms);
-    let over = worst > u64::from(deadline_ms);
-    let mut claims = vec![Claim::new(
-        "bound",
-        if over { "B-past-deadline" } else { "claim" },
-        if over {
-            format!("B = {b} allows {worst} ms in the system, past the {deadline_ms} ms deadline")
-        } else {
-            format!("B = {b} allows at most {worst} ms in the system, within the {deadline_ms} ms deadline")
-        },
-        Fact::Compare { lhs: worst as f64, cmp: if over { Cmp::Gt } else { Cmp::Le }, rhs: f64::from(deadline_ms) },
-    )];
-    let e = Explanation {
-        title: "In-system bound B".into(),
-        answer: format!("B = {b} requests"),
-        steps: vec![
-            Step::eq("capacity", "1000 / service", Equation::new(div(n(1000.0), n(f64::from(sv))), "rps"), ""),
-            Step::eq(
-                "B (Little's law: capacity × deadline)",
-                "round(1000 / service × deadline / 1000)",
-                Equation::with_result(
-                    round(mul(div(n(1000.0), n(f64::from(sv))), n(f64::from(deadline_ms) / 1000.0))),
-                    f64::from(b),
-                    "",
-                ),
-                &float_note,
-            ),
-        ],
-        assumes: vec![
-            "One server with a fixed service time.".into(),
-            "B counts everyone in the system, including the request in service.".into(),
-        ],
-        ignores: vec!["Service-time variance, network time, retries.".into()],
-        would_change: vec![format!(
-            "A slower service lowers capacity and B; a longer deadline raises B. {}; at most {} ms of it waiting. The deadline-safe bound floor({deadline_ms} / {service_ms}) = {safe} keeps the time in the system within {deadline_ms} ms.",
-            claims[0].text,
-            worst_sojourn_ms(b.saturating_sub(1), service_ms),
-        )],
-        claims: Vec::new(),
-    };
-    let mut e = e;
-    e.claims.append(&mut claims);
-    (b, e)
+    let mut d = Doc::new("In-system bound B");
+    d.steps.push(Statement::Arith {
+        label: "capacity".into(),
+        formula: "1000 / service".into(),
+        eq: Arith::new(div(n(1000.0), n(sv)), "rps"),
+    });
+    // Shown only where exact arithmetic on the operands agrees with the
+    // models' floating point (at S = 6, D = 9 exactly 1.5 rounds to 2, the
+    // models' 1.4999… to 1).
+    let b_eq = Arith::with_result(round(mul(div(n(1000.0), n(sv)), div(n(dl), n(1000.0)))), f64::from(b), "");
+    if b_eq.check().is_ok() {
+        d.steps.push(Statement::Arith {
+            label: "B (Little's law: capacity × deadline)".into(),
+            formula: "round(1000 / service × deadline / 1000)".into(),
+            eq: b_eq,
+        });
+    }
+    d.steps.extend([Statement::Arith {
+        label: "deadline-safe bound".into(),
+        formula: "floor(deadline / service)".into(),
+        eq: Arith::with_result(crate::claim::equation::floor(div(n(dl), n(sv))), f64::from(safe), ""),
+    }]);
+    d.answer.push(relation(format!("the worst time in the system at B = {b}"), b));
+    if safe != b {
+        d.answer.push(relation(format!("the worst time in the system at the deadline-safe {safe}"), safe));
+    }
+    d.assumes = vec![
+        Statement::Assumption("One server with a fixed service time".into()),
+        Statement::Assumption("B counts everyone in the system, including the request in service".into()),
+        Statement::Assumption("B is computed in floating point in that order, as the models compute it".into()),
+    ];
+    d.ignores = vec![Statement::Assumption("Service-time variance, network time, retries".into())];
+    (b, d.explanation())
 }
 
 #[cfg(test)]

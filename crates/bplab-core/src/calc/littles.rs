@@ -2,10 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Explanation, Step};
-use crate::claim::Equation;
-use crate::claim::equation::{div, mul, n, show, u};
+use super::Explanation;
+use crate::claim::equation::{div, mul, n, u};
 use crate::error::ConfigError;
+use crate::statement::{Arith, Doc, Statement};
 
 /// Which quantity was solved for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -55,53 +55,59 @@ pub fn littles(input: LittlesInput) -> Result<LittlesResult, ConfigError> {
     let w = check(LATENCY, input.latency_ms)?;
     let l = check(IN_FLIGHT, input.in_flight)?;
     let given = [lam, w, l].iter().filter(|v| v.is_some()).count();
-    let (lam, w, l, solved, step) = match (lam, w, l) {
+    let (lam, w, l, solved, step, result) = match (lam, w, l) {
         (Some(lam), Some(w), None) if given == 2 => {
-            let eq = Equation::new(mul(u(lam, "/s"), u(w / 1000.0, "s")), "");
+            let eq = {
+                let e = mul(u(lam, "/s"), div(u(w, "ms"), n(1000.0)));
+                Arith::with_result(e.clone(), e.eval(), "")
+            };
             let l = eq.result;
-            (lam, w, l, Solved::InFlight, Step::eq("requests in flight", "L = λ × W", eq, ""))
+            let st =
+                Statement::Arith { label: "requests in flight".into(), formula: "L = λ × W".into(), eq: eq.clone() };
+            (lam, w, l, Solved::InFlight, st, Statement::Result { what: "requests in flight".into(), eq })
         }
         (Some(lam), None, Some(l)) if given == 2 => {
-            let eq = Equation::new(mul(div(n(l), u(lam, "/s")), n(1000.0)), "ms");
+            let eq = {
+                let e = mul(div(n(l), u(lam, "/s")), n(1000.0));
+                Arith::with_result(e.clone(), e.eval(), "ms")
+            };
             let w = eq.result;
-            (lam, w, l, Solved::Latency, Step::eq("time in the system", "W = L / λ", eq, ""))
+            let st =
+                Statement::Arith { label: "time in the system".into(), formula: "W = L / λ".into(), eq: eq.clone() };
+            (lam, w, l, Solved::Latency, st, Statement::Result { what: "in the system".into(), eq })
         }
         (None, Some(w), Some(l)) if given == 2 => {
-            let eq = Equation::new(div(n(l), u(w / 1000.0, "s")), "/s");
+            let eq = {
+                let e = div(n(l), div(u(w, "ms"), n(1000.0)));
+                Arith::with_result(e.clone(), e.eval(), "")
+            };
             let lam = eq.result;
-            (lam, w, l, Solved::Arrivals, Step::eq("arrival rate this concurrency sustains", "λ = L / W", eq, ""))
+            let st = Statement::Arith {
+                label: "arrival rate this concurrency sustains".into(),
+                formula: "λ = L / W".into(),
+                eq: eq.clone(),
+            };
+            (lam, w, l, Solved::Arrivals, st, Statement::Result { what: "arrivals per second".into(), eq })
         }
         _ => return Err(ConfigError::NeedTwoOf { given }),
     };
-    let explanation = Explanation {
-        title: "Little's law".into(),
-        answer: match solved {
-            Solved::InFlight => format!("{} requests in flight", show(l)),
-            Solved::Latency => format!("{} ms in the system", show(w)),
-            Solved::Arrivals => format!("{} arrivals per second", show(lam)),
-        },
-        steps: vec![step],
-        assumes: vec![
-            "The system is in steady state: as many leave per second as arrive.".into(),
-            "W is the whole time in the system, queueing included, not service alone.".into(),
-            "In a limit calculation λ is the rate requests leave (the drain rate), not the offered load.".into(),
-        ],
-        ignores: vec![
-            "Warm-up and shutdown, where the law does not apply.".into(),
-            "The cost of concurrency itself: memory, context switches, lock contention.".into(),
-            "Whether the implied concurrency is physically achievable.".into(),
-            "Variance: it is an identity about averages and does not bound the p99.".into(),
-        ],
-        would_change: vec![
-            match solved {
-                Solved::InFlight => "A different arrival rate or latency moves L in proportion to each.".into(),
-                Solved::Latency => "More requests in flight at the same rate means proportionally longer W; a higher rate at the same L, shorter W.".into(),
-                Solved::Arrivals => "More requests in flight at the same latency sustains proportionally more arrivals; a longer W at the same L, fewer.".into(),
-            },
-            "Arrivals above the drain rate: then there is no steady state and the queue grows without bound.".into(),
-        ],
-        claims: Vec::new(),
-    };
+    let a = |t: &str| Statement::Assumption(t.into());
+    let mut d = Doc::new("Little's law");
+    d.answer.push(result);
+    d.steps.push(step);
+    d.assumes = vec![
+        a("The system is in steady state: as many leave per second as arrive"),
+        a("W is the whole time in the system, queueing included, not service alone"),
+        a("In a limit calculation λ is the rate requests leave (the drain rate), not the offered load"),
+        a("Arrivals stay below the drain rate: above it there is no steady state and the queue grows without bound"),
+    ];
+    d.ignores = vec![
+        a("Warm-up and shutdown, where the law does not apply"),
+        a("The cost of concurrency itself: memory, context switches, lock contention"),
+        a("Whether the implied concurrency is physically achievable"),
+        a("Variance: it is an identity about averages and does not bound the p99"),
+    ];
+    let explanation = d.explanation();
     Ok(LittlesResult { arrivals_rps: lam, latency_ms: w, in_flight: l, solved, explanation })
 }
 
@@ -112,7 +118,7 @@ mod tests {
     #[test]
     fn lesson_numbers() {
         let r = littles(LittlesInput { arrivals_rps: Some(48.0), latency_ms: Some(230.0), in_flight: None }).unwrap();
-        assert_eq!(show(r.in_flight), "11.04");
+        assert_eq!(crate::calc::show(r.in_flight), "11.04");
         assert_eq!(r.solved, Solved::InFlight);
         let r = littles(LittlesInput { arrivals_rps: None, latency_ms: Some(200.0), in_flight: Some(20.0) }).unwrap();
         assert_eq!(r.arrivals_rps, 100.0);

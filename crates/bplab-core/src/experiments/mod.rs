@@ -88,7 +88,20 @@ macro_rules! registry {
         /// All experiments, in page order; `EXPERIMENTS[id as usize].id == id`.
         pub static EXPERIMENTS: &[Experiment] = &[$($module::DEF),+];
 
+        /// Each experiment's words to avoid (its folder's `hooks::lint`), on
+        /// lower-cased explanation text.
+        pub(crate) fn lint_hook(id: ExperimentId, lower: &str) -> Result<(), String> {
+            match id { $(ExperimentId::$variant => $module::hooks::lint(lower)),+ }
+        }
+
         impl Report {
+            /// Every request of the runs its explanations' statements name,
+            /// re-run with the models' log hooks (its folder's
+            /// `hooks::request_logs`): the statement checker's evidence.
+            pub fn request_logs(&self) -> crate::statement::Logs {
+                match self { $(Report::$variant(r) => $module::hooks::request_logs(r)),+ }
+            }
+
             /// Which experiment produced it.
             pub fn id(&self) -> ExperimentId {
                 match self { $(Report::$variant(_) => ExperimentId::$variant),+ }

@@ -80,6 +80,19 @@ pub struct AdmissionOutcome {
 
 /// Runs the admission model over `arrivals` (sorted, ms).
 pub fn run(s: &AdmissionSettings, arrivals: &[f64], limit: Limit) -> AdmissionOutcome {
+    run_logged(s, arrivals, limit, &mut |_| {})
+}
+
+/// [`run`], handing every request's record to `log` as the model visits it
+/// (the statement checker's evidence; the outcome is the same).
+pub fn run_logged(
+    s: &AdmissionSettings,
+    arrivals: &[f64],
+    limit: Limit,
+    log: &mut impl FnMut(crate::statement::Req),
+) -> AdmissionOutcome {
+    use crate::statement::Req;
+    let deadline = f64::from(s.deadline_ms);
     let service = f64::from(s.service_ms);
     let bound = limit.bound();
     let mut server = FifoServer::new(s.service_ms, s.deadline_ms);
@@ -89,9 +102,11 @@ pub fn run(s: &AdmissionSettings, arrivals: &[f64], limit: Limit) -> AdmissionOu
     for &t in arrivals {
         if server.occupancy_ahead(t) >= bound {
             rejected += 1;
+            log(Req::refused(t, deadline, 0));
             continue;
         }
         let done = server.serve(t, t);
+        log(Req::answered(t, done.start_ms, done.start_ms + service, done.sojourn_ms, deadline));
         hist.record_ms(done.sojourn_ms);
         max_sojourn_ms = max_sojourn_ms.max(done.sojourn_ms);
         if done.on_time {

@@ -86,6 +86,18 @@ impl Event {
 /// seq, so a three-way merge yields exactly the order of one priority queue
 /// holding every event, in linear time.
 pub fn run(s: &CollapseSettings, offered_rps: u32, retry: bool) -> CollapseRow {
+    run_logged(s, offered_rps, retry, &mut |_| {})
+}
+
+/// [`run`], handing every attempt's record to `log` as the model processes
+/// it (the statement checker's evidence; the row is the same).
+pub fn run_logged(
+    s: &CollapseSettings,
+    offered_rps: u32,
+    retry: bool,
+    log: &mut impl FnMut(crate::statement::Req),
+) -> CollapseRow {
+    use crate::statement::Req;
     let service = f64::from(s.service_ms);
     let deadline = f64::from(s.deadline_ms);
     let window = f64::from(s.duration_ms);
@@ -128,10 +140,15 @@ pub fn run(s: &CollapseSettings, offered_rps: u32, retry: bool) -> CollapseRow {
         occ_sum += occ;
         if occ >= i64::from(s.queue_capacity) {
             rejected += 1;
+            log(Req::refused(ev.time_ms, deadline, ev.attempt));
             schedule(&mut streams[0], ev.time_ms + f64::from(s.retry_backoff_ms), ev.attempt);
             continue;
         }
         let done = server.serve(ev.time_ms, ev.time_ms);
+        log(Req {
+            attempt: ev.attempt,
+            ..Req::answered(ev.time_ms, done.start_ms, done.start_ms + service, done.sojourn_ms, deadline)
+        });
         hist.record_ms(done.sojourn_ms);
         if done.on_time {
             goodput += 1;

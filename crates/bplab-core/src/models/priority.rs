@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::queue_loop::{Outcomes, QueueLoop};
 use super::{DoorPolicy, Pick, success_pct};
 use crate::numerics::{JavaRandom, LatencyHistogram};
+use crate::statement::Req;
 
 /// Seed of the reference classifier (`new java.util.Random(23)` per run).
 pub const CLASSIFIER_SEED: i64 = 23;
@@ -154,6 +155,43 @@ pub fn classify(n: usize, share: f64) -> Vec<bool> {
     (0..n).map(|_| r.next_double() < share).collect()
 }
 
+/// Forwards every outcome to the marks and logs it as a request record.
+struct Logged<'a, 'b, F> {
+    marks: Marks<'b>,
+    arrivals: &'a [f64],
+    service_ms: f64,
+    deadline_ms: f64,
+    log: &'a mut F,
+}
+
+impl<F: FnMut(Req)> Logged<'_, '_, F> {
+    fn record(&self, i: usize, r: Req) -> Req {
+        Req { critical: self.marks.critical.get(i).copied().unwrap_or(false), scored: i < self.marks.scored, ..r }
+    }
+}
+
+impl<F: FnMut(Req)> Outcomes for Logged<'_, '_, F> {
+    fn shed(&mut self, i: usize, wait_ms: f64) {
+        self.marks.shed(i, wait_ms);
+        let r = self.record(i, Req::dropped(self.arrivals.get(i).copied().unwrap_or(0.0), self.deadline_ms, 0));
+        (self.log)(r);
+    }
+
+    fn refused(&mut self, i: usize) {
+        self.marks.refused(i);
+        let r = self.record(i, Req::refused(self.arrivals.get(i).copied().unwrap_or(0.0), self.deadline_ms, 0));
+        (self.log)(r);
+    }
+
+    fn served(&mut self, i: usize, finish_ms: f64, sojourn_ms: f64) {
+        self.marks.served(i, finish_ms, sojourn_ms);
+        let t = self.arrivals.get(i).copied().unwrap_or(0.0);
+        let r = Req::answered(t, finish_ms - self.service_ms, finish_ms, sojourn_ms, self.deadline_ms);
+        let r = self.record(i, r);
+        (self.log)(r);
+    }
+}
+
 /// Runs `policy` over `arrivals`; with `windows > 0`, also per-window success
 /// by arrival window `floor(t / window_ms)`.
 pub fn run(
@@ -162,6 +200,21 @@ pub fn run(
     policy: ClassPolicy,
     window_ms: u32,
     windows: usize,
+) -> PriorityOutcome {
+    run_logged(s, arrivals, policy, window_ms, windows, &mut |_| {})
+}
+
+/// [`run`], handing every request's record (class and scoring included) to
+/// `log` as the loop resolves it, and each arrival left unresolved when the
+/// model stops as never answered (the statement checker's evidence; the
+/// outcome is the same).
+pub fn run_logged(
+    s: &PrioritySettings,
+    arrivals: &[f64],
+    policy: ClassPolicy,
+    window_ms: u32,
+    windows: usize,
+    log: &mut impl FnMut(Req),
 ) -> PriorityOutcome {
     let critical = classify(arrivals.len(), s.critical_share);
     let cutoff = f64::from(s.duration_ms.saturating_sub(s.deadline_ms));
@@ -181,7 +234,7 @@ pub fn run(
         critical: &critical,
         drain_after: false,
     };
-    let mut m = Marks {
+    let m = Marks {
         critical: &critical,
         scored,
         ok: vec![false; arrivals.len()],
@@ -190,7 +243,19 @@ pub fn run(
         served: 0,
         shed: 0,
     };
-    lp.run(&mut m);
+    let mut logged = Logged {
+        marks: m,
+        arrivals,
+        service_ms: f64::from(s.service_ms),
+        deadline_ms: f64::from(s.deadline_ms),
+        log: &mut *log,
+    };
+    lp.run(&mut logged);
+    let m = logged.marks;
+    for (i, _) in m.reports.iter().enumerate().filter(|(_, r)| **r == 0) {
+        let t = arrivals.get(i).copied().unwrap_or(0.0);
+        log(Req { critical: critical[i], scored: i < scored, ..Req::dropped(t, f64::from(s.deadline_ms), 0) });
+    }
 
     let mut classes = [(0u64, 0u64); 2];
     let w = f64::from(window_ms.max(1));

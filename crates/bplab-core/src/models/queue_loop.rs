@@ -29,6 +29,11 @@ pub enum DoorPolicy {
 pub(crate) trait Outcomes {
     /// Shed: at the door (`wait_ms` = 0), by expiry, or left queued at the end.
     fn shed(&mut self, i: usize, wait_ms: f64);
+    /// Shed at the door, never admitted: a shed with wait 0 unless the
+    /// receiver tells the two apart (the statement log does).
+    fn refused(&mut self, i: usize) {
+        self.shed(i, 0.0);
+    }
     /// Served, finishing at `finish_ms` after `sojourn_ms` in the system.
     fn served(&mut self, i: usize, finish_ms: f64, sojourn_ms: f64);
 }
@@ -70,7 +75,7 @@ impl QueueLoop<'_> {
             q.push_back(i);
             return;
         }
-        out.shed(i, 0.0);
+        out.refused(i);
     }
 
     /// Runs the loop, reporting every arrival's outcome to `out`. Arrivals

@@ -139,6 +139,12 @@ pub struct ShapingRow {
     pub late: u64,
     /// Rejected at the gate.
     pub rejected: u64,
+    /// Longest delay at the gate of a served request, ms (not in the CSV).
+    #[serde(default)]
+    pub max_gate_delay_ms: f64,
+    /// Longest wait at the server of a served request, ms (not in the CSV).
+    #[serde(default)]
+    pub max_server_wait_ms: f64,
 }
 
 /// The largest number of releases in any fixed 100 ms window, including
@@ -171,6 +177,21 @@ impl PeakCounter {
 
 /// Runs a fresh gate then the FIFO server over `arrivals`.
 pub fn run(s: &ShapingSettings, arrivals: &[f64], gate: GateKind, burst: u32) -> ShapingRow {
+    run_logged(s, arrivals, gate, burst, &mut |_| {})
+}
+
+/// [`run`], handing every request's record to `log` as the model visits it
+/// (the statement checker's evidence; the row is the same).
+pub fn run_logged(
+    s: &ShapingSettings,
+    arrivals: &[f64],
+    gate: GateKind,
+    burst: u32,
+    log: &mut impl FnMut(crate::statement::Req),
+) -> ShapingRow {
+    use crate::statement::Req;
+    let deadline = f64::from(s.deadline_ms);
+    let (mut max_gate, mut max_wait) = (0.0f64, 0.0f64);
     let mut server = FifoServer::new(s.service_ms, s.deadline_ms);
     let mut g = Gate::new(gate, s.gate_rate_rps, burst);
     let (mut gate_delay, mut server_wait) = (LatencyHistogram::new(), LatencyHistogram::new());
@@ -179,10 +200,17 @@ pub fn run(s: &ShapingSettings, arrivals: &[f64], gate: GateKind, burst: u32) ->
     for &t in arrivals {
         let Some(release) = g.offer(t) else {
             rejected += 1;
+            log(Req::refused(t, deadline, 0));
             continue;
         };
         peak.add(release);
         let done = server.serve(release, t);
+        max_gate = max_gate.max(release - t);
+        max_wait = max_wait.max(done.start_ms - release);
+        log(Req {
+            release_ms: Some(release),
+            ..Req::answered(t, done.start_ms, done.start_ms + f64::from(s.service_ms), done.sojourn_ms, deadline)
+        });
         gate_delay.record_ms(release - t);
         server_wait.record_ms(done.start_ms - release);
         if done.on_time {
@@ -207,6 +235,8 @@ pub fn run(s: &ShapingSettings, arrivals: &[f64], gate: GateKind, burst: u32) ->
         goodput,
         late,
         rejected,
+        max_gate_delay_ms: max_gate,
+        max_server_wait_ms: max_wait,
     }
 }
 

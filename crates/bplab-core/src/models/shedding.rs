@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 use super::queue_loop::{Outcomes, QueueLoop};
 use super::{DoorPolicy, Pick, pct};
 use crate::numerics::{LatencyHistogram, percentile_of_values, round_clamp_ms, round_half_up};
+use crate::statement::Req;
 
 /// A shedding policy: which request is served next, whether the door is
 /// bounded (at B in the system) and whether stale requests expire on dequeue.
@@ -77,6 +78,10 @@ pub struct ShedOutcome {
     pub shed: u64,
     /// p99 of served sojourns per window of `window_ms` (if requested).
     pub window_p99_ms: Vec<u64>,
+    /// Longest time in the system of a served request, rounded half-up as
+    /// judged against the deadline, ms (not in the CSV).
+    #[serde(default)]
+    pub max_sojourn_ms: f64,
 }
 
 struct Tally {
@@ -88,6 +93,7 @@ struct Tally {
     shed: u64,
     window_ms: f64,
     windows: Vec<Vec<u64>>,
+    max_sojourn_ms: f64,
 }
 
 impl Outcomes for Tally {
@@ -98,6 +104,7 @@ impl Outcomes for Tally {
 
     fn served(&mut self, _i: usize, finish_ms: f64, sojourn_ms: f64) {
         self.served.record_ms(sojourn_ms);
+        self.max_sojourn_ms = self.max_sojourn_ms.max(round_half_up(sojourn_ms));
         if round_half_up(sojourn_ms) <= self.deadline_ms {
             self.goodput += 1;
         } else {
@@ -112,9 +119,51 @@ impl Outcomes for Tally {
     }
 }
 
+/// Forwards every outcome to the tally and logs it as a request record.
+struct Logged<'a, F> {
+    tally: Tally,
+    arrivals: &'a [f64],
+    service_ms: f64,
+    log: &'a mut F,
+}
+
+impl<F: FnMut(Req)> Outcomes for Logged<'_, F> {
+    fn shed(&mut self, i: usize, wait_ms: f64) {
+        self.tally.shed(i, wait_ms);
+        let t = self.arrivals.get(i).copied().unwrap_or(0.0);
+        (self.log)(Req::dropped(t, self.tally.deadline_ms, 0));
+    }
+
+    fn refused(&mut self, i: usize) {
+        self.tally.refused(i);
+        let t = self.arrivals.get(i).copied().unwrap_or(0.0);
+        (self.log)(Req::refused(t, self.tally.deadline_ms, 0));
+    }
+
+    fn served(&mut self, i: usize, finish_ms: f64, sojourn_ms: f64) {
+        self.tally.served(i, finish_ms, sojourn_ms);
+        let t = self.arrivals.get(i).copied().unwrap_or(0.0);
+        let start = finish_ms - self.service_ms;
+        (self.log)(Req::answered(t, start, finish_ms, round_half_up(sojourn_ms), self.tally.deadline_ms));
+    }
+}
+
 /// Runs `policy` over `arrivals`; with `windows > 0`, also the p99 of
 /// served sojourns per `window_ms` window by finish time.
 pub fn run(s: &ShedSettings, arrivals: &[f64], policy: ShedPolicy, window_ms: u32, windows: usize) -> ShedOutcome {
+    run_logged(s, arrivals, policy, window_ms, windows, &mut |_| {})
+}
+
+/// [`run`], handing every request's record to `log` as the loop resolves it
+/// (the statement checker's evidence; the outcome is the same).
+pub fn run_logged(
+    s: &ShedSettings,
+    arrivals: &[f64],
+    policy: ShedPolicy,
+    window_ms: u32,
+    windows: usize,
+    log: &mut impl FnMut(Req),
+) -> ShedOutcome {
     let (pick, door, expiry) = match policy {
         ShedPolicy::Fifo => (Pick::Oldest, DoorPolicy::Open, false),
         ShedPolicy::TailDrop => (Pick::Oldest, DoorPolicy::Bounded(s.bound as usize), false),
@@ -132,7 +181,7 @@ pub fn run(s: &ShedSettings, arrivals: &[f64], policy: ShedPolicy, window_ms: u3
         critical: &[],
         drain_after: true,
     };
-    let mut t = Tally {
+    let t = Tally {
         deadline_ms: f64::from(s.deadline_ms),
         served: LatencyHistogram::new(),
         shed_waits: LatencyHistogram::new(),
@@ -141,8 +190,11 @@ pub fn run(s: &ShedSettings, arrivals: &[f64], policy: ShedPolicy, window_ms: u3
         shed: 0,
         window_ms: f64::from(window_ms.max(1)),
         windows: vec![Vec::new(); windows],
+        max_sojourn_ms: 0.0,
     };
-    lp.run(&mut t);
+    let mut logged = Logged { tally: t, arrivals, service_ms: f64::from(s.service_ms), log };
+    lp.run(&mut logged);
+    let mut t = logged.tally;
     let n = arrivals.len() as u64;
     let secs = f64::from(s.duration_ms) / 1000.0;
     ShedOutcome {
@@ -159,5 +211,6 @@ pub fn run(s: &ShedSettings, arrivals: &[f64], policy: ShedPolicy, window_ms: u3
         late: t.late,
         shed: t.shed,
         window_p99_ms: t.windows.iter_mut().map(|v| percentile_of_values(v, 99.0)).collect(),
+        max_sojourn_ms: t.max_sojourn_ms,
     }
 }

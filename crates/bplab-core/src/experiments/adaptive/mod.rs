@@ -4,6 +4,7 @@
 //! deploy multiplies the service time from `slowdown-at-ms` on.
 
 pub(super) mod explain;
+pub mod hooks;
 mod params;
 pub(super) mod plots;
 

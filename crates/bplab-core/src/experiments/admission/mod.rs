@@ -1,6 +1,7 @@
 //! Post 2 experiment: the limit sweep on a bursty curve and the plateau.
 
 pub(super) mod explain;
+pub mod hooks;
 mod params;
 pub(super) mod plots;
 
@@ -73,9 +74,13 @@ pub struct AdmissionReport {
     pub no_control: Vec<AdmissionOutcome>,
     /// Flat curves with `plateau_limit`, in offered order.
     pub limited: Vec<AdmissionOutcome>,
+    /// The parameters it ran with: the statement checker re-runs the models
+    /// from them with their log hooks (not serialised).
+    #[serde(skip)]
+    pub(crate) inputs: AdmissionParams,
 }
 
-fn curve(p: &AdmissionParams) -> Curve {
+pub(super) fn curve(p: &AdmissionParams) -> Curve {
     Curve::bursty(p.valley_rps, p.valley_ms, p.spike_rps, p.spike_ms)
 }
 
@@ -121,6 +126,7 @@ pub(super) fn run(p: &AdmissionParams, exec: &dyn Exec) -> AdmissionReport {
         plateau_limit,
         no_control,
         limited,
+        inputs: p.clone(),
     }
 }
 

@@ -1,16 +1,20 @@
-//! Where the collapse experiment's numbers come from, computed from the
-//! report at whatever parameters produced it.
+//! Where the collapse experiment's numbers come from: statements over its
+//! runs (each offered rate, without and with retries), checked against the
+//! runs' request logs (`hooks.rs`).
 
 use super::CollapseReport;
-use crate::calc::{Explanation, Step, capacity_rps, fmt_num};
-use crate::claim::equation::{div, mul, n, show, sub, u};
-use crate::claim::{Agg, Claim, Cmp, Equation, Fact};
-use crate::experiments::{Readout, rps, argmax, step, strings};
+use super::hooks::key;
+use crate::calc::{Explanation, capacity_rps, fmt_num};
+use crate::claim::Cmp;
+use crate::claim::equation::{Expr, add, div, min, mul, n, sub, u};
+use crate::experiments::{Readout, argmax, rps};
 use crate::models::collapse::CollapseRow;
+use crate::statement::quantity::{AMPLIFICATION, GOODPUT_RPS, LATE, LATE_OF_ANSWERED_PCT, REFUSED};
+use crate::statement::{Arith, Doc, Measure, Quantity, Statement};
 
-/// The row at the highest offered rate (the list need not be sorted).
-fn highest(rows: &[CollapseRow]) -> Option<&CollapseRow> {
-    argmax(rows.iter().map(|r| f64::from(r.offered_rps))).and_then(|i| rows.get(i))
+/// Index of the row at the highest offered rate (the list need not be sorted).
+fn highest(rows: &[CollapseRow]) -> Option<usize> {
+    argmax(rows.iter().map(|r| f64::from(r.offered_rps)))
 }
 
 /// Seconds after which every new arrival is late at offered `lambda` above
@@ -31,201 +35,117 @@ pub(in crate::experiments) fn explanations(r: &CollapseReport) -> Vec<Explanatio
     vec![explanation(r)]
 }
 
+fn on(q: Quantity, retry: bool, i: usize, row: &CollapseRow, value: f64) -> Measure {
+    let mode = if retry { "with retries" } else { "without retries" };
+    Measure::new(q, key(retry, i), format!("{mode} at {} rps offered", row.offered_rps), value)
+}
+
 fn explanation(r: &CollapseReport) -> Explanation {
     let s = &r.settings;
-    let mu = capacity_rps(f64::from(s.service_ms), 1);
-    let window_s = f64::from(s.duration_ms) / 1000.0;
-    let mut steps = vec![Step::eq(
-        "capacity",
-        "1000 / service",
-        Equation::new(div(n(1000.0), n(f64::from(s.service_ms))), "rps"),
-        "",
-    )];
+    let (sv, dl, w) = (f64::from(s.service_ms), f64::from(s.deadline_ms), f64::from(s.duration_ms) / 1000.0);
+    let mu = capacity_rps(sv, 1);
+    let capacity = || div(n(1000.0), n(sv));
+    let mut d = Doc::new("Why goodput collapses");
+    d.steps.push(Statement::Arith {
+        label: "capacity".into(),
+        formula: "1000 / service".into(),
+        eq: Arith::new(capacity(), "rps"),
+    });
     let top = highest(&r.no_retry);
-    let mut claims = Vec::new();
-    let mut would_change = vec![
-        "Admission control or a bounded wait (Posts 2 and 4) turns the cliff into a plateau.".to_owned(),
-        format!("A slower service lowers capacity ({} now) and moves the cliff left.", rps(mu)),
-    ];
-    let mut collapsed = false;
-    let answer = match top {
-        Some(x) if f64::from(x.offered_rps) > mu => {
+    match top.map(|i| (i, &r.no_retry[i])) {
+        Some((i, x)) if f64::from(x.offered_rps) > mu => {
             let lambda = f64::from(x.offered_rps);
-            let t_star = late_after_s(s.service_ms, s.deadline_ms, lambda, mu).unwrap_or(0.0);
-            let slack_s = f64::from(s.deadline_ms.saturating_sub(s.service_ms)) / 1000.0;
-            steps.push(Step::eq(
-                "backlog growth",
-                "offered − capacity",
-                Equation::new(sub(n(lambda), n(mu)), "requests per second"),
-                "",
-            ));
-            let late = late_share(x);
-            let t_eq = Equation::new(mul(u(slack_s, "s"), div(n(mu), n(lambda - mu))), "s");
-            let t_shown = t_eq.shown_result();
-            steps.push(Step::eq(
-                "time after which every arrival would be late (while the queue has room)",
-                "t* = (deadline − service) / 1000 × capacity / (offered − capacity)",
-                t_eq,
-                &format!("of a {} s window", show(window_s)),
-            ));
-            let no_retry = vec![("mode", "no-retry".to_owned()), ("offered_rps", x.offered_rps.to_string())];
-            if late == 0.0 {
-                // Nothing was late: t* does not apply (after the window, or a bounded queue).
-                let why = if t_star >= window_s {
-                    format!("t* = {t_shown} s falls after the {} s window", show(window_s))
-                } else {
-                    format!(
-                        "the queue of {} keeps every wait under the deadline (rejections instead)",
-                        s.queue_capacity
-                    )
-                };
-                claims.push(Claim::new(
-                    "trend",
-                    if t_star >= window_s { "t-star-after-window" } else { "bounded-queue" },
-                    format!("no answer served in this window was late: {why}"),
-                    // The CSV's wasted % counts rejections too; a served answer's p99 is the check.
-                    Fact::Column {
-                        table: "bp-post1-collapse-sweep.csv",
-                        filter: no_retry.clone(),
-                        column: "p99_ms",
-                        agg: Agg::Max,
-                        cmp: Cmp::Le,
-                        value: f64::from(s.deadline_ms),
-                        tol: 0.0,
-                    },
-                ));
-                format!(
-                    "without retries, at {} offered (capacity {}), goodput is {}; {}",
-                    rps(lambda),
-                    rps(mu),
-                    rps(x.goodput_rps),
-                    claims.last().map_or(String::new(), |c| c.text.clone())
-                )
+            // t* on the parameters as given: (D − S) / 1000 × (1000 / S) / (λ − 1000 / S).
+            let t_star = || div(mul(div(sub(n(dl), n(sv)), n(1000.0)), capacity()), sub(n(lambda), capacity()));
+            d.steps.push(Statement::Arith {
+                label: "backlog growth".into(),
+                formula: "offered − capacity".into(),
+                eq: Arith::new(sub(n(lambda), capacity()), "requests per second"),
+            });
+            d.steps.push(Statement::Arith {
+                label: "time after which every arrival would be late (while the queue has room)".into(),
+                formula: "t* = (deadline − service) / 1000 × capacity / (offered − capacity)".into(),
+                eq: Arith::new(t_star(), "s"),
+            });
+            let window = || u(w, "s");
+            let late_after = late_after_s(s.service_ms, s.deadline_ms, lambda, mu).unwrap_or(0.0);
+            if x.wasted > 0 {
+                d.steps.push(Statement::Arith {
+                    label: "goodput this implies (before retries)".into(),
+                    formula: "offered × min(t*, window) / window".into(),
+                    eq: Arith::new(div(mul(n(lambda), min(t_star(), window())), window()), "rps"),
+                });
+                d.answer.push(Statement::Value(on(GOODPUT_RPS, false, i, x, x.goodput_rps)));
+                d.answer.push(Statement::Value(on(LATE_OF_ANSWERED_PCT, false, i, x, late_share(x))));
             } else {
-                collapsed = true;
-                let g_eq = Equation::new(div(mul(n(lambda), u(t_star.min(window_s), "s")), u(window_s, "s")), "rps");
-                let model = format!("(the model: {})", rps(x.goodput_rps));
-                steps.push(Step::eq(
-                    "goodput this implies (before retries)",
-                    "offered × min(t*, window) / window",
-                    g_eq,
-                    &model,
-                ));
-                if t_star < window_s {
-                    would_change.push(format!(
-                        "The window: after t* = {t_shown} s every arrival is late, so goodput falls as the window grows; a window k times longer gives about 1/k of this figure."
-                    ));
+                d.title = "Past capacity, but no collapse in this window".into();
+                d.answer.push(Statement::Value(on(GOODPUT_RPS, false, i, x, x.goodput_rps)));
+                d.answer.push(Statement::Value(on(LATE, false, i, x, 0.0)));
+                if late_after >= w {
+                    d.answer.push(Statement::Relation {
+                        a_label: "t*".into(),
+                        a: Arith::new(t_star(), "s"),
+                        cmp: Cmp::Ge,
+                        b_label: "the window".into(),
+                        b: Arith::new(window(), "s"),
+                    });
                 }
-                let late_text = format!("{} % of the work served was late, delivered to nobody", fmt_num(late));
-                claims.push(Claim::new(
-                    "percentage",
-                    "claim",
-                    late_text.clone(),
-                    Fact::Column {
-                        table: "bp-post1-collapse-sweep.csv",
-                        filter: no_retry.clone(),
-                        column: "wasted_pct",
-                        agg: Agg::Max,
-                        // With rejections in the CSV's share, it is at least the late share.
-                        cmp: if x.rejected == 0 { Cmp::Eq } else { Cmp::Ge },
-                        value: late,
-                        tol: 0.06,
-                    },
-                ));
-                claims.push(Claim::new(
-                    "value",
-                    "claim",
-                    format!("goodput is {}", rps(x.goodput_rps)),
-                    Fact::Column {
-                        table: "bp-post1-collapse-sweep.csv",
-                        filter: no_retry.clone(),
-                        column: "goodput_rps",
-                        agg: Agg::Max,
-                        cmp: Cmp::Eq,
-                        value: x.goodput_rps,
-                        tol: 0.051,
-                    },
-                ));
-                format!(
-                    "without retries, at {} offered (capacity {}), goodput is {}; {late_text}",
-                    rps(lambda),
-                    rps(mu),
-                    rps(x.goodput_rps)
-                )
             }
         }
-        _ => format!("every offered rate is at or below capacity {}: no backlog builds", rps(mu)),
-    };
-    if let Some(w) = highest(&r.retry).filter(|w| w.offered_rps > 0) {
-        steps.push(Step::eq(
-            "retry amplification at the highest offered load (with retries)",
-            "effective / offered",
-            Equation::new(div(n(w.effective_rps), n(f64::from(w.offered_rps))), "×"),
-            &format!("(at most {}× with {} retries)", 1 + s.max_retries, s.max_retries),
-        ));
-        steps.push(step(
-            "what the CSV's wasted % counts (with retries)",
-            "(served late + rejected) / processed; rejections cost no service",
-            format!("{} late + {} rejected of {} attempts", w.wasted, w.rejected, w.processed),
-            format!(
-                "{} % wasted; {} % of the work actually served was late",
-                fmt_num(w.wasted_pct),
-                fmt_num(late_share(w))
-            ),
-        ));
+        Some(_) => {
+            let offered = |r: &CollapseRow| f64::from(r.offered_rps);
+            let most = r.no_retry.iter().map(offered).fold(0.0, f64::max);
+            d.answer.push(Statement::Relation {
+                a_label: "the highest offered load".into(),
+                a: Arith::new(Expr::Num(most, "rps"), "rps"),
+                cmp: Cmp::Le,
+                b_label: "capacity".into(),
+                b: Arith::new(capacity(), "rps"),
+            });
+        }
+        None => {}
     }
-    would_change.push(format!(
-        "Jitter spreads retries in time; it does not reduce them. A retry budget or a lower cap limits how many: {} retries allow up to {}× the attempts.",
-        s.max_retries,
-        1 + s.max_retries
-    ));
-    let rejected: u64 = r.no_retry.iter().chain(&r.retry).map(|x| x.rejected).sum();
-    let queue = if rejected == 0 {
-        format!(
-            "One server with a fixed service time; FIFO; a queue of {} that never filled in these runs (effectively unbounded).",
-            s.queue_capacity
-        )
-    } else {
-        format!(
-            "One server with a fixed service time; FIFO; a queue bounded at {} requests: {} attempts found it full and were rejected.",
-            s.queue_capacity, rejected
-        )
-    };
-    let retries = if s.max_retries == 0 {
-        "No retries in this run (max retries 0): the retry mode repeats the no-retry one.".to_owned()
-    } else {
-        format!(
-            "Retries wait a fixed {} ms after the deadline (or the rejection), with no jitter and no retry budget, up to {} per request.",
-            s.retry_backoff_ms, s.max_retries
-        )
-    };
-    Explanation {
-        title: if collapsed || top.is_none_or(|x| f64::from(x.offered_rps) <= mu) {
-            "Why goodput collapses".into()
+    if let Some(i) = highest(&r.retry).filter(|&i| r.retry[i].arrivals > 0) {
+        let x = &r.retry[i];
+        let amp = x.processed as f64 / x.arrivals as f64;
+        if s.max_retries > 0 {
+            d.would_change.push(Statement::Bound {
+                m: on(AMPLIFICATION, true, i, x, amp),
+                what: "one first try plus the retries allowed".into(),
+                bound: Arith::new(add(n(1.0), n(f64::from(s.max_retries))), "×"),
+                pre: Vec::new(),
+            });
+        }
+        d.would_change.push(Statement::Value(on(REFUSED, true, i, x, x.rejected as f64)));
+        d.would_change.push(Statement::Value(on(LATE_OF_ANSWERED_PCT, true, i, x, late_share(x))));
+    }
+    let a = |t: String| Statement::Assumption(t);
+    d.assumes = vec![
+        Statement::Definition(GOODPUT_RPS),
+        Statement::Definition(LATE_OF_ANSWERED_PCT),
+        a(format!("One server with a fixed service time; FIFO; a queue bounded at {} requests", s.queue_capacity)),
+        a("A client waits for the deadline, then gives up, but the server still serves its request".into()),
+        if s.max_retries == 0 {
+            a("No retries in this run (max retries 0): the retry mode repeats the no-retry one".into())
         } else {
-            "Past capacity, but no collapse in this window".into()
+            a(format!(
+                "Retries wait a fixed {} ms after the deadline (or the rejection), with no jitter and no retry budget, up to {} per request",
+                s.retry_backoff_ms, s.max_retries
+            ))
         },
-        answer,
-        steps,
-        assumes: vec![
-            queue,
-            "A client waits for the deadline, then gives up, but the server still serves its request.".into(),
-            retries,
-            "Every attempt is processed, including those finishing after the window; rates divide by the window."
-                .into(),
-        ],
-        ignores: strings(&[
-            "GC pauses, lock contention, slow dependencies: none are needed for the collapse.",
-            "Cancellation: a real server might drop work whose client is gone.",
-        ]),
-        would_change,
-        claims,
-    }
+        a("Every attempt is processed, including those finishing after the window; rates divide by the window".into()),
+    ];
+    d.ignores = vec![
+        a("GC pauses, lock contention, slow dependencies: none are needed for the collapse".into()),
+        a("Cancellation: a real server might drop work whose client is gone".into()),
+    ];
+    d.explanation()
 }
 
 pub(in crate::experiments) fn readouts(r: &CollapseReport) -> Vec<Readout> {
     let mu = capacity_rps(f64::from(r.settings.service_ms), 1);
-    let (plain, retry) = (highest(&r.no_retry), highest(&r.retry));
+    let plain = highest(&r.no_retry).map(|i| &r.no_retry[i]);
+    let retry = highest(&r.retry).map(|i| &r.retry[i]);
     vec![
         Readout::new("Capacity (1000 / service)", rps(mu)),
         Readout::new(

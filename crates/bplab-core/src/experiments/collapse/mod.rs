@@ -1,6 +1,7 @@
 //! Post 1 experiment: the offered-load sweep without and with retries.
 
 pub(super) mod explain;
+pub mod hooks;
 mod params;
 pub(super) mod plots;
 

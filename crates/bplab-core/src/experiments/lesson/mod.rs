@@ -7,6 +7,7 @@
 //! chosen rate.
 
 pub(super) mod explain;
+pub mod hooks;
 mod params;
 mod stats;
 pub(super) mod plots;

@@ -7,6 +7,7 @@
 //! budget. The rules are in `docs/metastable.md`.
 
 pub(super) mod explain;
+pub mod hooks;
 pub mod memo;
 mod params;
 mod phase;

@@ -1,42 +1,37 @@
-//! Where the priority numbers come from.
+//! Where the priority numbers come from: statements over the protection
+//! runs (blind and priority doors at each offered rate), checked against the
+//! runs' request logs (`hooks.rs`).
 
 use super::PriorityReport;
-use crate::calc::{Explanation, Step, capacity_rps, fmt_num};
-use crate::claim::Equation;
-use crate::claim::equation::{div, n};
-use crate::claim::{Agg, Claim, Cmp, Fact};
-use crate::experiments::{Readout, rps, argmax, step, strings};
+use super::hooks::key;
+use crate::calc::{Explanation, fmt_num};
+use crate::claim::Cmp;
+use crate::claim::equation::{div, n, u};
+use crate::experiments::{Readout, argmax, rps};
 use crate::models::priority::{ClassPolicy, PriorityOutcome, SLO_TARGET_PCT};
-use crate::numerics::format_fixed;
+use crate::statement::quantity::{BACKGROUND_SUCCESS_PCT, CRITICAL_SUCCESS_PCT, SCORED_CRITICAL};
+use crate::statement::{Arith, Doc, Measure, Quantity, Statement};
 
 fn pct(v: f64) -> String {
     format!("{}%", fmt_num(v))
 }
 
-/// One policy's protection rows, sorted by offered load.
-fn sorted(r: &PriorityReport, p: ClassPolicy) -> Vec<&PriorityOutcome> {
-    let mut rows: Vec<_> = r.protection.iter().filter(|o| o.policy == p).collect();
-    rows.sort_by(|a, b| a.offered_rps().total_cmp(&b.offered_rps()));
+/// One policy's protection rows with their index in the table, by offered load.
+fn sorted(r: &PriorityReport, p: ClassPolicy) -> Vec<(usize, &PriorityOutcome)> {
+    let mut rows: Vec<_> = r.protection.iter().enumerate().filter(|(_, o)| o.policy == p).collect();
+    rows.sort_by(|a, b| a.1.offered_rps().total_cmp(&b.1.offered_rps()));
     rows
 }
 
 /// One policy's row at the highest offered load.
-fn highest(r: &PriorityReport, p: ClassPolicy) -> Option<&PriorityOutcome> {
-    let rows: Vec<_> = r.protection.iter().filter(|o| o.policy == p).collect();
-    argmax(rows.iter().map(|o| o.offered_rps())).and_then(|i| rows.get(i).copied())
-}
-
-/// The most critical success capacity allows: the server finishes at most
-/// `capacity × window` requests, %, capped at 100.
-pub(crate) fn success_bound_pct(r: &PriorityReport, o: &PriorityOutcome) -> f64 {
-    let cap = capacity_rps(f64::from(r.settings.service_ms), 1);
-    let most = cap * f64::from(r.settings.duration_ms) / 1000.0;
-    if o.critical.arrivals == 0 { 100.0 } else { (100.0 * most / o.critical.arrivals as f64).min(100.0) }
+fn highest(r: &PriorityReport, p: ClassPolicy) -> Option<(usize, &PriorityOutcome)> {
+    let rows: Vec<_> = r.protection.iter().enumerate().filter(|(_, o)| o.policy == p).collect();
+    argmax(rows.iter().map(|(_, o)| o.offered_rps())).and_then(|i| rows.get(i).copied())
 }
 
 /// The highest offered load at which priority meets the critical SLO.
 pub(crate) fn highest_held(r: &PriorityReport) -> Option<f64> {
-    sorted(r, ClassPolicy::Priority).iter().filter(|o| o.slo_met()).map(|o| o.offered_rps()).reduce(f64::max)
+    sorted(r, ClassPolicy::Priority).iter().filter(|(_, o)| o.slo_met()).map(|(_, o)| o.offered_rps()).reduce(f64::max)
 }
 
 /// The report's explanations: one.
@@ -44,164 +39,116 @@ pub(in crate::experiments) fn explanations(r: &PriorityReport) -> Vec<Explanatio
     vec![explanation(r)]
 }
 
+/// A class share on the protection table's `j`-th run, named by its door and
+/// its setting (the flat curve's rate as given).
+fn on(r: &PriorityReport, q: Quantity, j: usize, o: &PriorityOutcome, value: f64) -> Measure {
+    let n = r.inputs.offered_rps.len().max(1);
+    let rate = r.inputs.offered_rps.get(j % n).copied().unwrap_or(0.0);
+    Measure::new(q, key(j), format!("with the {} door at {} offered", o.policy.label(), rps(rate)), value)
+}
+
 fn explanation(r: &PriorityReport) -> Explanation {
     let s = &r.settings;
-    let cap = capacity_rps(f64::from(s.service_ms), 1);
-    let prio = sorted(r, ClassPolicy::Priority);
-    let first_fail = prio.iter().position(|o| !o.slo_met());
-    let mut steps = vec![Step::eq(
-        "feasibility ceiling",
-        "capacity / critical share",
-        Equation::with_result(
-            div(n(cap), n(s.critical_share)),
+    let mut d = Doc::new("Priority protection");
+    d.steps.push(Statement::Arith {
+        label: "feasibility ceiling (an upper bound, not a level that is held)".into(),
+        formula: "1000 / service / critical share".into(),
+        eq: Arith::with_result(
+            div(div(n(1000.0), u(f64::from(s.service_ms), "ms")), n(s.critical_share)),
             r.ceiling_rps,
             "rps",
         ),
-        "offered",
-    )];
-    if let Some(o) = highest(r, ClassPolicy::Priority).filter(|o| o.critical.arrivals > 0) {
-        let bound = success_bound_pct(r, o);
-        steps.push(step(
-            "most critical success capacity allows at the highest offered load",
-            "min(100 %, capacity × window / scored critical arrivals)",
-            format!("{} × {} s / {}", fmt_num(cap), fmt_num(f64::from(s.duration_ms) / 1000.0), o.critical.arrivals),
-            if bound >= 100.0 && first_fail.is_none() {
-                "100 %: capacity is not what limits critical success here".to_owned()
-            } else if bound >= 100.0 {
-                "100 %: capacity alone would allow it, yet the SLO is missed here (timing and the deadline limit it)".to_owned()
-            } else {
-                format!("{}: capacity alone rules out the SLO", pct(bound))
-            },
-        ));
-    }
-    let spike_critical = r.spike_rps * s.critical_share;
-    let mut claims = Vec::new();
-    let worst_window = r
-        .burst
-        .iter()
-        .filter(|o| o.policy == ClassPolicy::Priority)
-        .flat_map(|o| o.window_success_pct.iter().map(|w| w.0))
-        .fold(f64::INFINITY, f64::min);
-    let held = worst_window >= SLO_TARGET_PCT;
-    let burst_text = if spike_critical >= cap {
-        format!("{} ≥ {}: a spike alone exceeds capacity for critical work", rps(spike_critical), rps(cap))
-    } else if held || !worst_window.is_finite() {
-        format!("{} < {}: eviction protects critical work through the spikes in this run", rps(spike_critical), rps(cap))
-    } else {
-        format!(
-            "{} < {}: capacity would allow it, yet in this run's burst windows critical success falls to {} % (the queue ahead is not only critical work)",
-            rps(spike_critical),
-            rps(cap),
-            format_fixed(worst_window, 1)
-        )
-    };
-    if spike_critical < cap && worst_window.is_finite() {
-        claims.push(Claim::new(
-            "condition",
-            if held { "claim" } else { "spike-not-protected" },
-            burst_text.clone(),
-            Fact::Column {
-                table: "bp-post5-slo-burst.csv",
-                filter: Vec::new(),
-                column: "priority_critical_pct",
-                agg: Agg::Min,
-                cmp: if held { Cmp::Ge } else { Cmp::Lt },
-                value: SLO_TARGET_PCT,
-                tol: 0.0,
-            },
-        ));
-    }
-    steps.push(step(
-        "burst protection",
-        "spike rate × critical share < capacity",
-        format!("{} × {}", fmt_num(r.spike_rps), fmt_num(s.critical_share)),
-        burst_text,
-    ));
-    let slo = format_fixed(SLO_TARGET_PCT, 0);
-    let answer = match first_fail {
-        Some(0) => format!(
-            "priority misses the critical SLO ({slo} %) at every offered load here, from {}",
-            rps(prio.first().map_or(0.0, |o| o.offered_rps()))
-        ),
-        Some(i) => {
-            let (pass, fail) = (prio[i - 1], prio[i]);
-            for (o, met) in [(pass, "yes"), (fail, "no")] {
-                claims.push(Claim::new(
-                    "trend",
-                    "claim",
-                    format!("{} rps", format_fixed(o.offered_rps(), 1)),
-                    Fact::Column {
-                        table: "bp-post5-protection.csv",
-                        filter: vec![
-                            ("policy", "priority".to_owned()),
-                            ("offered_rps", format_fixed(o.offered_rps(), 1)),
-                            ("critical_slo_met", met.to_owned()),
-                        ],
-                        column: "critical_success_pct",
-                        agg: Agg::Count,
-                        cmp: Cmp::Ge,
-                        value: 1.0,
-                        tol: 0.0,
-                    },
-                ));
-            }
-            let again: Vec<String> =
-                prio[i..].iter().filter(|o| o.slo_met()).map(|o| format_fixed(o.offered_rps(), 1)).collect();
-            let few = if fail.critical.arrivals < 100 {
-                format!(" (only {} critical arrivals scored there)", fail.critical.arrivals)
-            } else {
-                String::new()
-            };
-            let tail = if again.is_empty() {
-                String::new()
-            } else {
-                format!("; not a ceiling: the SLO is met again at {} rps", again.join(", "))
-            };
-            format!(
-                "priority holds critical success ≥ {slo} % up to {} rps offered; at {} rps it delivers {} %{few}{tail}",
-                format_fixed(pass.offered_rps(), 1),
-                format_fixed(fail.offered_rps(), 1),
-                format_fixed(fail.critical_success_pct(), 1)
-            )
+    });
+    // Where the SLO holds and where it first fails, on priority's rows.
+    let prio = sorted(r, ClassPolicy::Priority);
+    let versus = |j: usize, o: &PriorityOutcome| {
+        let v = o.critical_success_pct();
+        Statement::Versus {
+            m: on(r, CRITICAL_SUCCESS_PCT, j, o, v),
+            cmp: if v >= SLO_TARGET_PCT { Cmp::Ge } else { Cmp::Lt },
+            what: "the SLO target".into(),
+            level: SLO_TARGET_PCT,
         }
-        None => format!("priority holds critical success ≥ {slo} % at every offered load here"),
     };
-    Explanation {
-        title: "Priority protection".into(),
-        answer,
-        steps,
-        assumes: vec![
-            format!(
-                "A fixed-seed classifier marks each arrival critical with probability {}.",
-                fmt_num(s.critical_share)
-            ),
-            format!(
-                "The system is bounded at B = {} with dequeue expiry, so every served request meets the deadline.",
-                s.bound
-            ),
-            "Only arrivals with a full deadline inside the window are scored; the model stops at the window's end."
-                .into(),
-        ],
-        ignores: strings(&[
-            "Retries and client behaviour after rejection.",
-            "Any cost of eviction.",
-            "Rejections in a latency SLO: an SLO on served requests' latency cannot see the requests that were refused; success here counts them.",
-        ]),
-        would_change: vec![
-            format!(
-                "Near the nominal ceiling ({}) timing already matters; above it no eviction creates service slots.",
-                rps(r.ceiling_rps)
-            ),
-            "A critical class exists only if another class is allowed to fail: background pays for protection.".into(),
-        ],
-        claims,
+    let scored = |o: &PriorityOutcome| o.critical.arrivals > 0;
+    match prio.iter().position(|(_, o)| !o.slo_met()) {
+        Some(i) => {
+            if i > 0 && scored(prio[i - 1].1) {
+                d.answer.push(versus(prio[i - 1].0, prio[i - 1].1));
+            }
+            if scored(prio[i].1) {
+                d.answer.push(versus(prio[i].0, prio[i].1));
+                let (j, o) = prio[i];
+                if o.critical.arrivals < 100 {
+                    d.answer.push(Statement::Value(on(r, SCORED_CRITICAL, j, o, o.critical.arrivals as f64)));
+                }
+            }
+            // Not a ceiling where the SLO is met again at a higher load.
+            for (j, o) in prio[i + 1..].iter().filter(|(_, o)| o.slo_met() && scored(o)) {
+                d.answer.push(versus(*j, o));
+            }
+        }
+        None => {
+            if let Some((j, o)) = prio.last().filter(|(_, o)| scored(o)) {
+                d.answer.push(versus(*j, o));
+            }
+        }
     }
+    // Nothing scored to judge the SLO by: say how many critical arrivals were scored.
+    if d.answer.is_empty()
+        && let Some((j, o)) = highest(r, ClassPolicy::Priority)
+    {
+        d.answer.push(Statement::Value(on(r, SCORED_CRITICAL, j, o, o.critical.arrivals as f64)));
+    }
+    // Blind against priority at the highest offered load, for each class.
+    if let (Some((bj, b)), Some((pj, p))) = (highest(r, ClassPolicy::Blind), highest(r, ClassPolicy::Priority)) {
+        for (q, vb, vp, has) in [
+            (CRITICAL_SUCCESS_PCT, b.critical_success_pct(), p.critical_success_pct(), scored(b) && scored(p)),
+            (
+                BACKGROUND_SUCCESS_PCT,
+                b.background_success_pct(),
+                p.background_success_pct(),
+                b.background.arrivals > 0 && p.background.arrivals > 0,
+            ),
+        ] {
+            if has {
+                let cmp = if vp > vb {
+                    Cmp::Gt
+                } else if vp < vb {
+                    Cmp::Lt
+                } else {
+                    Cmp::Eq
+                };
+                d.would_change.push(Statement::Comparison { a: on(r, q, pj, p, vp), cmp, b: on(r, q, bj, b, vb) });
+            }
+        }
+    }
+    let a = |t: String| Statement::Assumption(t);
+    d.assumes = vec![
+        Statement::Definition(CRITICAL_SUCCESS_PCT),
+        a(format!(
+            "A fixed-seed classifier marks each arrival critical with probability {}",
+            crate::statement::given(s.critical_share)
+        )),
+        a(format!(
+            "The system is bounded at B = {} with dequeue expiry, so every served request meets the deadline",
+            s.bound
+        )),
+        a("Only arrivals with a full deadline inside the window are scored; the model stops at the window's end"
+            .into()),
+    ];
+    d.ignores = vec![
+        a("Retries and client behaviour after rejection".into()),
+        a("Any cost of eviction".into()),
+        a("Rejections in a latency SLO: an SLO on served requests' latency cannot see the requests that were refused; success here counts them".into()),
+    ];
+    d.explanation()
 }
 
 pub(in crate::experiments) fn readouts(r: &PriorityReport) -> Vec<Readout> {
     let both =
         |f: fn(&PriorityOutcome) -> f64| match (highest(r, ClassPolicy::Blind), highest(r, ClassPolicy::Priority)) {
-            (Some(b), Some(p)) => format!("blind {} vs priority {}", pct(f(b)), pct(f(p))),
+            (Some((_, b)), Some((_, p))) => format!("blind {} vs priority {}", pct(f(b)), pct(f(p))),
             _ => "–".into(),
         };
     vec![

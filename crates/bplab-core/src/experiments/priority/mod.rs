@@ -1,6 +1,7 @@
 //! Post 5 experiment: the protection sweep and the burst windows.
 
 pub(super) mod explain;
+pub mod hooks;
 mod params;
 pub(super) mod plots;
 
@@ -71,6 +72,10 @@ pub struct PriorityReport {
     pub burst: Vec<PriorityOutcome>,
     /// Spike rate of the bursty curve, rps (for the burst-protection condition).
     pub spike_rps: f64,
+    /// The parameters it ran with: the statement checker re-runs the models
+    /// from them with their log hooks (not serialised).
+    #[serde(skip)]
+    pub(crate) inputs: PriorityParams,
 }
 
 fn curve(p: &PriorityParams) -> Curve {
@@ -121,6 +126,7 @@ pub(super) fn run(p: &PriorityParams, exec: &dyn Exec) -> PriorityReport {
         window_ms: p.window_ms,
         burst,
         spike_rps: p.spike_rps,
+        inputs: p.clone(),
     }
 }
 

@@ -1,6 +1,7 @@
 //! Post 3 experiment: the burst sweep of both gates and the release timeline.
 
 pub(super) mod explain;
+pub mod hooks;
 mod params;
 pub(super) mod plots;
 
@@ -88,6 +89,10 @@ pub struct ShapingReport {
     pub at_burst: Vec<ShapingRow>,
     /// The most goodput any policy can reach on this curve.
     pub ceiling: Ceiling,
+    /// The parameters it ran with: the statement checker re-runs the models
+    /// from them with their log hooks (not serialised).
+    #[serde(skip)]
+    pub(crate) inputs: ShapingParams,
 }
 
 /// An upper estimate of the goodput any gate (or none) can reach on the
@@ -128,7 +133,7 @@ fn ceiling(p: &ShapingParams, arrivals: &[f64]) -> Ceiling {
     c
 }
 
-fn curve(p: &ShapingParams) -> Curve {
+pub(super) fn curve(p: &ShapingParams) -> Curve {
     Curve::bursty(p.valley_rps, p.valley_ms, p.spike_rps, p.spike_ms)
 }
 
@@ -172,7 +177,15 @@ pub(super) fn run(p: &ShapingParams, exec: &dyn Exec) -> ShapingReport {
         leaky_rps: rates(shaping::releases(&arrivals, GateKind::LeakyBucket, p.gate_rate_rps, burst)),
     };
     let ceiling = ceiling(p, &arrivals);
-    ShapingReport { settings: s, budget: crate::calc::budget_value(p.service_ms, p.deadline_ms), sweep, timeline, at_burst, ceiling }
+    ShapingReport {
+        settings: s,
+        budget: crate::calc::budget_value(p.service_ms, p.deadline_ms),
+        sweep,
+        timeline,
+        at_burst,
+        ceiling,
+        inputs: p.clone(),
+    }
 }
 
 impl super::Rows for ShapingReport {

@@ -1,21 +1,24 @@
-//! Where the shedding numbers come from.
+//! Where the shedding numbers come from: statements over the policies' runs
+//! at the highest offered rate, checked against their request logs (`hooks.rs`).
 
 use super::SheddingReport;
-use crate::calc::{Explanation, Step, worst_sojourn_ms};
-use crate::claim::Equation;
-use crate::claim::equation::{div, mul, n, round};
-use crate::experiments::{Readout, rps, argmax, step, strings};
+use super::hooks::key;
+use crate::calc::Explanation;
+use crate::claim::Cmp;
+use crate::claim::equation::{div, mul, n, round, u};
+use crate::experiments::{Readout, argmax, rps};
 use crate::models::shedding::{ShedOutcome, ShedPolicy};
+use crate::statement::quantity::{GOODPUT_RPS, MAX_TIME_IN_SYSTEM_MS, P99_ANSWERED_MS, SHED_PCT};
+use crate::statement::{Arith, Cond, Doc, Measure, Pre, Quantity, Statement};
 
-/// Each policy's row at the highest offered rate (the list need not be sorted).
-fn at_highest(r: &SheddingReport) -> Vec<&ShedOutcome> {
-    r.sweep.iter().filter_map(|rows| argmax(rows.iter().map(|o| o.offered_rps)).and_then(|i| rows.get(i))).collect()
+/// The index of the highest offered rate (the list need not be sorted).
+fn top_index(r: &SheddingReport) -> Option<usize> {
+    r.sweep.first().and_then(|rows| argmax(rows.iter().map(|o| o.offered_rps)))
 }
 
-/// How long each policy's served p99 stays above the deadline, ms of windows.
-fn over_deadline_ms(r: &SheddingReport, o: &ShedOutcome) -> u64 {
-    let over = o.window_p99_ms.iter().filter(|&&p| p > u64::from(r.settings.deadline_ms)).count() as u64;
-    over * u64::from(r.window_ms)
+/// Each policy's row at the highest offered rate.
+fn at_highest(r: &SheddingReport) -> Vec<&ShedOutcome> {
+    top_index(r).map_or_else(Vec::new, |i| r.sweep.iter().filter_map(|rows| rows.get(i)).collect())
 }
 
 /// The report's explanations: one.
@@ -23,66 +26,89 @@ pub(in crate::experiments) fn explanations(r: &SheddingReport) -> Vec<Explanatio
     vec![explanation(r)]
 }
 
+/// A quantity on one policy's run at the `i`-th offered rate, named by its
+/// setting (the flat curve's rate as given).
+fn on(r: &SheddingReport, q: Quantity, o: &ShedOutcome, i: usize, value: f64) -> Measure {
+    let rate = r.inputs.offered_rps.get(i).copied().unwrap_or(o.offered_rps);
+    Measure::new(q, key(o.policy, i), format!("with {} at {} offered", o.policy.label(), rps(rate)), value)
+}
+
 fn explanation(r: &SheddingReport) -> Explanation {
     let s = &r.settings;
-    let worst = worst_sojourn_ms(s.bound, s.service_ms);
-    let top: Vec<String> = at_highest(r)
-        .iter()
-        .map(|o| format!("{} {} (p99 {} ms)", o.policy.label(), rps(o.goodput_rps), o.p99_served_ms))
-        .collect();
-    let hang: Vec<String> =
-        r.hangover.iter().map(|o| format!("{} {} ms", o.policy.label(), over_deadline_ms(r, o))).collect();
-    let mut steps = vec![Step::eq(
-        "door bound (tail-drop)",
-        "B = round(capacity × deadline); time in system ≤ B × service",
-        Equation::with_result(
-            round(mul(div(n(1000.0), n(f64::from(s.service_ms.max(1)))), n(f64::from(s.deadline_ms) / 1000.0))),
-            f64::from(s.bound),
-            "",
-        ),
-        &if worst > u64::from(s.deadline_ms) {
-            format!(
-                "requests: at most {worst} ms in the system, of which at most {} ms waiting; B is rounded up past the {} ms deadline, so tail-drop at B can serve late answers",
-                worst.saturating_sub(u64::from(s.service_ms)),
-                s.deadline_ms
-            )
-        } else {
-            format!(
-                "requests: at most {worst} ms in the system, of which at most {} ms waiting",
-                worst.saturating_sub(u64::from(s.service_ms))
-            )
-        },
-    )];
-    if !hang.is_empty() {
-        steps.push(step(
-            "the hangover: windows whose served p99 is past the deadline",
-            "count(window p99 > deadline) × window",
-            format!("deadline {} ms, windows of {} ms", s.deadline_ms, r.window_ms),
-            hang.join(", "),
-        ));
+    let (sv, dl) = (f64::from(s.service_ms.max(1)), f64::from(s.deadline_ms));
+    let mut d = Doc::new("Shedding policies");
+    let b_eq = Arith::with_result(round(mul(div(n(1000.0), n(sv)), div(n(dl), n(1000.0)))), f64::from(s.bound), "");
+    if b_eq.check().is_ok() {
+        d.steps.push(Statement::Arith {
+            label: "door bound B (tail-drop)".into(),
+            formula: "round(1000 / service × deadline / 1000)".into(),
+            eq: b_eq,
+        });
     }
-    let mut would_change = vec![
-        "LIFO's goodput is high because it serves the newest first; the requests that wait longest are the ones it leaves behind: it hides the old, it does not save them.".to_owned(),
+    let worst = || mul(n(f64::from(s.bound)), u(sv, "ms"));
+    let over = crate::statement::arith::compare(&worst(), &n(dl)).is_gt();
+    d.answer.push(Statement::Relation {
+        a_label: format!("the worst time in the system behind B = {} (tail-drop)", s.bound),
+        a: Arith::new(worst(), "ms"),
+        cmp: if over { Cmp::Gt } else { Cmp::Le },
+        b_label: "the deadline".into(),
+        b: Arith::new(u(dl, "ms"), "ms"),
+    });
+    if let Some(i) = top_index(r) {
+        let rows = at_highest(r);
+        d.answer.push(Statement::Best {
+            set: format!(
+                "of the four policies at {} offered",
+                rps(r.inputs.offered_rps.get(i).copied().unwrap_or(0.0))
+            ),
+            order: "first policy in the order fifo, tail-drop, expire, lifo".into(),
+            items: rows
+                .iter()
+                .map(|o| (o.policy.label().to_owned(), on(r, GOODPUT_RPS, o, i, o.goodput_rps)))
+                .collect(),
+            higher: true,
+            winner: {
+                let top = rows.iter().map(|o| o.goodput).max().unwrap_or(0);
+                rows.iter().position(|o| o.goodput == top).unwrap_or(0)
+            },
+        });
+        // A p99 in the histogram's top bucket is clamped at 60 s: not a value to state.
+        for o in rows.iter().filter(|o| o.p99_served_ms < crate::numerics::MAX_LATENCY_MS) {
+            d.would_change.push(Statement::Value(on(r, P99_ANSWERED_MS, o, i, o.p99_served_ms as f64)));
+        }
+        if let Some(t) = rows.iter().find(|o| o.policy == ShedPolicy::TailDrop) {
+            d.answer.push(Statement::Bound {
+                m: on(r, MAX_TIME_IN_SYSTEM_MS, t, i, t.max_sojourn_ms),
+                what: "B service times".into(),
+                bound: Arith::new(worst(), "ms"),
+                pre: vec![Pre::new("a fixed service time", Cond::Given(true))],
+            });
+        }
+        // LIFO against FIFO, only where they differ.
+        let by = |p: ShedPolicy| rows.iter().find(|o| o.policy == p);
+        if let (Some(l), Some(f)) = (by(ShedPolicy::Lifo), by(ShedPolicy::Fifo))
+            && l.goodput != f.goodput
+        {
+            d.answer.push(Statement::Comparison {
+                a: on(r, GOODPUT_RPS, l, i, l.goodput_rps),
+                cmp: if l.goodput > f.goodput { Cmp::Gt } else { Cmp::Lt },
+                b: on(r, GOODPUT_RPS, f, i, f.goodput_rps),
+            });
+        }
+    }
+    let a = |t: String| Statement::Assumption(t);
+    d.assumes = vec![
+        Statement::Definition(GOODPUT_RPS),
+        Statement::Definition(SHED_PCT),
+        a(format!(
+            "fifo serves the oldest; tail-drop bounds the door at B = {}; expire drops a request whose wait plus service passes the deadline; lifo serves the newest",
+            s.bound
+        )),
+        a("Shed requests cost nothing; served-late ones cost a full service slot".into()),
+        a("The server stops taking work at the end of the window; whatever is still queued then counts as shed, with its wait so far".into()),
     ];
-    let late_ms = |p: ShedPolicy| r.hangover.iter().find(|o| o.policy == p).map(|o| over_deadline_ms(r, o));
-    if let (Some(f), Some(l), Some(b)) = (late_ms(ShedPolicy::Fifo), late_ms(ShedPolicy::Lifo), late_ms(ShedPolicy::TailDrop)) {
-        would_change.push(format!(
-            "Without a bound or expiry, FIFO serves late answers for {f} ms of this run's windows and LIFO for {l} ms; tail-drop at B does so for {b} ms."
-        ));
-    }
-    Explanation {
-        title: "Shedding policies".into(),
-        answer: format!("goodput at the highest offered load: {}", top.join(", ")),
-        steps,
-        assumes: vec![
-            "fifo serves the oldest; tail-drop bounds the door at B; expire drops a request whose wait plus service passes the deadline; lifo serves the newest.".into(),
-            "Shed requests cost nothing; served-late ones cost a full service slot.".into(),
-            "The server stops taking work at the end of the window; whatever is still queued then counts as shed, with its wait so far.".into(),
-        ],
-        ignores: strings(&["Retries of shed requests.", "Fairness between clients."]),
-        would_change,
-        claims: Vec::new(),
-    }
+    d.ignores = vec![a("Retries of shed requests".into()), a("Fairness between clients".into())];
+    d.explanation()
 }
 
 pub(in crate::experiments) fn readouts(r: &SheddingReport) -> Vec<Readout> {

@@ -1,6 +1,7 @@
 //! Post 4 experiment: the policies' offered-load sweep and the hangover.
 
 pub(super) mod explain;
+pub mod hooks;
 mod params;
 pub(super) mod plots;
 
@@ -67,6 +68,10 @@ pub struct SheddingReport {
     pub window_ms: u32,
     /// Per policy, the bursty-curve run with per-window p99.
     pub hangover: Vec<ShedOutcome>,
+    /// The parameters it ran with: the statement checker re-runs the models
+    /// from them with their log hooks (not serialised).
+    #[serde(skip)]
+    pub(crate) inputs: SheddingParams,
 }
 
 fn curve(p: &SheddingParams) -> Curve {
@@ -110,7 +115,7 @@ pub(super) fn run(p: &SheddingParams, exec: &dyn Exec) -> SheddingReport {
     let hangover = out.split_off(out.len() - ShedPolicy::ALL.len());
     let mut rows = out.into_iter();
     let sweep = ShedPolicy::ALL.iter().map(|_| rows.by_ref().take(flats.len()).collect()).collect();
-    SheddingReport { settings: s, sweep, window_ms: p.window_ms, hangover }
+    SheddingReport { settings: s, sweep, window_ms: p.window_ms, hangover, inputs: p.clone() }
 }
 
 impl super::Rows for SheddingReport {

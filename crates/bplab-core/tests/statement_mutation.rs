@@ -1,0 +1,117 @@
+//! The statement checker's mutation test: each class of defect the second
+//! audit found, put back as a statement, is rejected by the checker against
+//! the run's per-request evidence (or not rendered at all).
+
+use bplab_core::claim::Cmp;
+use bplab_core::claim::equation::{mul, n, u};
+use bplab_core::statement::quantity::{GOODPUT_RPS, LATE_OF_ADMITTED_PCT, MAX_TIME_IN_SYSTEM_MS, REFUSED_PCT};
+use bplab_core::statement::{Arith, Cond, Logs, Measure, Pre, Statement, check, render};
+use bplab_core::{AdmissionParams, Caps, Report, Scenario};
+
+/// The admission run at `--plateau-limit 40` (the sweep's default limits:
+/// 1, 2, 4, 8, 12, 16, 20, 28, 40, 80, 200, none) and its request logs.
+fn admission() -> (bplab_core::AdmissionReport, Logs) {
+    let p = AdmissionParams { plateau_limit: Some(40), ..AdmissionParams::default() };
+    let r = Scenario::new(p, Caps::CLI).unwrap().run();
+    let logs = r.request_logs();
+    let Report::Admission(a) = r else { unreachable!() };
+    (a, logs)
+}
+
+fn at(i: usize, q: bplab_core::statement::Quantity, v: f64) -> Measure {
+    Measure::new(q, format!("sweep/{i}"), format!("at sweep row {i}"), v)
+}
+
+#[test]
+fn a_wrong_denominator_is_caught() {
+    let (a, logs) = admission();
+    let o = &a.sweep[8];
+    assert_eq!(o.limit.label(), "40");
+    // T6: the share of arrivals (69.86 %) stated as a share of admitted requests.
+    let wrong = Statement::Value(at(8, LATE_OF_ADMITTED_PCT, o.served_late_pct));
+    assert!(check(&wrong, &logs).is_err());
+    let right = Statement::Value(at(8, LATE_OF_ADMITTED_PCT, 100.0 * o.late as f64 / (o.goodput + o.late) as f64));
+    check(&right, &logs).unwrap();
+}
+
+#[test]
+fn a_bound_without_its_precondition_is_neither_said_nor_passed() {
+    let (a, logs) = admission();
+    let bound = |pre: bool| Statement::Bound {
+        m: Measure::new(MAX_TIME_IN_SYSTEM_MS, "limited/0", "at the first flat load", a.limited[0].max_sojourn_ms),
+        what: "the limit times the service time".into(),
+        bound: Arith::new(mul(n(40.0), u(10.0, "ms")), "ms"),
+        pre: vec![Pre::new("a fixed service time", Cond::Given(pre))],
+    };
+    check(&bound(true), &logs).unwrap();
+    assert!(render(&bound(false)).is_none() && check(&bound(false), &logs).is_err());
+    // A bound the run passes: 10 × 10 ms for limit 40.
+    let tight = Statement::Bound {
+        m: Measure::new(MAX_TIME_IN_SYSTEM_MS, "sweep/8", "at limit 40", a.sweep[8].max_sojourn_ms),
+        what: "too small".into(),
+        bound: Arith::new(mul(n(10.0), u(10.0, "ms")), "ms"),
+        pre: Vec::new(),
+    };
+    assert!(check(&tight, &logs).is_err());
+}
+
+#[test]
+fn an_unchecked_cause_is_caught() {
+    let (a, logs) = admission();
+    let effect = Statement::Value(at(8, GOODPUT_RPS, a.sweep[8].goodput_rps));
+    // T14/T15: a cause the run does not show (nothing refused at limit 40?).
+    let false_cause = Statement::Value(at(8, REFUSED_PCT, 0.0));
+    assert!(a.sweep[8].reject_pct > 0.0);
+    let c = Statement::Cause { effect: Box::new(effect.clone()), cause: Box::new(false_cause), without: None };
+    assert!(check(&c, &logs).is_err());
+    let true_cause = Statement::Value(at(8, REFUSED_PCT, a.sweep[8].reject_pct));
+    let c = Statement::Cause { effect: Box::new(effect), cause: Box::new(true_cause), without: None };
+    check(&c, &logs).unwrap();
+}
+
+#[test]
+fn a_best_over_the_wrong_set_or_a_false_comparison_is_caught() {
+    let (a, logs) = admission();
+    let items: Vec<(String, Measure)> =
+        (0..a.sweep.len()).map(|i| (a.sweep[i].limit.label(), at(i, GOODPUT_RPS, a.sweep[i].goodput_rps))).collect();
+    let best = |winner| Statement::Best {
+        set: "of the limits".into(),
+        order: "listed".into(),
+        items: items.clone(),
+        higher: true,
+        winner,
+    };
+    // Limit 20 (index 6) reaches the highest goodput first; limit 40 does not.
+    check(&best(6), &logs).unwrap();
+    assert!(check(&best(8), &logs).is_err());
+    let cmp = |c| Statement::Comparison {
+        a: at(8, GOODPUT_RPS, a.sweep[8].goodput_rps),
+        cmp: c,
+        b: at(6, GOODPUT_RPS, a.sweep[6].goodput_rps),
+    };
+    check(&cmp(Cmp::Lt), &logs).unwrap();
+    assert!(check(&cmp(Cmp::Gt), &logs).is_err());
+}
+
+#[test]
+fn a_verdict_is_no_truer_than_what_it_says_within_its_horizon() {
+    let (a, logs) = admission();
+    let v = |value| Statement::Verdict {
+        claim: Box::new(Statement::Value(at(8, GOODPUT_RPS, value))),
+        horizon: "the 5 s window".into(),
+    };
+    check(&v(a.sweep[8].goodput_rps), &logs).unwrap();
+    assert!(check(&v(a.sweep[8].goodput_rps + 1.0), &logs).is_err());
+    assert!(render(&v(1.0)).unwrap().starts_with("Within the 5 s window, "));
+}
+
+#[test]
+fn arithmetic_that_does_not_recompute_is_caught() {
+    // T24: the shown result must follow from the operands as given.
+    let lying = Statement::Arith {
+        label: "L".into(),
+        formula: "λ × W".into(),
+        eq: Arith::with_result(mul(u(47.62, "/s"), u(0.231, "s")), 11.5, ""),
+    };
+    assert!(check(&lying, &Logs::default()).is_err());
+}
