@@ -5,7 +5,7 @@
 //! dropped for failing, and a deliberately wrong statement is rejected.
 
 use bplab_core::fit::explain::{Subject, evidence_for, explain_checked, statements};
-use bplab_core::fit::said::Said;
+use bplab_core::fit::said::{Said, Side, beside};
 use bplab_core::fit::{self, Fit};
 use bplab_core::statement::sentences;
 
@@ -117,4 +117,32 @@ fn a_wrong_statement_is_rejected() {
         }
     }
     assert!(flipped > 0, "no error to flip");
+}
+
+#[test]
+fn a_wrong_best_load_or_a_wrong_table_number_is_rejected() {
+    // bplab load --csv: a sweep file of tables, two of its loads saturated.
+    let f = fitted(&["bplab-load.csv"]);
+    let ev = evidence_for(Subject::Fit(&f));
+    let all = statements(Subject::Fit(&f), &ev);
+    let (mut most, mut tables) = (0, 0);
+    for (_, s) in &all {
+        s.check(&ev).unwrap();
+        match s.clone() {
+            Said::Most { what, set, items, winner } if items.len() > 1 => {
+                let bad = Said::Most { what, set, winner: (winner + 1) % items.len(), items };
+                assert!(bad.check(&ev).is_err(), "accepted {}", bad.render().unwrap());
+                most += 1;
+            }
+            Said::Beside { at, model, measured: Side::Table { q, file, index, value }, error_pct, tolerance_pct } => {
+                let measured = Side::Table { q, file, index, value: value * 1.05 + 1.0 };
+                let bad = beside(at, model, measured, tolerance_pct / 100.0);
+                assert!(bad.check(&ev).is_err(), "accepted {}", bad.render().unwrap());
+                let _ = error_pct;
+                tables += 1;
+            }
+            _ => {}
+        }
+    }
+    assert!(most > 0 && tables > 0, "most {most}, tables {tables}");
 }

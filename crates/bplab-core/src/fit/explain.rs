@@ -13,8 +13,10 @@ use super::said::{OK_RPS, P50_MS, P99_MS, Said, Side, beside};
 use super::tune::{DEPLOY_AT_MS, Pick, TuneInput, WINDOW_MS};
 use crate::calc::fmt_num;
 use crate::claim::Cmp;
-use crate::claim::equation::{div, mul, n, round, sub};
-use crate::statement::{Arith, Measure, Statement};
+use crate::claim::equation::{ceil, div, mul, n, round, sub};
+use crate::statement::quantity::MAX_QUEUE_WAIT_MS;
+use crate::statement::{Arith, Cond, Measure, Pre, Statement};
+use crate::stochastic::ServiceTime;
 
 /// What a sentence does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -115,28 +117,27 @@ fn fit_statements(f: &Fit, ev: &FitLogs) -> Vec<(Kind, Said)> {
     }
     if let Some(c) = f.capacity_rps {
         let sat: Vec<&Row> = f.rows.iter().filter(|r| r.saturated).collect();
-        let items: Option<Vec<(String, Measure)>> = sat
+        let items: Option<Vec<(String, Side)>> = sat
             .iter()
-            .map(|r| match measured(r, ev, OK_RPS, Some(r.measured.ok_per_sec), f)? {
-                Side::Log(m) => Some((at(&r.file, r.index, f), m)),
-                Side::Table { .. } => None,
-            })
+            .map(|r| Some((at(&r.file, r.index, f), measured(r, ev, OK_RPS, Some(r.measured.ok_per_sec), f)?)))
             .collect();
         if let Some(items) = items.filter(|i| !i.is_empty()) {
-            let winner =
-                items.iter().enumerate().fold(0, |b, (i, (_, m))| if m.value > items[b].1.value { i } else { b });
+            let winner = sat
+                .iter()
+                .enumerate()
+                .fold(0, |b, (i, r)| if r.measured.ok_per_sec > sat[b].measured.ok_per_sec { i } else { b });
             say(
                 Kind::Estimate,
-                Said::S(Statement::Best {
+                Said::Most {
+                    what: "the capacity".into(),
                     set: format!(
-                        "of the saturated loads (refusals, or a median at least {}× the low-load median), the capacity being the most answers per second at one",
+                        "the {} saturated load(s) (refusals, or a median at least {}× the low-load median)",
+                        items.len(),
                         fmt_num(SATURATED_P50)
                     ),
-                    order: "first load".into(),
                     items,
-                    higher: true,
                     winner,
-                }),
+                },
             );
         }
         let c2 = as_shown(c);
@@ -222,6 +223,27 @@ fn fit_statements(f: &Fit, ev: &FitLogs) -> Vec<(Kind, Said)> {
             say(Kind::Verdict, s);
         }
     }
+    // The model's worst queue wait at the load with the most refusals, within
+    // the line's bound: only for a fixed service time and a finite line.
+    if let (Some(q), ServiceTime::Fixed { ms }) = (f.queue_limit, f.service)
+        && let Some(l) = f.levels.iter().filter(|l| l.refused > 0).max_by_key(|l| l.refused)
+        && ev.logs.get(&model_key(&l.file, l.index)).is_some()
+    {
+        let key = model_key(&l.file, l.index);
+        let worst = ev.logs.get(&key).map_or(0.0, |log| log.eval(&MAX_QUEUE_WAIT_MS));
+        say(
+            Kind::Verdict,
+            Said::S(Statement::Bound {
+                m: Measure::new(MAX_QUEUE_WAIT_MS, key, format!("in the model at {}", at(&l.file, l.index, f)), worst),
+                what: "ceil(queue limit / workers) × service time".into(),
+                bound: Arith::new(mul(ceil(div(n(f64::from(q)), n(f64::from(f.workers)))), n(ms)), "ms"),
+                pre: vec![
+                    Pre::new(format!("a fixed service time of {} ms", crate::statement::given(ms)), Cond::Given(true)),
+                    Pre::new("a first-come first-served line", Cond::Given(true)),
+                ],
+            }),
+        );
+    }
     let within = f.rows.iter().filter(|r| r.within).count();
     say(
         Kind::Verdict,
@@ -230,7 +252,7 @@ fn fit_statements(f: &Fit, ev: &FitLogs) -> Vec<(Kind, Said)> {
             within,
             ok_pct: OK_TOLERANCE * 100.0,
             p99_pct: P99_TOLERANCE * 100.0,
-            lead: if f.good() { "Model beside measurement".into() } else { "The fit is poor".into() },
+            lead: if within == f.rows.len() { "Model beside measurement".into() } else { "The fit is poor".into() },
         },
     );
     for reason in &f.reasons {
