@@ -146,3 +146,35 @@ fn a_wrong_best_load_or_a_wrong_table_number_is_rejected() {
     }
     assert!(most > 0 && tables > 0, "most {most}, tables {tables}");
 }
+
+#[test]
+fn a_poor_fit_says_why_in_checked_statements() {
+    // As in fit.rs: 80 ms alone, then a send every 100 ms answered in 110 ms.
+    let low: String = (0..40).map(|i| format!("{} 80 200\n", i * 100)).collect();
+    let busy: String = (0..60).map(|i| format!("{} 110 200\n", i * 100)).collect();
+    let mut levels = fit::read("low.txt", &low).unwrap();
+    levels.extend(fit::read("busy.txt", &busy).unwrap());
+    let f = fit::fit(levels, 1).unwrap();
+    covered("slowing service", Subject::Fit(&f));
+    let (kept, _) = explain_checked(Subject::Fit(&f));
+    let text: Vec<&str> = kept.iter().map(|s| s.text.as_str()).collect();
+    for want in [
+        // Not saturated: no refusal anywhere, the highest median below the threshold.
+        "Over the 2 load(s), the highest number of refused arrivals is 0, at low.txt.",
+        "(110 ms) is below 1.5× the low-load median, the saturation threshold (120 ms).",
+        // The latency grows before saturation: measured mid-load against low-load, and against the model.
+        "at busy.txt (110 ms) is above that of the low-load requests (80 ms).",
+        "at busy.txt (110 ms) is above that in the model at busy.txt (80 ms).",
+    ] {
+        assert!(text.iter().any(|t| t.contains(want)), "missing {want}: {text:#?}");
+    }
+    // A wrong claim of this kind is rejected: the measured median said to be below the model's.
+    let ev = evidence_for(Subject::Fit(&f));
+    let flipped = statements(Subject::Fit(&f), &ev).into_iter().find_map(|(_, s)| match s {
+        Said::S(bplab_core::statement::Statement::Comparison { a, b, .. }) if b.run.starts_with("model/") => {
+            Some(Said::S(bplab_core::statement::Statement::Comparison { a, cmp: bplab_core::claim::Cmp::Lt, b }))
+        }
+        _ => None,
+    });
+    assert!(flipped.expect("a comparison with the model").check(&ev).is_err());
+}

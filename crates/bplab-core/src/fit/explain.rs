@@ -14,7 +14,7 @@ use super::tune::{DEPLOY_AT_MS, Pick, TuneInput, WINDOW_MS};
 use crate::calc::fmt_num;
 use crate::claim::Cmp;
 use crate::claim::equation::{ceil, div, mul, n, round, sub};
-use crate::statement::quantity::MAX_QUEUE_WAIT_MS;
+use crate::statement::quantity::{MAX_QUEUE_WAIT_MS, REFUSED};
 use crate::statement::{Arith, Cond, Measure, Pre, Statement};
 use crate::stochastic::ServiceTime;
 
@@ -257,13 +257,60 @@ fn fit_statements(f: &Fit, ev: &FitLogs) -> Vec<(Kind, Said)> {
     );
     for reason in &f.reasons {
         match reason {
-            Reason::NotSaturated => say(
-                Kind::Poor,
-                Said::Assume(format!(
-                    "no load had a refusal or a median at least {}× the low-load median, so the capacity is not measured and the worker count is only a lower bound; add a run above the capacity",
-                    fmt_num(SATURATED_P50)
-                )),
-            ),
+            Reason::NotSaturated => {
+                let loads = format!("the {} load(s)", f.rows.len());
+                let refused: Option<Vec<(String, Side)>> = f
+                    .rows
+                    .iter()
+                    .map(|r| {
+                        let l = f.levels.iter().find(|l| l.file == r.file && l.index == r.index)?;
+                        Some((at(&r.file, r.index, f), measured(r, ev, REFUSED, Some(l.refused as f64), f)?))
+                    })
+                    .collect();
+                if let Some(items) = refused.filter(|i| !i.is_empty()) {
+                    let winner = items.iter().enumerate().fold(
+                        0,
+                        |b, (i, (_, s))| {
+                            if s.value() > items[b].1.value() { i } else { b }
+                        },
+                    );
+                    say(Kind::Poor, Said::Most { what: String::new(), set: loads.clone(), items, winner });
+                }
+                let medians: Option<Vec<(String, Side)>> = f
+                    .rows
+                    .iter()
+                    .map(|r| Some((at(&r.file, r.index, f), measured(r, ev, P50_MS, r.measured.p50_ms, f)?)))
+                    .collect();
+                if let Some(items) = medians.filter(|i| !i.is_empty()) {
+                    let winner = items.iter().enumerate().fold(
+                        0,
+                        |b, (i, (_, s))| {
+                            if s.value() > items[b].1.value() { i } else { b }
+                        },
+                    );
+                    if let Some((_, Side::Log(m))) = items.get(winner) {
+                        say(
+                            Kind::Poor,
+                            Said::S(Statement::Versus {
+                                m: m.clone(),
+                                cmp: Cmp::Lt,
+                                what: format!(
+                                    "{}× the low-load median, the saturation threshold",
+                                    fmt_num(SATURATED_P50)
+                                ),
+                                level: SATURATED_P50 * f.low_load.p50_ms,
+                            }),
+                        );
+                    }
+                    say(Kind::Poor, Said::Most { what: String::new(), set: loads, items, winner });
+                }
+                say(
+                    Kind::Poor,
+                    Said::Assume(
+                        "without a saturated load the capacity is not measured and the worker count is only a lower bound; add a run above the capacity".into(),
+                    ),
+                );
+            }
             Reason::LatencyGrowsBeforeSaturation { file, index, measured_p50_ms, model_p50_ms } => {
                 let key = measured_key(file, *index);
                 let place = format!("at {}", at(file, *index, f));

@@ -28,7 +28,7 @@ pub enum Side {
     Log(Measure),
     /// What a table-only load's file states (`ok/s`, p50 or p99 by the quantity).
     Table {
-        /// The quantity (one of [`OK_RPS`], [`P50_MS`], [`P99_MS`]).
+        /// The quantity (one of [`OK_RPS`], [`P50_MS`], [`P99_MS`] and the refused count).
         q: Quantity,
         /// File.
         file: String,
@@ -45,6 +45,11 @@ impl Side {
             Side::Log(m) => m.clone(),
             Side::Table { q, value, .. } => Measure::new(*q, "", "", *value),
         }
+    }
+
+    /// The value stated.
+    pub fn value(&self) -> f64 {
+        self.measure().value
     }
 
     /// The value stated, shown.
@@ -67,7 +72,9 @@ impl Side {
             }
             Side::Table { q, file, index, value } => {
                 let t = ev.table(file, *index).ok_or_else(|| format!("no table for {file} load {index}"))?;
-                let exact = if *q == OK_RPS {
+                let exact = if *q == crate::statement::quantity::REFUSED {
+                    t.refused as f64
+                } else if *q == OK_RPS {
                     if t.duration_ms > 0.0 { t.ok as f64 * 1000.0 / t.duration_ms } else { 0.0 }
                 } else if *q == P50_MS {
                     t.p50_ms.ok_or("the file states no median")?
@@ -268,7 +275,8 @@ impl Said {
             Said::Most { what, set, items, winner } => {
                 let (label, side) = items.get(*winner)?;
                 let name = side.measure().q.name();
-                Some(sentence(&format!("{what} is the most {name} over {set}: {} at {label}", side.shown())))
+                let over = format!("over {set}, the highest {name} is {}, at {label}", side.shown());
+                Some(sentence(&if what.is_empty() { over } else { format!("{what}: {over}") }))
             }
             Said::Assume(t) => Some(sentence(t)),
         }
