@@ -88,7 +88,7 @@ fn a_wrong_statement_is_rejected() {
     let f = fitted(&["hey-c1.csv", "hey-c8q5.csv", "hey-c24q5.csv"]);
     let ev = evidence_for(Subject::Fit(&f));
     let all = statements(Subject::Fit(&f), &ev);
-    let mut flipped = 0;
+    let (mut flipped, mut inflight) = (0, 0);
     for (_, s) in &all {
         s.check(&ev).unwrap();
         match s.clone() {
@@ -102,6 +102,12 @@ fn a_wrong_statement_is_rejected() {
             Said::Mean { run, what, value } => {
                 let bad = Said::Mean { run, what, value: value * 1.1 };
                 assert!(bad.check(&ev).is_err(), "accepted {}", bad.render().unwrap());
+            }
+            // The queue limit one off from what the refusals show.
+            Said::InFlight { runs, full, workers, limit } => {
+                let bad = Said::InFlight { runs, full: full + 1, workers, limit: limit + 1 };
+                assert!(bad.check(&ev).is_err(), "accepted {}", bad.render().unwrap());
+                inflight += 1;
             }
             Said::Within { loads, within, ok_pct, p99_pct, lead } => {
                 let bad = Said::Within {
@@ -117,6 +123,7 @@ fn a_wrong_statement_is_rejected() {
         }
     }
     assert!(flipped > 0, "no error to flip");
+    assert_eq!(inflight, 1, "the queue limit counted at the refusals is stated");
 }
 
 #[test]

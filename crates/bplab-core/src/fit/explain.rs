@@ -184,24 +184,33 @@ fn fit_statements(f: &Fit, ev: &FitLogs) -> Vec<(Kind, Said)> {
             fmt_num(super::service::TOLERANCE * 100.0)
         )),
     );
-    say(
-        Kind::Estimate,
-        Said::Assume(match (f.queue_limit, f.limit_method) {
-            (Some(q), Some(LimitMethod::InFlightAtRefusals)) => format!(
-                "the model's line holds at most {q} waiting request(s): the most common count of answered requests in flight at a refusal, less the {} worker(s)",
-                f.workers
-            ),
-            (Some(q), Some(LimitMethod::PeakLine)) => {
-                format!(
-                    "the model's line holds at most {q} waiting request(s), the server's own peak line at the loads with refusals"
-                )
-            }
-            (Some(q), _) => format!(
-                "the model's line holds at most {q} waiting request(s), the limit whose engine run gives the file's median at the load with the most refusals; approximate, as the files keep no per-request times"
-            ),
-            (None, _) => "no refusal is in the files, so the model's line is unbounded".to_owned(),
-        }),
-    );
+    if let (Some(q), Some(LimitMethod::InFlightAtRefusals)) = (f.queue_limit, f.limit_method) {
+        let runs: Vec<String> = f
+            .levels
+            .iter()
+            .filter(|l| !l.coarse_starts && l.refused > 0 && !l.requests.is_empty())
+            .map(|l| measured_key(&l.file, l.index))
+            .collect();
+        say(
+            Kind::Estimate,
+            Said::InFlight { runs, full: u64::from(q) + u64::from(f.workers), workers: f.workers, limit: q },
+        );
+    } else {
+        say(
+            Kind::Estimate,
+            Said::Assume(match (f.queue_limit, f.limit_method) {
+                (Some(q), Some(LimitMethod::PeakLine)) => {
+                    format!(
+                        "the model's line holds at most {q} waiting request(s), the server's own peak line at the loads with refusals"
+                    )
+                }
+                (Some(q), _) => format!(
+                    "the model's line holds at most {q} waiting request(s), the limit whose engine run gives the file's median at the load with the most refusals; approximate, as the files keep no per-request times"
+                ),
+                (None, _) => "no refusal is in the files, so the model's line is unbounded".to_owned(),
+            }),
+        );
+    }
     for r in &f.rows {
         let place = format!("at {}", at(&r.file, r.index, f));
         let mk = model_key(&r.file, r.index);

@@ -173,6 +173,19 @@ pub enum Said {
         /// Index of the stated winner (the first at the most).
         winner: usize,
     },
+    /// The queue limit counted at the refusals: the most common count of
+    /// answered requests in flight at a refusal (the largest over the
+    /// files), less the workers.
+    InFlight {
+        /// The measured logs of the loads with refusals.
+        runs: Vec<String>,
+        /// The count stated.
+        full: u64,
+        /// Workers.
+        workers: u32,
+        /// The limit stated.
+        limit: u32,
+    },
     /// A marked assumption of the model or limit of the fit (no run's numbers).
     Assume(String),
 }
@@ -206,6 +219,7 @@ impl Said {
             Said::Within { .. } => "within",
             Said::Choice { .. } => "choice",
             Said::Most { .. } => "most",
+            Said::InFlight { .. } => "in-flight",
             Said::Assume(_) => "assumption",
         }
     }
@@ -278,6 +292,9 @@ impl Said {
                 let over = format!("over {set}, the highest {name} is {}, at {label}", side.shown());
                 Some(sentence(&if what.is_empty() { over } else { format!("{what}: {over}") }))
             }
+            Said::InFlight { full, workers, limit, .. } => Some(sentence(&format!(
+                "the model's line holds at most {limit} waiting request(s): at a refusal, {full} answered requests were most often in flight, less the {workers} worker(s)"
+            ))),
             Said::Assume(t) => Some(sentence(t)),
         }
     }
@@ -410,6 +427,20 @@ impl Said {
                 }
                 Ok(())
             }
+            Said::InFlight { runs, full, workers, limit } => {
+                let mut most = None;
+                for key in runs {
+                    let log = ev.logs.get(key).ok_or_else(|| format!("no log {key}"))?;
+                    most = most.max(mode_in_flight_at_refusals(log));
+                }
+                if most != Some(*full) {
+                    return Err(format!("the most common count in flight at a refusal is {most:?}, not {full}"));
+                }
+                if u64::from(*limit) + u64::from(*workers) != *full {
+                    return Err(format!("{full} less {workers} worker(s) is not {limit}"));
+                }
+                Ok(())
+            }
             // Marked as an assumption of the model or a limit of the fit: not a fact about a run.
             Said::Assume(_) => Ok(()),
         }
@@ -442,4 +473,34 @@ pub const LOW: &str = LOW_LOAD;
 /// A comparison helper: `a cmp b` on two measures.
 pub fn compare(a: Measure, cmp: Cmp, b: Measure) -> Said {
     Said::S(Statement::Comparison { a, cmp, b })
+}
+
+/// The most common count (the smallest, on a tie) of answered requests in
+/// flight at a refused arrival of `log`: started before it and not ended by it.
+pub fn mode_in_flight_at_refusals(log: &crate::statement::RunLog) -> Option<u64> {
+    let answered: Vec<(f64, f64)> = log.reqs.iter().filter_map(|r| Some((r.start_ms?, r.end_ms?))).collect();
+    let mut starts: Vec<f64> = answered.iter().map(|a| a.0).collect();
+    let mut ends: Vec<f64> = answered.iter().map(|a| a.1).collect();
+    starts.sort_by(f64::total_cmp);
+    ends.sort_by(f64::total_cmp);
+    let mut counts: Vec<u64> = log
+        .reqs
+        .iter()
+        .filter(|r| !r.admitted)
+        .map(|r| {
+            let t = r.arrival_ms;
+            (starts.partition_point(|&s| s < t).saturating_sub(ends.partition_point(|&e| e <= t))) as u64
+        })
+        .collect();
+    counts.sort_unstable();
+    let mut best: Option<(u64, usize)> = None;
+    let mut i = 0;
+    while i < counts.len() {
+        let j = counts[i..].iter().position(|c| *c != counts[i]).map_or(counts.len(), |k| i + k);
+        if best.is_none_or(|(_, n)| j - i > n) {
+            best = Some((counts[i], j - i));
+        }
+        i = j;
+    }
+    best.map(|b| b.0)
 }
