@@ -94,10 +94,8 @@ fn fit_statements(f: &Fit, ev: &FitLogs) -> Vec<(Kind, Said)> {
     say(
         Kind::Estimate,
         Said::Assume(format!(
-            "the model is a single queue in front of {} identical worker(s), each request holding one for a service time drawn from {}, with {} ms of time outside the server (network, client) added to every answer",
-            f.workers,
-            f.service,
-            fmt_num(f.overhead_ms)
+            "the model is a single queue in front of {} identical worker(s), each request holding one for a service time drawn from {}, with one fixed time outside the server (network, client) added to every answer",
+            f.workers, f.service
         )),
     );
     let low_mean = as_shown(f.low_load.mean_ms);
@@ -179,9 +177,10 @@ fn fit_statements(f: &Fit, ev: &FitLogs) -> Vec<(Kind, Said)> {
     say(
         Kind::Estimate,
         Said::Assume(format!(
-            "the service time's distribution, {}, is the first candidate whose quantiles p10 to p99 lie within {} % of the low-load requests' (docs/fit.md gives the criterion), or the closest when none does",
+            "the service time's distribution, {}, is the first candidate whose quantiles p10 to p99 lie within {} % of {} (docs/fit.md gives the criterion), or the closest when none does",
             f.service,
-            fmt_num(super::service::TOLERANCE * 100.0)
+            fmt_num(super::service::TOLERANCE * 100.0),
+            if f.low_load.requests > 0 { "the low-load requests'" } else { "the lowest load's percentiles" }
         )),
     );
     if let (Some(q), Some(LimitMethod::InFlightAtRefusals)) = (f.queue_limit, f.limit_method) {
@@ -207,7 +206,7 @@ fn fit_statements(f: &Fit, ev: &FitLogs) -> Vec<(Kind, Said)> {
                 (Some(q), _) => format!(
                     "the model's line holds at most {q} waiting request(s), the limit whose engine run gives the file's median at the load with the most refusals; approximate, as the files keep no per-request times"
                 ),
-                (None, _) => "no refusal is in the files, so the model's line is unbounded".to_owned(),
+                (None, _) => "no refusal is recorded in the files, so the model's line is unbounded".to_owned(),
             }),
         );
     }
