@@ -88,7 +88,7 @@ fn a_wrong_statement_is_rejected() {
     let f = fitted(&["hey-c1.csv", "hey-c8q5.csv", "hey-c24q5.csv"]);
     let ev = evidence_for(Subject::Fit(&f));
     let all = statements(Subject::Fit(&f), &ev);
-    let (mut flipped, mut inflight) = (0, 0);
+    let (mut flipped, mut inflight, mut distribution) = (0, 0, 0);
     for (_, s) in &all {
         s.check(&ev).unwrap();
         match s.clone() {
@@ -109,6 +109,18 @@ fn a_wrong_statement_is_rejected() {
                 assert!(bad.check(&ev).is_err(), "accepted {}", bad.render().unwrap());
                 inflight += 1;
             }
+            // Another candidate said to be the criterion's choice.
+            Said::Distribution { candidates, chosen, overhead_ms, max_error, worst_p } => {
+                let bad = Said::Distribution {
+                    chosen: (chosen + 1) % candidates.len(),
+                    candidates,
+                    overhead_ms,
+                    max_error,
+                    worst_p,
+                };
+                assert!(bad.check(&ev).is_err(), "accepted {}", bad.render().unwrap());
+                distribution += 1;
+            }
             Said::Within { loads, within, ok_pct, p99_pct, lead } => {
                 let bad = Said::Within {
                     loads: loads.clone(),
@@ -124,6 +136,7 @@ fn a_wrong_statement_is_rejected() {
     }
     assert!(flipped > 0, "no error to flip");
     assert_eq!(inflight, 1, "the queue limit counted at the refusals is stated");
+    assert_eq!(distribution, 1, "the distribution's choice is stated");
 }
 
 #[test]

@@ -174,15 +174,29 @@ fn fit_statements(f: &Fit, ev: &FitLogs) -> Vec<(Kind, Said)> {
             }
         }
     }
-    say(
-        Kind::Estimate,
-        Said::Assume(format!(
-            "the service time's distribution, {}, is the first candidate whose quantiles p10 to p99 lie within {} % of {} (docs/fit.md gives the criterion), or the closest when none does",
-            f.service,
-            fmt_num(super::service::TOLERANCE * 100.0),
-            if f.low_load.requests > 0 { "the low-load requests'" } else { "the lowest load's percentiles" }
-        )),
-    );
+    if f.low_load.requests > 0 {
+        let c = &f.choice.candidates[f.choice.chosen];
+        say(
+            Kind::Estimate,
+            Said::Distribution {
+                candidates: f.choice.candidates.iter().map(|c| c.service).collect(),
+                chosen: f.choice.chosen,
+                overhead_ms: f.overhead_ms,
+                max_error: c.max_error,
+                worst_p: c.worst_p,
+            },
+        );
+    } else {
+        say(
+            Kind::Estimate,
+            Said::Assume(format!(
+                "the service time's distribution, {}, is the first candidate whose quantiles p10 to p99 lie within {} % of {} (docs/fit.md gives the criterion), or the closest when none does",
+                f.service,
+                fmt_num(super::service::TOLERANCE * 100.0),
+                if f.low_load.requests > 0 { "the low-load requests'" } else { "the lowest load's percentiles" }
+            )),
+        );
+    }
     if let (Some(q), Some(LimitMethod::InFlightAtRefusals)) = (f.queue_limit, f.limit_method) {
         let runs: Vec<String> = f
             .levels
@@ -253,16 +267,18 @@ fn fit_statements(f: &Fit, ev: &FitLogs) -> Vec<(Kind, Said)> {
         );
     }
     let within = f.rows.iter().filter(|r| r.within).count();
-    say(
-        Kind::Verdict,
-        Said::Within {
-            loads: within_loads(f),
-            within,
-            ok_pct: OK_TOLERANCE * 100.0,
-            p99_pct: P99_TOLERANCE * 100.0,
-            lead: if within == f.rows.len() { "Model beside measurement".into() } else { "The fit is poor".into() },
-        },
-    );
+    if !f.rows.is_empty() {
+        say(
+            Kind::Verdict,
+            Said::Within {
+                loads: within_loads(f),
+                within,
+                ok_pct: OK_TOLERANCE * 100.0,
+                p99_pct: P99_TOLERANCE * 100.0,
+                lead: if within == f.rows.len() { "Model beside measurement".into() } else { "The fit is poor".into() },
+            },
+        );
+    }
     for reason in &f.reasons {
         match reason {
             Reason::NotSaturated => {
@@ -350,6 +366,8 @@ fn fit_statements(f: &Fit, ev: &FitLogs) -> Vec<(Kind, Said)> {
                     )),
                 );
             }
+            // Said with its numbers, checked, where the low-load requests are records.
+            Reason::ApproximateDistribution { .. } if f.low_load.requests > 0 => {}
             Reason::ApproximateDistribution { .. } => say(
                 Kind::Poor,
                 Said::Assume(format!(

@@ -186,6 +186,21 @@ pub enum Said {
         /// The limit stated.
         limit: u32,
     },
+    /// The service distribution chosen by the criterion, re-applied to the
+    /// low-load requests' records less the time outside the server.
+    Distribution {
+        /// Candidates in the criterion's order.
+        #[serde(skip)]
+        candidates: Vec<crate::stochastic::ServiceTime>,
+        /// Index of the stated choice.
+        chosen: usize,
+        /// The time outside the server the sample is shifted by, ms.
+        overhead_ms: f64,
+        /// The chosen one's largest relative error, as a fraction.
+        max_error: f64,
+        /// Where.
+        worst_p: f64,
+    },
     /// A marked assumption of the model or limit of the fit (no run's numbers).
     Assume(String),
 }
@@ -220,6 +235,7 @@ impl Said {
             Said::Choice { .. } => "choice",
             Said::Most { .. } => "most",
             Said::InFlight { .. } => "in-flight",
+            Said::Distribution { .. } => "distribution",
             Said::Assume(_) => "assumption",
         }
     }
@@ -295,6 +311,23 @@ impl Said {
             Said::InFlight { full, workers, limit, .. } => Some(sentence(&format!(
                 "the model's line holds at most {limit} waiting request(s): at a refusal, {full} answered requests were most often in flight, less the {workers} worker(s)"
             ))),
+            Said::Distribution { candidates, chosen, max_error, worst_p, .. } => {
+                let names: Vec<String> = candidates.iter().map(ToString::to_string).collect();
+                let c = candidates.get(*chosen)?;
+                let tol = fmt_num(super::service::TOLERANCE * 100.0);
+                let err = format!("{} % at p{}", fmt_num(max_error * 100.0), fmt_num(worst_p * 100.0));
+                Some(sentence(&if *max_error <= super::service::TOLERANCE {
+                    format!(
+                        "the service time's distribution is {c}: of {} in that order, the first whose quantiles p10 to p99 all lie within {tol} % of the low-load requests' less the time outside the server (its largest error {err})",
+                        names.join(", ")
+                    )
+                } else {
+                    format!(
+                        "the service time's distribution is {c}, approximate: none of {} has every quantile p10 to p99 within {tol} % of the low-load requests' less the time outside the server, and this one has the smallest largest error, {err}",
+                        names.join(", ")
+                    )
+                }))
+            }
             Said::Assume(t) => Some(sentence(t)),
         }
     }
@@ -438,6 +471,49 @@ impl Said {
                 }
                 if u64::from(*limit) + u64::from(*workers) != *full {
                     return Err(format!("{full} less {workers} worker(s) is not {limit}"));
+                }
+                Ok(())
+            }
+            Said::Distribution { candidates, chosen, overhead_ms, max_error, worst_p } => {
+                let log = ev.logs.get(LOW_LOAD).ok_or("no low-load requests")?;
+                let mut t: Vec<f64> =
+                    log.reqs.iter().filter_map(|r| r.in_system_ms).map(|v| (v - overhead_ms).max(v * 0.01)).collect();
+                t.sort_by(f64::total_cmp);
+                let errs: Vec<(f64, f64)> = candidates
+                    .iter()
+                    .map(|c| {
+                        let mut worst = (0.0, 0.5);
+                        for p in super::service::CHECKED {
+                            let Some(v) = super::level::quantile(&t, p).filter(|v| *v > 0.0) else { continue };
+                            let e = (c.quantile_ms(p) - v).abs() / v;
+                            if e > worst.0 {
+                                worst = (e, p);
+                            }
+                        }
+                        worst
+                    })
+                    .collect();
+                let tol = super::service::TOLERANCE;
+                let want = errs
+                    .iter()
+                    .position(|e| e.0 <= tol)
+                    .unwrap_or_else(|| (0..errs.len()).min_by(|&a, &b| errs[a].0.total_cmp(&errs[b].0)).unwrap_or(0));
+                if want != *chosen {
+                    return Err(format!("the criterion picks candidate {want}, not {chosen}"));
+                }
+                let (e, p) = errs[want];
+                let shown = fmt_num(max_error * 100.0);
+                let half = crate::claim::equation::last_unit(&shown) / 2.0;
+                if (shown.parse::<f64>().unwrap_or(f64::NAN) - e * 100.0).abs() > half + 1e-9 || p != *worst_p {
+                    return Err(format!(
+                        "the largest error is {} % at p{}, stated {shown} % at p{}",
+                        e * 100.0,
+                        p * 100.0,
+                        worst_p * 100.0
+                    ));
+                }
+                if (e <= tol) != (*max_error <= tol) {
+                    return Err("within the tolerance on one side only".into());
                 }
                 Ok(())
             }
