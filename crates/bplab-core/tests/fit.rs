@@ -193,12 +193,20 @@ fn a_service_that_slows_before_saturation_is_called_poor_with_the_reason() {
     assert!(f.reasons.contains(&fit::Reason::NotSaturated));
     let said = explain(Subject::Fit(&f));
     assert!(
-        said.iter().any(|s| s.kind == Kind::Verdict && s.text.starts_with("The fit is poor at 1 of 2 loads")),
+        said.iter().any(|s| s.kind == Kind::Verdict
+            && s.text.starts_with("The fit is poor:")
+            && s.text.ends_with("at 1 of 2 load(s).")),
         "{said:?}"
     );
     assert!(
         said.iter()
             .any(|s| s.kind == Kind::Poor && s.text.contains("the latency grows with the rate before saturation")),
+        "{said:?}"
+    );
+    // The reason as checked statements: the measured median at the busier
+    // load against the low-load one and against the model's.
+    assert!(
+        said.iter().any(|s| s.kind == Kind::Poor && s.text.contains("is above that of the low-load requests")),
         "{said:?}"
     );
 }

@@ -7,7 +7,9 @@
 //! * [`fit`] estimates the capacity, the service-time distribution (by the
 //!   criterion in [`service`]), the effective worker count and the queue
 //!   limit, then runs the engine at each measured load ([`Fit::rows`]).
-//! * [`explain`] is the one place the fit's sentences are made.
+//! * [`explain`] is the one place the fit's sentences are made: typed
+//!   statements ([`said`]) checked against [`evidence`] (the files' requests
+//!   and the engine's runs, every request logged); one that fails is not said.
 //! * [`record`] derives the limit for a budget with the calculator.
 //! * [`tune`] races the controllers on the fitted service through a deploy.
 //!
@@ -17,6 +19,7 @@
 mod error;
 
 mod estimate;
+pub mod evidence;
 pub mod explain;
 mod level;
 mod limit;
@@ -24,6 +27,7 @@ mod model;
 mod read;
 pub mod record;
 mod report;
+pub mod said;
 pub mod tune;
 
 pub mod service;
