@@ -16,12 +16,12 @@
 //! by failure time, the retries the budget denied. With a bounded slowdown
 //! (`serve --slowdown-for`) that ends inside the window, [`judge`] reads the
 //! timeline with the `metastable` experiment's own rule
-//! ([`bplab_core::metastable::Rule`]): stuck, or recovered after how long,
+//! ([`bplab_core::stochastic::Rule`]): stuck, or recovered after how long,
 //! for the live windows and the model's alike.
 
 use std::fmt::Write as _;
 
-use bplab_core::metastable::{HEALTHY_SHARE, Rule, Verdict};
+use bplab_core::stochastic::{HEALTHY_SHARE, Rule, Verdict};
 use bplab_core::stochastic::Window as Tick;
 
 use crate::flags::WholeFlag;

@@ -15,7 +15,6 @@ pub(super) mod plots;
 mod policy;
 mod presets;
 mod sim;
-mod verdict;
 
 use std::sync::{Arc, Mutex};
 
@@ -27,7 +26,7 @@ pub use policy::{BACKOFF_CAP_MS, BUDGET_FLOOR_RPS, BUDGET_MAX_TOKENS, POLICIES, 
 pub use sim::{Backoff, Client, RetryBudget, Throttle, Totals, Window, World, simulate};
 pub use phase::boundary;
 pub use presets::{PRESETS, Preset};
-pub use verdict::{HEALTHY_SHARE, Rule, Verdict};
+pub use crate::stochastic::{HEALTHY_SHARE, Rule, Verdict};
 
 use super::{ChartSpec, Estimate, Exec, Experiment, ExperimentId, RunTally, par_map, poisson_bound};
 use crate::error::ConfigError;

@@ -1,10 +1,12 @@
-//! Reading a timeline: did the system come back after the trigger, and
-//! when (the rule is stated in `docs/metastable.md`)? Also the three
-//! presets' predicates, on the same windows.
+//! Reading an engine timeline: did the system come back after a trigger,
+//! and when (the rule is stated in `docs/metastable.md`)? Also the
+//! metastable presets' predicates, on the same windows. It lives with the
+//! engine because the model's runs and the live load tool's measured
+//! timeline are judged by this one rule.
 
 use serde::Serialize;
 
-use super::sim::Window;
+use super::Window;
 
 /// A window is healthy when its goodput is at least this share of what the
 /// callers offer when nothing fails (`min(load, capacity)`), or when nothing
