@@ -71,7 +71,7 @@ fn a02_the_exact_multi_worker_bound() {
     let (from, to) = (last * l.at.width_ms, (last + 1.0) * l.at.width_ms);
     assert!(from < 96.0 + 1e-9 && to > 96.0 - 12.0, "longest answer in {from}..{to} ms, bound 96 ms");
     let t = text("lesson", &[("workers", "4"), ("service", "fixed:12"), ("limit", "29")]);
-    assert!(t.contains("(ceil(29 / 4) + 1) service times") && !t.contains("limit / workers + 1"), "{t}");
+    assert!(t.contains("(ceil(29 / 4) + 1) × 12 ms = 108 ms") && !t.contains("limit / workers + 1"), "{t}");
     let t =
         text("adaptive", &[("workers", "4"), ("service", "fixed:12"), ("rate-schedule", "300"), ("budget-ms", "100")]);
     assert!(t.contains("(ceil(") && t.contains("fixed-service bound"), "{t}");
@@ -131,7 +131,8 @@ fn a05_wait_is_not_time_in_the_system() {
     let t = text("adaptive", &[]);
     assert!(t.contains("worst time in the system behind that limit") && !t.contains("worst wait behind"), "{t}");
     let t = text("lesson", &[("limit", "0")]);
-    assert!(t.contains("queue limit of 0 lets no line form") && !t.contains("grows until the limit"), "{t}");
+    // No line forms at limit 0: the bound is one service time, and nothing "grows".
+    assert!(t.contains("(ceil(0 / 1) + 1) × 21 ms = 21 ms") && !t.contains("grows until the limit"), "{t}");
     let t = text("shaping", &[]);
     // T9 (second audit): the token-bucket threshold is gone; the wait at the server is bounded.
     assert!(

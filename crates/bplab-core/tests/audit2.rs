@@ -38,7 +38,7 @@ fn t04_no_equation_joins_milliseconds_and_rates() {
 #[test]
 fn t06_a_share_of_what_it_admits_divides_by_admissions() {
     let t = text("admission", &[("plateau-limit", "40")]);
-    // 459 late of 519 admitted: 88.44 %, not the 69.86 % of arrivals.
+    // 459 late of 519 admitted, divided by the admitted, not by all arrivals.
     assert!(t.contains("share of admitted requests served late at limit 40 on the bursty curve is 88.44 %"), "{t}");
     assert!(!t.contains("69.86 %") && !t.contains("of what it admits"), "{t}");
     let t = text("admission", &[("limits", "28,40,none")]);

@@ -24,7 +24,7 @@ pub use scenario::{Caps, Scenario};
 use crate::params::{ParamSet, ParamSpec};
 use crate::table::TableSpec;
 pub(crate) use scenario::Estimate;
-pub(crate) use shared::{argmax, deadline_covers_service, poisson_bound, rps, step, strings};
+pub(crate) use shared::{argmax, deadline_covers_service, poisson_bound, rps};
 
 /// Declares the experiments: `Variant => module::{ParamsType, ReportType}`,
 /// in page order. Each module provides `DEF`, `check(&ParamsType)`,

@@ -1,17 +1,7 @@
-//! Small pieces every experiment module uses: explanation builders and the
-//! Poisson work bound.
+//! Small pieces every experiment module uses: the largest of a list, rates
+//! for display and the Poisson work bound.
 
-use crate::calc::{Step, fmt_num};
-
-/// One derivation step.
-pub(crate) fn step(label: &str, formula: &str, substituted: String, value: String) -> Step {
-    Step { label: label.into(), formula: formula.into(), substituted, value, eq: None }
-}
-
-/// Owned copies of fixed sentences.
-pub(crate) fn strings(items: &[&str]) -> Vec<String> {
-    items.iter().map(|s| (*s).to_owned()).collect()
-}
+use crate::calc::fmt_num;
 
 /// Index of the largest value (the first of ties); `None` when empty.
 pub(crate) fn argmax(values: impl IntoIterator<Item = f64>) -> Option<usize> {

@@ -53,7 +53,7 @@ pub fn clause(s: &Statement) -> Option<String> {
                 return None;
             }
             let mut t =
-                format!("{} is {}, within {what}: {} = {}", m.subject(), m.shown(), bound.substituted(), bound.shown());
+                format!("{} is {}, within {what}: {} {}", m.subject(), m.shown(), bound.substituted(), equals(&bound.shown()));
             if !pre.is_empty() {
                 t.push_str(" (for ");
                 t.push_str(&pre.iter().map(|p| p.text.as_str()).collect::<Vec<_>>().join(" and "));
@@ -81,7 +81,7 @@ pub fn clause(s: &Statement) -> Option<String> {
             t
         }
         Statement::Arith { label, formula, eq } => {
-            format!("{label}: {formula} = {} = {}", eq.substituted(), eq.shown())
+            format!("{label}: {formula} = {} {}", eq.substituted(), equals(&eq.shown()))
         }
         Statement::Result { what, eq } => format!("{} {what}", eq.shown()),
         Statement::Relation { a_label, a, cmp, b_label, b } => {
@@ -91,7 +91,7 @@ pub fn clause(s: &Statement) -> Option<String> {
                 if sub == shown || sub == shown.trim_start_matches("≈ ") {
                     format!("{l} ({shown})")
                 } else {
-                    format!("{l} ({sub} = {shown})")
+                    format!("{l} ({sub} {})", equals(&shown))
                 }
             };
             format!("{} is {} {}", side(a_label, a), cmp_words(*cmp), side(b_label, b))
@@ -112,4 +112,10 @@ pub fn render(s: &Statement) -> Option<String> {
     let mut chars = c.chars();
     let first = chars.next()?;
     Some(format!("{}{}.", first.to_uppercase(), chars.as_str()))
+}
+
+/// "= 11", or "≈ 11" when the shown result was rounded (it already carries
+/// its "≈ "): a rounded result is never written "= ≈ 11".
+fn equals(shown: &str) -> String {
+    if shown.starts_with("≈ ") { shown.to_owned() } else { format!("= {shown}") }
 }
