@@ -52,8 +52,13 @@ pub fn clause(s: &Statement) -> Option<String> {
             if !pre.iter().all(|p| p.cond.holds()) {
                 return None;
             }
-            let mut t =
-                format!("{} is {}, within {what}: {} {}", m.subject(), m.shown(), bound.substituted(), equals(&bound.shown()));
+            let mut t = format!(
+                "{} is {}, within {what}: {} {}",
+                m.subject(),
+                m.shown(),
+                bound.substituted(),
+                equals(&bound.shown())
+            );
             if !pre.is_empty() {
                 t.push_str(" (for ");
                 t.push_str(&pre.iter().map(|p| p.text.as_str()).collect::<Vec<_>>().join(" and "));

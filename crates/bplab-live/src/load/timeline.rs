@@ -21,8 +21,8 @@
 
 use std::fmt::Write as _;
 
-use bplab_core::stochastic::{HEALTHY_SHARE, Rule, Verdict};
 use bplab_core::stochastic::Window as Tick;
+use bplab_core::stochastic::{HEALTHY_SHARE, Rule, Verdict};
 
 use crate::flags::WholeFlag;
 use crate::load::tally::Outcome;
