@@ -74,7 +74,7 @@ fn a02_the_exact_multi_worker_bound() {
     assert!(t.contains("(ceil(29 / 4) + 1) × 12 ms = 108 ms") && !t.contains("limit / workers + 1"), "{t}");
     let t =
         text("adaptive", &[("workers", "4"), ("service", "fixed:12"), ("rate-schedule", "300"), ("budget-ms", "100")]);
-    assert!(t.contains("(ceil(") && t.contains("fixed-service bound"), "{t}");
+    assert!(t.contains("(ceil(") && t.contains("for a fixed service time"), "{t}");
     let t = text("adaptive", &[("service", "exp:21")]);
     assert!(t.contains("this run's service varies"), "{t}");
 }
