@@ -93,15 +93,28 @@ pub fn run_logged(
     limit: Limit,
     log: &mut impl FnMut(crate::statement::Req),
 ) -> AdmissionOutcome {
+    run_iter(s, arrivals.iter().copied(), limit, log)
+}
+
+/// [`run_logged`] over arrivals made as the pass reaches them (sorted, ms),
+/// so a caller that can generate them (an evenly spaced curve) needs no list:
+/// the same pass, the same bytes.
+pub fn run_iter(
+    s: &AdmissionSettings,
+    arrivals: impl IntoIterator<Item = f64>,
+    limit: Limit,
+    log: &mut impl FnMut(crate::statement::Req),
+) -> AdmissionOutcome {
     use crate::statement::Req;
     let deadline = f64::from(s.deadline_ms);
     let service = f64::from(s.service_ms);
     let bound = limit.bound();
     let mut server = FifoServer::new(s.service_ms, s.deadline_ms);
     let mut hist = LatencyHistogram::new();
-    let (mut goodput, mut late, mut rejected) = (0u64, 0u64, 0u64);
+    let (mut n, mut goodput, mut late, mut rejected) = (0u64, 0u64, 0u64, 0u64);
     let mut max_sojourn_ms = 0.0f64;
-    for &t in arrivals {
+    for t in arrivals {
+        n += 1;
         if server.occupancy_ahead(t) >= bound {
             rejected += 1;
             log(Req::refused(t, deadline, 0));
@@ -117,7 +130,6 @@ pub fn run_logged(
             late += 1;
         }
     }
-    let n = arrivals.len() as u64;
     let secs = f64::from(s.duration_ms) / 1000.0;
     let served = goodput + late;
     let utilization =

@@ -17,9 +17,7 @@ use serde::Serialize;
 use super::{ChartSpec, Estimate, Exec, Experiment, ExperimentId, RunTally, par_map, poisson_bound};
 use crate::arrivals::Curve;
 use crate::error::ConfigError;
-use crate::models::admission::{AdmissionOutcome, AdmissionSettings, Limit};
-use crate::models::{FifoServer, pct};
-use crate::numerics::LatencyHistogram;
+use crate::models::admission::{self, AdmissionOutcome, AdmissionSettings, Limit};
 use crate::stochastic::{Server, ServiceTime, Setup, Summary};
 use crate::table::{Row, Table, TableSpec};
 pub use params::{LESSON_QUEUE_LIMIT, LessonParams};
@@ -218,7 +216,7 @@ fn deterministic(p: &LessonParams, svc: ServiceTime, rate: f64) -> AdmissionOutc
 /// `d = s.duration_ms`, to the bit, without the list of arrivals: they are
 /// made as the pass reaches them (`t = 0; t += 1000 / rate` while `t < d`,
 /// the flat curve's one tile), so a long window costs no memory. The pass
-/// is `admission::run`'s (a test holds the two equal).
+/// is `admission::run`'s own (`run_iter`; a test holds the two equal).
 fn admission_flat(s: &AdmissionSettings, rate_rps: f64, limit: Limit) -> AdmissionOutcome {
     let duration_ms = s.duration_ms.max(1);
     let end = f64::from(duration_ms);
@@ -231,46 +229,7 @@ fn admission_flat(s: &AdmissionSettings, rate_rps: f64, limit: Limit) -> Admissi
             now
         })
     });
-    let service = f64::from(s.service_ms);
-    let bound = limit.bound();
-    let mut server = FifoServer::new(s.service_ms, s.deadline_ms);
-    let mut hist = LatencyHistogram::new();
-    let (mut n, mut goodput, mut late, mut rejected) = (0u64, 0u64, 0u64, 0u64);
-    let mut max_sojourn_ms = 0.0f64;
-    for t in arrivals {
-        n += 1;
-        if server.occupancy_ahead(t) >= bound {
-            rejected += 1;
-            continue;
-        }
-        let done = server.serve(t, t);
-        hist.record_ms(done.sojourn_ms);
-        max_sojourn_ms = max_sojourn_ms.max(done.sojourn_ms);
-        if done.on_time {
-            goodput += 1;
-        } else {
-            late += 1;
-        }
-    }
-    let secs = f64::from(s.duration_ms) / 1000.0;
-    let served = goodput + late;
-    let utilization =
-        if n == 0 { 0.0 } else { (100.0 * served as f64 * service / f64::from(s.duration_ms)).min(100.0) };
-    AdmissionOutcome {
-        limit,
-        offered_rps: n as f64 / secs,
-        goodput_rps: goodput as f64 / secs,
-        reject_pct: pct(rejected, n),
-        served_late_pct: pct(late, n),
-        p50_ms: hist.value_at_percentile(50.0),
-        p99_ms: hist.value_at_percentile(99.0),
-        utilization_pct: utilization,
-        arrivals: n,
-        goodput,
-        late,
-        rejected,
-        max_sojourn_ms,
-    }
+    admission::run_iter(s, arrivals, limit, &mut |_| {})
 }
 
 pub(super) fn run(p: &LessonParams, exec: &dyn Exec) -> LessonReport {
