@@ -263,7 +263,8 @@ impl Littles {
                 *slot = *v;
                 c.set_value(&fmt_num(*v));
             }
-            set(&self.outputs, 1, &r.explanation.answer);
+            // The answer is one stated sentence; the readout shows it without its full stop.
+            set(&self.outputs, 1, r.explanation.answer.trim_end_matches('.'));
             if self.shown[0].as_ref() != Some(&r.explanation) {
                 let _ = explain::render(&self.doc, &self.explain_law, &r.explanation);
                 self.shown[0] = Some(r.explanation);
