@@ -6,14 +6,20 @@ const put = (name, text) => {
 };
 
 try {
+  // record_limit is the number to ship (its worst time fits the budget);
+  // queue_limit is the lesson's half-up figure, shown beside it as the lesson's.
   const one = limit({ workers: 1, budget_ms: 230, service_ms: 21 });
-  put('limit-1', String(one.queue_limit));
-  put('limit-4', String(limit({ workers: 4, budget_ms: 230, service_ms: 12 }).queue_limit));
+  const four = limit({ workers: 4, budget_ms: 230, service_ms: 12 });
+  put('limit-1', String(one.record_limit));
+  put('half-up-1', String(one.queue_limit));
+  put('why-1', one.explanation.answer);
+  put('limit-4', String(four.record_limit));
+  put('half-up-4', String(four.queue_limit));
   const law = littles({ arrivals_rps: one.capacity_rps, latency_ms: 230 });
   put('capacity', one.capacity_rps.toFixed(1));
   put('in-flight', law.in_flight.toFixed(2));
   // One rate, one replica: the first data row of lesson-sweep.csv.
-  const r = run('lesson', { limit: 10, rate: 100, replicas: 1 });
+  const r = run('lesson', { limit: one.record_limit, rate: 100, replicas: 1 });
   const [header, row] = r.tables['lesson-sweep.csv'].trim().split('\n');
   const cell = (col) => row.split(',')[header.split(',').indexOf(col)];
   put('ok-100', cell('ok_per_sec'));

@@ -326,6 +326,11 @@ impl ParamValue for Option<u32> {
 
 impl ParamValue for Vec<f64> {
     fn parse(spec: &ParamSpec, text: &str) -> Result<Self, ConfigError> {
+        // A list of reals whose model counts whole units (collapse's rates)
+        // says so in its kind, and is refused here as its help says.
+        if spec.kind == ParamKind::IntList {
+            return spec.list(text, |t| spec.int(t, t).map(f64::from));
+        }
         spec.list(text, |t| spec.real(t, t))
     }
     fn show(&self) -> String {

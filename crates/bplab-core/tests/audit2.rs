@@ -186,3 +186,22 @@ fn fuzz_case_47690_a_p99_clamped_at_60_s_is_not_stated() {
     );
     assert!(!t.contains("60031"), "{t}");
 }
+
+#[test]
+fn t33_the_collapse_rates_help_says_what_is_accepted() {
+    // `bplab run collapse --offered 0.5` was refused as "whole numbers from 1"
+    // while the help said "each above 0 to 1000000".
+    let e = EXPERIMENTS.iter().find(|e| e.name == "collapse").expect("collapse");
+    let p = Experiment::get(e.id).defaults();
+    let spec = p.specs().iter().find(|s| s.name == "offered").expect("offered");
+    let help = spec.accepted();
+    assert!(help.contains("whole numbers") && help.contains("from 1 to 1000000"), "{help}");
+    for bad in ["0.5", "1.5", "100,0.5"] {
+        let mut q = p.clone();
+        let err = q.apply(&[("offered", bad)]).expect_err(bad).to_string();
+        let item = bad.rsplit(',').next().unwrap_or(bad);
+        assert!(err.contains(&format!("'{item}'")) && err.contains(&help), "{bad}: {err}");
+    }
+    let mut q = p.clone();
+    q.apply(&[("offered", "1,1000000")]).expect("the range's ends");
+}

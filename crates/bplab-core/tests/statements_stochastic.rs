@@ -307,3 +307,13 @@ fn every_sentence_at_2000_fuzzed_settings_is_a_statement() {
     eprintln!("{done} sets drawn, {ran} ran");
     assert!(ran > 0);
 }
+
+#[test]
+fn t5_the_tagline_does_not_call_a_busy_server_idle() {
+    // At the defaults the headline's rate keeps the server 84 % busy, and for
+    // more than one worker the reference is not the same server (T7).
+    let e = EXPERIMENTS.iter().find(|e| e.name == "lesson").expect("lesson");
+    assert!(!e.lesson.contains("idle") && !e.lesson.contains("the same server"), "{}", e.lesson);
+    let busy = report("lesson", &[]).explanations().iter().map(|e| e.to_text()).collect::<String>();
+    assert!(!busy.contains("idle"), "{busy}");
+}

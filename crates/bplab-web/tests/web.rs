@@ -131,6 +131,11 @@ async fn every_widget_mounts_with_labelled_controls() {
         }
     }
     assert!(text("littles-record").contains("What would reverse it."));
+    // explanations-2 T3: the intro names the deadline-safe rule the readout
+    // ships, and the lesson's half-up formula only as the lesson's.
+    let intro =
+        by_id("w-littles").query_selector(".lesson").unwrap().and_then(|e| e.text_content()).unwrap_or_default();
+    assert!(intro.contains("fits the budget") && !intro.contains("The limit a latency budget allows:"), "{intro}");
     for o in ["littles-out-0", "admission-out-0", "priority-out-0"] {
         assert!(by_id(o).get_attribute("aria-labelledby").is_some(), "{o} has an accessible name");
     }

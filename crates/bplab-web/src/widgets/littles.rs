@@ -362,7 +362,7 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query, extras: Extras) -> Res
         NAME,
         "Little's law and the limit",
         "Post 2 and the course lesson",
-        "L = λ × W: give two, get the third. The limit a latency budget allows: workers × (budget − service) / service queued, or capacity × budget in the system.",
+        "L = λ × W: give two, get the third. The queue limit a latency budget allows is the largest whose worst time in the system, (ceil(queue / workers) + 1) × service, fits the budget; the course lesson's workers × (budget − service) / service, rounded half-up, can be one past it.",
     )?;
     let sec = &sh.section;
     let question = crate::question::mount(doc, sec, NAME, extras.question)?;

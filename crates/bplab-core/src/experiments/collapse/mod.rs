@@ -65,7 +65,7 @@ fn whole_rates(p: &CollapseParams) -> Result<Vec<u32>, ConfigError> {
             if r.fract() == 0.0 && r >= 1.0 {
                 Ok(r as u32)
             } else {
-                let s = crate::params::OFFERED;
+                let s = params::WHOLE_OFFERED;
                 Err(ConfigError::OutOfRange {
                     param: s.name,
                     value: r.to_string(),

@@ -5,6 +5,11 @@ use crate::params::{
     ParamKind, ParamSpec, Range, SERVICE_MS, main, span,
 };
 
+/// The sweep's offered rates: Post 1's model counts whole arrivals per
+/// second, so its help says what its validator accepts.
+pub(super) const WHOLE_OFFERED: ParamSpec =
+    ParamSpec { kind: ParamKind::IntList, range: Range::from_to(1.0, 1_000_000.0), ..OFFERED };
+
 crate::experiment_params! {
     /// Post 1's sweep: flat offered loads into an unbounded queue, without
     /// and with retries.
@@ -16,7 +21,7 @@ crate::experiment_params! {
         /// Run window, ms.
         duration_ms: u32 = ARTICLE_DURATION_MS, DURATION_MS;
         /// Flat offered loads, rps (whole numbers for this sweep).
-        offered_rps: Vec<f64> = vec![25.0, 50.0, 75.0, 90.0, 100.0, 110.0, 125.0, 150.0, 200.0, 300.0], OFFERED;
+        offered_rps: Vec<f64> = vec![25.0, 50.0, 75.0, 90.0, 100.0, 110.0, 125.0, 150.0, 200.0, 300.0], WHOLE_OFFERED;
         /// Occupancy at which an attempt is rejected.
         queue_capacity: u32 = 100_000, ParamSpec {
             name: "queue-capacity",

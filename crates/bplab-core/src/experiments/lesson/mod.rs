@@ -18,6 +18,7 @@ use super::{ChartSpec, Estimate, Exec, Experiment, ExperimentId, RunTally, par_m
 use crate::arrivals::Curve;
 use crate::error::ConfigError;
 use crate::models::admission::{self, AdmissionOutcome, AdmissionSettings, Limit};
+use crate::params::QueueLimit;
 use crate::stochastic::{Server, ServiceTime, Setup, Summary};
 use crate::table::{Row, Table, TableSpec};
 pub use params::{LESSON_QUEUE_LIMIT, LessonParams};
@@ -30,7 +31,7 @@ pub(super) const DEF: Experiment = Experiment {
     title: "Random arrivals",
     post: "Course lesson: Ship a number you measured",
     dir: "lesson",
-    lesson: "Random arrivals queue below capacity: the same server the evenly spaced reference model calls idle has a tail.",
+    lesson: "Below capacity evenly spaced arrivals never wait; random arrivals at the same rate can, and their latency has a tail.",
     tables: &TABLES,
     charts: &CHARTS,
     params: LessonParams::SPECS,
@@ -203,6 +204,27 @@ fn fastest_ms(svc: ServiceTime) -> f64 {
     }
 }
 
+/// The longest time in the system the model allows an answered request:
+/// the client timeout, and with a bounded service and a queue limit `q`
+/// also `(ceil(q / workers) + 1)` slowest services (at most `ceil(q /
+/// workers)` services ahead of it on each worker, then its own).
+fn longest_ms(p: &LessonParams, svc: ServiceTime) -> f64 {
+    let timeout = f64::from(p.client_timeout_ms);
+    let slowest = match svc {
+        ServiceTime::Fixed { ms } => ms,
+        ServiceTime::Mix { base_ms, slow_pct, factor } if slow_pct > 0.0 => base_ms * factor.max(1.0),
+        ServiceTime::Mix { base_ms, .. } => base_ms,
+        _ => return timeout,
+    };
+    match p.door_limit {
+        QueueLimit::N(q) => {
+            let rounds = f64::from(q.div_ceil(p.workers.max(1)));
+            timeout.min((rounds + 1.0) * slowest)
+        }
+        QueueLimit::Off => timeout,
+    }
+}
+
 fn deterministic(p: &LessonParams, svc: ServiceTime, rate: f64) -> AdmissionOutcome {
     let duration_ms = (p.seconds * 1000.0).clamp(1.0, f64::from(u32::MAX)) as u32;
     let service_ms = libm::round(svc.mean_ms() / f64::from(p.workers)).clamp(1.0, f64::from(u32::MAX)) as u32;
@@ -252,9 +274,10 @@ pub(super) fn run(p: &LessonParams, exec: &dyn Exec) -> LessonReport {
                 rate_rps: rate,
                 ok_per_sec: Interval::of(&replicas.iter().map(|r| r.ok_per_sec).collect::<Vec<_>>())
                     .within(0.0, f64::INFINITY),
-                // An answered p99 lies between the fastest service and the client timeout.
+                // An answered p99 lies between the fastest service and the longest
+                // time the model allows: the client timeout, or the line's worst time.
                 p99_ms: Interval::of(&replicas.iter().filter_map(|r| r.p99_ms).collect::<Vec<_>>())
-                    .within(fastest_ms(svc), f64::from(p.client_timeout_ms).max(fastest_ms(svc))),
+                    .within(fastest_ms(svc), longest_ms(p, svc).max(fastest_ms(svc))),
                 replicas,
                 deterministic: det,
             }
@@ -398,6 +421,29 @@ mod tests {
         }
     }
 
+    /// explanations-2 T1: with fixed service and a queue limit no answer takes
+    /// longer than `(ceil(q / workers) + 1)` services, so the p99's interval
+    /// may not reach past it (at the defaults: 11 × 21 = 231 ms, not 252.8).
+    #[test]
+    fn the_p99_interval_stays_within_the_longest_time_the_model_allows() {
+        let base = LessonParams::default();
+        let worst = |p: &LessonParams| match (p.service, p.door_limit) {
+            (ServiceTime::Fixed { ms }, QueueLimit::N(q)) => {
+                (f64::from(q.div_ceil(p.workers)) + 1.0) * ms
+            }
+            _ => f64::from(p.client_timeout_ms),
+        };
+        for (workers, limit) in [(base.workers, base.door_limit), (2, QueueLimit::N(5)), (1, QueueLimit::N(0))] {
+            let p = LessonParams { workers, door_limit: limit, ..base.clone() };
+            let bound = worst(&p).min(f64::from(p.client_timeout_ms));
+            for r in run(&p, &crate::experiments::exec::Sequential).rates {
+                let i = r.p99_ms;
+                assert!(i.hi <= bound + 1e-9, "{workers} workers, {limit:?}, {} rps: hi {} > {bound}", r.rate_rps, i.hi);
+                assert!(i.lo <= i.hi, "{i:?}");
+            }
+        }
+    }
+
     /// The row and the latencies the old way: every request kept, then summarised.
     fn kept(p: &LessonParams, rate: f64, seed: u64) -> (Summary, Vec<f64>) {
         let setup = Setup::poisson(rate, p.service, server(p), p.seconds * 1000.0, seed);
@@ -423,7 +469,7 @@ mod tests {
             let p = LessonParams {
                 service: service.parse().unwrap(),
                 workers,
-                door_limit: limit.map_or(crate::params::QueueLimit::Off, crate::params::QueueLimit::N),
+                door_limit: limit.map_or(QueueLimit::Off, QueueLimit::N),
                 seconds: 30.0,
                 client_timeout_ms: 500,
                 ..base.clone()
