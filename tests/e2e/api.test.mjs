@@ -23,7 +23,7 @@ test('examples/lesson.html fills its sentences from the API', async () => {
   // (bplab limit ships 9 and 72 here; 10 and 73 pass the budget).
   assert.equal(await span('limit-1').textContent(), '9');
   assert.equal(await span('half-up-1').textContent(), '10');
-  assert.match(await span('why-1').textContent(), /^Admission limit: 9 queued requests is the largest queue .* 231 ms\) is above the budget \(230 ms\)\.$/);
+  assert.match(await span('why-1').textContent(), /^9 queued requests is the largest queue .* 231 ms\) is above the budget \(230 ms\)\.$/);
   assert.equal(await span('limit-4').textContent(), '72');
   assert.match(await page.locator('#four').textContent(), /^With four workers at 12 ms the limit to ship is 72 \(the lesson's half-up figure: 73\)\.$/);
   assert.equal(await span('capacity').textContent(), '47.6');

@@ -149,7 +149,7 @@ test('the URL form qj= carries a question; old q= links keep working; the length
   assert.match(page.url(), /[?&]qj=[\w-]+/, 'the question stays in the link');
   await done(page);
   const old = await served('?embed=littles&q=check-limit');
-  assert.match(await old.locator('#littles-q-legend').textContent(), /deploy the limit of ten/);
+  assert.match(await old.locator('#littles-q-legend').textContent(), /deploy the lesson's limit of ten/);
   await done(old);
   const long = await served(`?embed=littles&qj=${'A'.repeat(6001)}`);
   assert.match(await long.locator('#littles-q-msg').textContent(), /qj: 6001 characters is too long; at most 6000/);
@@ -208,6 +208,9 @@ async function build(page) {
     await fill(page, `Option ${'ABCDEF'[i]}: text`, t);
     await fill(page, `Option ${'ABCDEF'[i]}: value (number, $name or {"kind": …})`, v);
     await fill(page, `Option ${'ABCDEF'[i]}: why it is right or wrong`, w);
+    // This question is marked by the closest value: the template's outcomes and reasons go.
+    await fill(page, `Option ${'ABCDEF'[i]}: its outcome holds when (condition, e.g. ["$right", ">", 10])`, '');
+    await fill(page, `Option ${'ABCDEF'[i]}: its reason holds when (condition)`, '');
   }
   await fill(page, 'Right option: the one whose value is closest to', '$right');
   // Parameters with the widget's own controls, in the preview, once it has settled.
@@ -278,6 +281,11 @@ test('D6: a package field typed right after a question edit still rebuilds the p
   await page.goto(`${srv.url}?build`);
   await page.locator('#littles-q-legend').waitFor();
   await page.waitForFunction(() => !document.getElementById('b-preview').hasAttribute('aria-busy'));
+  // The template is the built-in question, marked by its options' outcomes and reasons.
+  assert.ok(await page.locator('#b-msg').isHidden(), await page.locator('#b-msg').textContent());
+  const template = JSON.parse(await page.locator('#b-json').inputValue());
+  assert.deepEqual(template.answer, { statements: { otherwise: 'At these settings no option holds.' } });
+  assert.deepEqual(template.options[0].outcome, ['$right', '>', 10]);
   // The prompt, then at once (well within the builder's wait) the title and the mastery score.
   await page.getByLabel('Prompt (text; a JSON list makes conditional text)', { exact: true }).fill('Edited: {workers} workers. How many may wait?');
   await page.getByLabel('Lesson title (SCORM)', { exact: true }).fill('A title typed right after');

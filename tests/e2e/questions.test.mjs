@@ -13,7 +13,7 @@ const { done } = L;
 
 const verdict = (page, w) => page.locator(`#${w}-q-verdict`);
 
-test('the Check on littles: 72 (the number the record ships) computed by the calculator; two workers move the options' number', async () => {
+test("the Check on littles: 72 (the number the record ships) computed by the calculator; two workers move the options' number", async () => {
   const page = await open('?embed=littles&q=check-limit');
   const group = page.getByRole('radiogroup', { name: /deploy the lesson's limit of ten queued requests to production/ });
   assert.match(await group.getAttribute('aria-labelledby'), /littles-q-legend/);

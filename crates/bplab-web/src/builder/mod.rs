@@ -37,6 +37,10 @@ struct Row {
     text: HtmlInputElement,
     value: HtmlInputElement,
     why: HtmlInputElement,
+    /// The option's outcome and reason, each a condition evaluated on the
+    /// widget's run (a statements answer: right only when both hold).
+    outcome: HtmlInputElement,
+    reason: HtmlInputElement,
 }
 
 struct Builder {
@@ -47,6 +51,8 @@ struct Builder {
     vars: HtmlTextAreaElement,
     rows: Vec<Row>,
     answer: HtmlInputElement,
+    /// A statements answer's text when no option's outcome and reason hold.
+    otherwise: HtmlInputElement,
     title: HtmlInputElement,
     mastery: HtmlInputElement,
     msg: Element,
@@ -124,25 +130,39 @@ impl Builder {
             } else {
                 format!(", \"value\": {}", json_or_text(&r.value.value()))
             };
+            let mut stated = String::new();
+            for (key, f) in [("outcome", &r.outcome), ("reason", &r.reason)] {
+                if !f.value().trim().is_empty() {
+                    stated.push_str(&format!(", \"{key}\": {}", json_or_text(&f.value())));
+                }
+            }
             let text = r.text.value();
             let why = r.why.value();
             options.push(format!(
-                "    {{ \"text\": {}{value}, \"why\": {} }}",
+                "    {{ \"text\": {}{value}{stated}, \"why\": {} }}",
                 json_or_text(&text),
                 json_or_text(&why)
             ));
         }
+        // Options that state an outcome and a reason are marked by them;
+        // otherwise the option whose value is closest is right.
+        let statements =
+            self.rows.iter().any(|r| !r.outcome.value().trim().is_empty() || !r.reason.value().trim().is_empty());
+        let answer = if statements {
+            format!("{{ \"statements\": {{ \"otherwise\": {} }} }}", s(&self.otherwise.value()))
+        } else {
+            format!("{{ \"closest\": {} }}", json_or_text(&self.answer.value()))
+        };
         let vars = if self.vars.value().trim().is_empty() { "{}".to_owned() } else { self.vars.value() };
         let prompt = self.prompt.value();
         let prompt = if prompt.trim_start().starts_with('[') { json_or_text(&prompt) } else { s(&prompt) };
         format!(
-            "{{\n  \"id\": {},\n  \"widget\": {},\n  \"params\": {{ {} }},\n  \"prompt\": {prompt},\n  \"vars\": {},\n  \"options\": [\n{}\n  ],\n  \"answer\": {{ \"closest\": {} }}\n}}",
+            "{{\n  \"id\": {},\n  \"widget\": {},\n  \"params\": {{ {} }},\n  \"prompt\": {prompt},\n  \"vars\": {},\n  \"options\": [\n{}\n  ],\n  \"answer\": {answer}\n}}",
             s(&self.id.value()),
             s(&self.widget.value()),
             params.join(", "),
             vars.trim(),
             options.join(",\n"),
-            json_or_text(&self.answer.value())
         )
     }
 
@@ -199,8 +219,13 @@ impl Builder {
             r.text.set_value(&texty(o.and_then(|o| o.get("text"))));
             r.value.set_value(&texty(o.and_then(|o| o.get("value"))));
             r.why.set_value(&texty(o.and_then(|o| o.get("why"))));
+            r.outcome.set_value(&texty(o.and_then(|o| o.get("outcome"))));
+            r.reason.set_value(&texty(o.and_then(|o| o.get("reason"))));
         }
-        self.answer.set_value(&texty(get("answer").and_then(|a| a.get("closest"))));
+        let answer = get("answer");
+        self.answer.set_value(&texty(answer.and_then(|a| a.get("closest"))));
+        let otherwise = answer.and_then(|a| a.get("statements")).and_then(|st| st.get("otherwise"));
+        self.otherwise.set_value(&texty(otherwise));
         let title = widget_titles().into_iter().find(|(n, _)| *n == w).map(|(_, t)| t).unwrap_or_default();
         self.title.set_value(&format!("bplab: {title}"));
         let params: Vec<(String, String)> = match get("params") {
@@ -351,10 +376,26 @@ pub fn start(root: &Element) -> Result<(), JsValue> {
                 &format!("b-opt-{i}-why"),
                 &format!("Option {letter}: why it is right or wrong"),
             )?,
+            outcome: field(
+                &doc,
+                &fs,
+                "input",
+                &format!("b-opt-{i}-outcome"),
+                &format!("Option {letter}: its outcome holds when (condition, e.g. [\"$right\", \">\", 10])"),
+            )?,
+            reason: field(
+                &doc,
+                &fs,
+                "input",
+                &format!("b-opt-{i}-reason"),
+                &format!("Option {letter}: its reason holds when (condition)"),
+            )?,
         });
     }
     let answer: HtmlInputElement =
         field(&doc, &q, "input", "b-answer", "Right option: the one whose value is closest to")?;
+    let otherwise: HtmlInputElement =
+        field(&doc, &q, "input", "b-otherwise", "With outcomes and reasons: what to say when no option's both hold")?;
     let pk = add(&form, el(&doc, "fieldset", &[("class", "controls")])?)?;
     add(&pk, text_el(&doc, "legend", &[], "Package")?)?;
     let title: HtmlInputElement = field(&doc, &pk, "input", "b-lesson-title", "Lesson title (SCORM)")?;
@@ -385,6 +426,7 @@ pub fn start(root: &Element) -> Result<(), JsValue> {
         vars,
         rows,
         answer,
+        otherwise,
         title,
         mastery,
         msg,
