@@ -25,7 +25,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-const TARGET_RAW_KB = 600;
+// Follows the page's 450 KB gzip cap: the wasm's gzip as base64 (4/3) plus the page's text.
+const TARGET_RAW_KB = 680;
 const dist = resolve(process.argv[2] || 'dist');
 const OUT = 'bplab.html';
 

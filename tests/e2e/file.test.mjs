@@ -16,7 +16,10 @@ import { DIST, ROOT, SHOTS, lab, openPage, ready, settle, site } from './harness
 
 const SINGLE = pathToFileURL(join(DIST, 'bplab.html')).href;
 const INDEX = pathToFileURL(join(DIST, 'index.html')).href;
-const MAX_RAW = 600 * 1024;
+// The single file carries the page's wasm gzipped then base64 (4/3 of its gzip) beside the
+// page's text: with the page at its 450 KB gzip cap (the wasm about 424 KB of it) that is about
+// 650 KB, so the budget follows the cap (it was 600 KB under the earlier 400 KB cap).
+const MAX_RAW = 680 * 1024;
 
 const L = lab({ serve: false });
 
@@ -56,7 +59,7 @@ async function fallback(page) {
 test('bplab.html is one self-contained file within its size budget', async () => {
   const html = await readFile(join(DIST, 'bplab.html'), 'utf8');
   const { size } = await stat(join(DIST, 'bplab.html'));
-  assert.ok(size <= MAX_RAW, `${(size / 1024).toFixed(1)} KB raw (target <= 600 KB)`);
+  assert.ok(size <= MAX_RAW, `${(size / 1024).toFixed(1)} KB raw (target <= 680 KB)`);
   assert.doesNotMatch(html, /\sintegrity=|\scrossorigin/i, 'no integrity or crossorigin attributes');
   assert.doesNotMatch(html, /rel="?(module)?preload/i, 'no preloads');
   assert.doesNotMatch(html, /<script[^>]*\ssrc=/i, 'no external script');
