@@ -384,7 +384,10 @@ fn fit_statements(f: &Fit, ev: &FitLogs) -> Vec<(Kind, Said)> {
             Reason::OkRate { .. } => {}
             Reason::P99 { file, index, answers, .. } => {
                 let key = measured_key(file, *index);
-                if *answers < FEW_FOR_P99 && ev.logs.get(&key).is_some() {
+                if *answers < FEW_FOR_P99 {
+                    if ev.logs.get(&key).is_none() {
+                        continue;
+                    }
                     let m = Measure::new(ANSWERED, key, format!("at {}", at(file, *index, f)), *answers as f64);
                     say(
                         Kind::Poor,
@@ -394,6 +397,35 @@ fn fit_statements(f: &Fit, ev: &FitLogs) -> Vec<(Kind, Said)> {
                             what: "the count a p99 needs to be more than the largest of a few".into(),
                             level: FEW_FOR_P99 as f64,
                         }),
+                    );
+                } else {
+                    // Enough answers for the measured p99: the miss is in
+                    // the model's tail, which the service distribution
+                    // fitted at low load sets.
+                    if f.low_load.requests > 0 && (f.low_load.requests as u64) < FEW_FOR_P99 {
+                        let m = Measure::new(
+                            ANSWERED,
+                            evidence::LOW_LOAD,
+                            "of the low-load requests",
+                            f.low_load.requests as f64,
+                        );
+                        say(
+                            Kind::Poor,
+                            Said::S(Statement::Versus {
+                                m,
+                                cmp: Cmp::Lt,
+                                what: "the count a p99 needs to be more than the largest of a few".into(),
+                                level: FEW_FOR_P99 as f64,
+                            }),
+                        );
+                    }
+                    say(
+                        Kind::Poor,
+                        Said::Assume(format!(
+                            "at {}, the model's p99 comes from the tail of the service time fitted at low load, {}; a server whose tail under load differs from its tail at low load (a queue limit that cuts the wait, a pause that grows with load) has a different p99, and more low-load requests fix the fitted tail better",
+                            at(file, *index, f),
+                            f.service
+                        )),
                     );
                 }
             }
