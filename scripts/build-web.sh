@@ -18,9 +18,11 @@ trunk build --release --skip-version-check
 # One more wasm-opt pass over Trunk's -Oz output: --converge repeats the passes until the
 # module stops shrinking, and the producers and target-features sections (tools' metadata, never
 # read by a browser) go: about 1 KB gzip, which the 400 KB cap needs. worker-glue.mjs then puts
-# the new file's integrity hash in index.html.
+# the new file's integrity hash in index.html. --low-memory-unused: Rust's linker puts the
+# 1 MB stack first and the data after it, so the low 1 KB of memory is never addressed and
+# Binaryen may fold constant offsets into loads and stores (docs/performance.md, page weight).
 for wasm in dist/bplab-web-*_bg.wasm; do
-  wasm-opt -Oz --converge --strip-producers --strip-target-features "$wasm" -o "$wasm.opt"
+  wasm-opt -Oz --converge --low-memory-unused --strip-producers --strip-target-features "$wasm" -o "$wasm.opt"
   mv "$wasm.opt" "$wasm"
 done
 # The Web Worker (the glue as a classic script + web/worker.js), carried by index.html.
