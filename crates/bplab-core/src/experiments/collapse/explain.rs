@@ -40,6 +40,30 @@ fn on(q: Quantity, retry: bool, i: usize, row: &CollapseRow, value: f64) -> Meas
     Measure::new(q, key(retry, i), format!("{mode} at {} rps offered", row.offered_rps), value)
 }
 
+/// `change` on the run `now` gives `then`, at the row's offered rate; `ord`
+/// is how `then` compares with `now`, from the rows' exact counts.
+fn counterfactual(
+    change: &str,
+    q: Quantity,
+    now: (String, f64),
+    then: (String, f64),
+    row: &CollapseRow,
+    ord: std::cmp::Ordering,
+) -> Statement {
+    let at = format!("at {} rps offered", row.offered_rps);
+    Statement::Counterfactual {
+        change: change.into(),
+        now: Measure::new(q, now.0, at.clone(), now.1),
+        then: Measure::new(q, then.0, at, then.1),
+        cmp: match ord {
+            std::cmp::Ordering::Less => Cmp::Lt,
+            std::cmp::Ordering::Equal => Cmp::Eq,
+            std::cmp::Ordering::Greater => Cmp::Gt,
+        },
+        same_arrivals: true,
+    }
+}
+
 fn explanation(r: &CollapseReport) -> Explanation {
     let s = &r.settings;
     let (sv, dl, w) = (f64::from(s.service_ms), f64::from(s.deadline_ms), f64::from(s.duration_ms) / 1000.0);
@@ -109,15 +133,34 @@ fn explanation(r: &CollapseReport) -> Explanation {
         let x = &r.retry[i];
         let amp = x.processed as f64 / x.arrivals as f64;
         if s.max_retries > 0 {
-            d.would_change.push(Statement::Bound {
+            d.steps.push(Statement::Bound {
                 m: on(AMPLIFICATION, true, i, x, amp),
                 what: "one first try plus the retries allowed".into(),
                 bound: Arith::new(add(n(1.0), n(f64::from(s.max_retries))), "×"),
                 pre: Vec::new(),
             });
         }
-        d.would_change.push(Statement::Value(on(REFUSED, true, i, x, x.rejected as f64)));
-        d.would_change.push(Statement::Value(on(LATE_OF_ANSWERED_PCT, true, i, x, late_share(x))));
+        if x.rejected > 0 {
+            d.steps.push(Statement::Value(on(REFUSED, true, i, x, x.rejected as f64)));
+        }
+        // The same offered rate without retries: a run the sweep already made.
+        let plain = r.no_retry.iter().position(|o| o.offered_rps == x.offered_rps);
+        if let Some(j) = plain.filter(|_| s.max_retries > 0) {
+            let o = &r.no_retry[j];
+            let change = "without retries (max retries 0)";
+            let goodput = (o.goodput as f64).total_cmp(&(x.goodput as f64));
+            let late = late_share(o).total_cmp(&late_share(x));
+            let ratio = |r: &CollapseRow| r.processed as f64 / r.arrivals.max(1) as f64;
+            let more = (u128::from(o.processed) * u128::from(x.arrivals))
+                .cmp(&(u128::from(x.processed) * u128::from(o.arrivals)));
+            for (q, now, then, ord) in [
+                (AMPLIFICATION, amp, ratio(o), more),
+                (GOODPUT_RPS, x.goodput_rps, o.goodput_rps, goodput),
+                (LATE_OF_ANSWERED_PCT, late_share(x), late_share(o), late),
+            ] {
+                d.would_change.push(counterfactual(change, q, (key(true, i), now), (key(false, j), then), x, ord));
+            }
+        }
     }
     let a = |t: String| Statement::Assumption(t);
     d.assumes = vec![
