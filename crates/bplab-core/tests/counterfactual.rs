@@ -112,7 +112,7 @@ fn where_no_changed_run_exists_no_counterfactual_is_stated() {
         }
     };
     // Without retries, the retry sweep repeats the run: nothing to change.
-    none("collapse", &[("max-retries", "0")], "without retries");
+    none("collapse", &[("max-retries", "0")], "Without retries (max retries 0)");
     // One limit tried: no other limit to compare with.
     none("admission", &[("limits", "20")], "instead of limit");
     // Two workers: the reference model is not this server, so the arrivals are not the one change.

@@ -3,12 +3,12 @@
 //! runs' request logs (`hooks.rs`).
 
 use super::CollapseReport;
-use super::hooks::key;
+use super::hooks::{LIMITED, key, limited};
 use crate::calc::{Explanation, capacity_rps, fmt_num};
 use crate::claim::Cmp;
-use crate::claim::equation::{Expr, add, div, min, mul, n, sub, u};
+use crate::claim::equation::{Expr, add, div, min, mul, n, round, sub, u};
 use crate::experiments::{Readout, argmax, rps};
-use crate::models::collapse::CollapseRow;
+use crate::models::collapse::{self, CollapseRow};
 use crate::statement::quantity::{AMPLIFICATION, GOODPUT_RPS, LATE, LATE_OF_ANSWERED_PCT, REFUSED};
 use crate::statement::{Arith, Doc, Measure, Quantity, Statement};
 
@@ -40,20 +40,19 @@ fn on(q: Quantity, retry: bool, i: usize, row: &CollapseRow, value: f64) -> Meas
     Measure::new(q, key(retry, i), format!("{mode} at {} rps offered", row.offered_rps), value)
 }
 
-/// `change` on the run `now` gives `then`, at the row's offered rate; `ord`
-/// is how `then` compares with `now`, from the rows' exact counts.
+/// `change` on the run `now` gives `then`, both named by the setting they
+/// share (`at`); `ord` is how `then` compares with `now`.
 fn counterfactual(
     change: &str,
     q: Quantity,
+    at: &str,
     now: (String, f64),
     then: (String, f64),
-    row: &CollapseRow,
     ord: std::cmp::Ordering,
 ) -> Statement {
-    let at = format!("at {} rps offered", row.offered_rps);
     Statement::Counterfactual {
         change: change.into(),
-        now: Measure::new(q, now.0, at.clone(), now.1),
+        now: Measure::new(q, now.0, at, now.1),
         then: Measure::new(q, then.0, at, then.1),
         cmp: match ord {
             std::cmp::Ordering::Less => Cmp::Lt,
@@ -158,8 +157,36 @@ fn explanation(r: &CollapseReport) -> Explanation {
                 (GOODPUT_RPS, x.goodput_rps, o.goodput_rps, goodput),
                 (LATE_OF_ANSWERED_PCT, late_share(x), late_share(o), late),
             ] {
-                d.would_change.push(counterfactual(change, q, (key(true, i), now), (key(false, j), then), x, ord));
+                let at = format!("at {} rps offered", x.offered_rps);
+                d.would_change.push(counterfactual(change, q, &at, (key(true, i), now), (key(false, j), then), ord));
             }
+        }
+    }
+    // The run the answer shows (without retries), with an admission limit of
+    // B in the system instead of the long queue: the same arrivals, one change.
+    if let (Some((ls, rate)), Some(j)) = (limited(r), top) {
+        let x = &r.no_retry[j];
+        let o = collapse::run(&ls, rate, false);
+        let b_eq = Arith::with_result(round(mul(capacity(), div(n(dl), n(1000.0)))), f64::from(ls.queue_capacity), "");
+        if b_eq.check().is_ok() {
+            d.steps.push(Statement::Arith {
+                label: "admission limit B".into(),
+                formula: "round(capacity × deadline / 1000)".into(),
+                eq: b_eq,
+            });
+        }
+        let change = format!(
+            "with an admission limit of B = {} requests in the system instead of a queue of {}",
+            ls.queue_capacity, s.queue_capacity
+        );
+        let at = format!("without retries at {} rps offered", x.offered_rps);
+        let goodput = (o.goodput as f64).total_cmp(&(x.goodput as f64));
+        let late = late_share(&o).total_cmp(&late_share(x));
+        for (q, now, then, ord) in [
+            (GOODPUT_RPS, x.goodput_rps, o.goodput_rps, goodput),
+            (LATE_OF_ANSWERED_PCT, late_share(x), late_share(&o), late),
+        ] {
+            d.would_change.push(counterfactual(&change, q, &at, (key(false, j), now), (LIMITED.into(), then), ord));
         }
     }
     let a = |t: String| Statement::Assumption(t);
