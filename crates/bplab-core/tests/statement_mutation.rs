@@ -115,3 +115,54 @@ fn arithmetic_that_does_not_recompute_is_caught() {
     };
     assert!(check(&lying, &Logs::default()).is_err());
 }
+
+#[test]
+fn a_counterfactual_with_a_wrong_value_direction_or_run_is_caught() {
+    let (a, logs) = admission();
+    assert_eq!((a.sweep[6].limit.label(), a.sweep[8].limit.label()), ("20".to_owned(), "40".to_owned()));
+    let cf = |then_run: &str, then: f64, cmp, same_arrivals| Statement::Counterfactual {
+        change: "with limit 20 instead of limit 40".into(),
+        now: Measure::new(GOODPUT_RPS, "sweep/8", "on the bursty curve", a.sweep[8].goodput_rps),
+        then: Measure::new(GOODPUT_RPS, then_run, "on the bursty curve", then),
+        cmp,
+        same_arrivals,
+    };
+    let right = cf("sweep/6", a.sweep[6].goodput_rps, Cmp::Gt, true);
+    check(&right, &logs).unwrap();
+    assert!(
+        render(&right)
+            .unwrap()
+            .starts_with("With limit 20 instead of limit 40, the goodput on the bursty curve would be higher: ")
+    );
+    // The changed run's value wrong.
+    assert!(check(&cf("sweep/6", a.sweep[6].goodput_rps + 1.0, Cmp::Gt, true), &logs).is_err());
+    // The direction wrong, both ways, and "the same" where it moved.
+    for wrong in [Cmp::Lt, Cmp::Le, Cmp::Eq] {
+        assert!(check(&cf("sweep/6", a.sweep[6].goodput_rps, wrong, true), &logs).is_err(), "{wrong:?}");
+    }
+    // A changed run the logs do not hold, and one run named twice.
+    assert!(check(&cf("sweep/99", a.sweep[6].goodput_rps, Cmp::Gt, true), &logs).is_err());
+    let twice = cf("sweep/8", a.sweep[8].goodput_rps, Cmp::Eq, true);
+    assert!(render(&twice).is_none() && check(&twice, &logs).is_err());
+    // A run on other arrivals (the first flat load) is not the same run with one change.
+    let other = cf("limited/0", a.limited[0].goodput_rps, Cmp::Gt, true);
+    assert!(check(&other, &logs).unwrap_err().contains("same first tries"));
+    // Two settings or two quantities are not one counterfactual.
+    let Statement::Counterfactual { change, now, then, cmp, same_arrivals } = right else { unreachable!() };
+    let moved = Statement::Counterfactual {
+        change: change.clone(),
+        now: now.clone(),
+        then: Measure { at: "at limit 20".into(), ..then.clone() },
+        cmp,
+        same_arrivals,
+    };
+    assert!(render(&moved).is_none() && check(&moved, &logs).is_err());
+    let swapped = Statement::Counterfactual {
+        change,
+        now,
+        then: Measure { q: REFUSED_PCT, value: a.sweep[6].reject_pct, ..then },
+        cmp,
+        same_arrivals,
+    };
+    assert!(check(&swapped, &logs).is_err());
+}

@@ -1,6 +1,6 @@
 //! The checker: every statement re-evaluated against the runs' request logs.
 
-use super::render::{cmp_holds, cmp_words, comparison_decimals};
+use super::render::{cmp_holds, cmp_words, comparison_decimals, counterfactual_shape, direction_words};
 use super::{Logs, Measure, Statement, arith};
 use crate::claim::Cmp;
 use crate::claim::equation::last_unit;
@@ -78,6 +78,37 @@ pub fn check(s: &Statement, logs: &Logs) -> Result<(), String> {
             check(effect, logs)?;
             check(cause, logs)?;
             without.as_deref().map_or(Ok(()), |w| check(w, logs))
+        }
+        Statement::Counterfactual { now, then, cmp, same_arrivals, .. } => {
+            counterfactual_shape(now, then)?;
+            let d = comparison_decimals(then, now, *cmp);
+            let (x, y) = (check_value_at(then, logs, d)?, check_value_at(now, logs, d)?);
+            if !cmp_holds(*cmp, x, y, 0.0) {
+                return Err(format!(
+                    "the {} {} is {x} on run {} against {y} on run {}: not {}",
+                    now.q.name(),
+                    now.at,
+                    then.run,
+                    now.run,
+                    direction_words(*cmp)
+                ));
+            }
+            if matches!(cmp, Cmp::Lt | Cmp::Gt) && then.shown_at(d) == now.shown_at(d) {
+                return Err(format!("{} and {} show no difference", then.shown_at(d), now.shown_at(d)));
+            }
+            if *same_arrivals {
+                let first = |run: &str| {
+                    logs.get(run).map(|l| {
+                        let mut t: Vec<f64> = l.reqs.iter().filter(|r| r.attempt == 0).map(|r| r.arrival_ms).collect();
+                        t.sort_by(f64::total_cmp);
+                        t
+                    })
+                };
+                if first(&now.run) != first(&then.run) {
+                    return Err(format!("runs {} and {} did not see the same first tries", now.run, then.run));
+                }
+            }
+            Ok(())
         }
         Statement::Arith { eq, .. } | Statement::Result { eq, .. } => eq.check(),
         Statement::Relation { a, cmp, b, .. } => {

@@ -8,7 +8,9 @@
 //! [`Statement::Bound`] with its preconditions (not stated when one fails),
 //! a [`Statement::Best`] over a named set, a [`Statement::Verdict`] within a
 //! stated horizon, a [`Statement::Cause`] (the effect, its cause, and the
-//! effect's absence in the run without the cause, all checked), shown
+//! effect's absence in the run without the cause, all checked), a
+//! [`Statement::Counterfactual`] (a quantity on the run shown and on a run
+//! that differs from it by one named change, both checked), shown
 //! [`Statement::Arith`]metic with operands as given, and the marked
 //! [`Statement::Assumption`] and [`Statement::Definition`]. [`Doc`] builds an
 //! [`crate::calc::Explanation`] from them: every string in it is a rendering, and every
@@ -190,6 +192,28 @@ pub enum Statement {
         /// The same run without the cause, where the effect is absent.
         without: Option<Box<Statement>>,
     },
+    /// What one change to the run shown would do: a quantity on the run
+    /// shown (`now`) and on a run the lab made that differs from it only by
+    /// `change` (`then`), and which way it moves. Rendered "Without retries
+    /// (max retries 0), the goodput at 300 rps offered would be higher: 10
+    /// rps instead of 0.4 rps."; checked on both runs' records, so both runs
+    /// must be in the logs. Not stated when it names one run twice, or two
+    /// quantities or settings.
+    Counterfactual {
+        /// The change, as the sentence opens with it ("without retries (max
+        /// retries 0)", "with limit 20 instead of limit 200").
+        change: String,
+        /// The quantity on the run shown; its `at` names the setting both
+        /// runs share ("at 300 rps offered").
+        now: Measure,
+        /// The same quantity, at the same `at`, on the changed run.
+        then: Measure,
+        /// How `then` compares with `now` (higher, lower, the same).
+        cmp: Cmp,
+        /// Both runs saw the same first tries (the same arrival times): the
+        /// checker verifies it. `false` where the change is the arrivals.
+        same_arrivals: bool,
+    },
     /// Two results of shown arithmetic on the parameters and how they compare
     /// ("the worst time at B (20 × 10 ms = 200 ms) is at most the deadline (200 ms)").
     Relation {
@@ -251,6 +275,7 @@ impl Statement {
             Statement::Best { .. } => "best",
             Statement::Verdict { .. } => "verdict",
             Statement::Cause { .. } => "cause",
+            Statement::Counterfactual { .. } => "counterfactual",
             Statement::Arith { .. } => "arithmetic",
             Statement::Relation { .. } => "relation",
             Statement::Result { .. } => "result",

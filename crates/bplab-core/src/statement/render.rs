@@ -23,6 +23,29 @@ pub(super) fn cmp_words(c: Cmp) -> &'static str {
     }
 }
 
+/// The direction a counterfactual states, in words.
+pub(super) fn direction_words(c: Cmp) -> &'static str {
+    match c {
+        Cmp::Le => "no higher",
+        Cmp::Lt => "lower",
+        Cmp::Ge => "no lower",
+        Cmp::Gt => "higher",
+        Cmp::Eq => "the same",
+    }
+}
+
+/// Whether a counterfactual is well formed enough to state: two different
+/// runs, one quantity, one shared setting.
+pub(super) fn counterfactual_shape(now: &Measure, then: &Measure) -> Result<(), String> {
+    if now.run.is_empty() || then.run.is_empty() || now.run == then.run {
+        return Err(format!("a counterfactual needs two runs, not \"{}\" and \"{}\"", now.run, then.run));
+    }
+    if now.q != then.q || now.at != then.at {
+        return Err("a counterfactual compares one quantity at one setting on both runs".into());
+    }
+    Ok(())
+}
+
 pub(super) fn cmp_holds(c: Cmp, a: f64, b: f64, tol: f64) -> bool {
     match c {
         Cmp::Le => a <= b + tol,
@@ -84,6 +107,16 @@ pub fn clause(s: &Statement) -> Option<String> {
                 t.push_str(&clause(w)?);
             }
             t
+        }
+        Statement::Counterfactual { change, now, then, cmp, .. } => {
+            counterfactual_shape(now, then).ok()?;
+            let d = comparison_decimals(then, now, *cmp);
+            let moved = if *cmp == Cmp::Eq {
+                then.shown_at(d)
+            } else {
+                format!("{} instead of {}", then.shown_at(d), now.shown_at(d))
+            };
+            format!("{change}, {} would be {}: {moved}", then.subject(), direction_words(*cmp))
         }
         Statement::Arith { label, formula, eq } => {
             format!("{label}: {formula} = {} {}", eq.substituted(), equals(&eq.shown()))

@@ -43,6 +43,15 @@ fn on_sweep(r: &AdmissionReport, q: Quantity, i: usize, value: f64) -> Measure {
     Measure::new(q, sweep_key(i), at, value)
 }
 
+/// The direction a count or share moved, as a comparison.
+fn direction(ord: std::cmp::Ordering) -> Cmp {
+    match ord {
+        std::cmp::Ordering::Less => Cmp::Lt,
+        std::cmp::Ordering::Equal => Cmp::Eq,
+        std::cmp::Ordering::Greater => Cmp::Gt,
+    }
+}
+
 fn late_of_admitted(o: &AdmissionOutcome) -> f64 {
     let admitted = o.goodput + o.late;
     if admitted == 0 { 0.0 } else { 100.0 * o.late as f64 / admitted as f64 }
@@ -107,40 +116,68 @@ fn admission(r: &AdmissionReport) -> Explanation {
             b: Measure::new(GOODPUT_RPS, plateau_key(false, i), at_nc, nc.goodput_rps),
         });
     }
-    // Above B: the limit whose admitted requests are most often late.
+    // What another limit of the sweep would give on the same bursty curve,
+    // against the chosen limit (or, when it was not tried, the limit at B,
+    // or the best): the limit at B, no limit, the limit above B whose
+    // admitted requests are most often late, and the largest limit below.
     let best_i = best_limit(r).and_then(|b| r.sweep.iter().position(|o| std::ptr::eq(o, b)));
-    if let Some(c) = cliff_row(r) {
-        let o = &r.sweep[c];
-        d.would_change.push(Statement::Value(on_sweep(r, LATE_OF_ADMITTED_PCT, c, late_of_admitted(o))));
-        if let Some(bi) = best_i.filter(|&bi| r.sweep[bi].goodput > o.goodput) {
-            d.would_change.push(Statement::Comparison {
-                a: on_sweep(r, GOODPUT_RPS, c, o.goodput_rps),
-                cmp: Cmp::Lt,
-                b: on_sweep(r, GOODPUT_RPS, bi, r.sweep[bi].goodput_rps),
-            });
+    let at_limit = |l: u32| r.sweep.iter().position(|o| o.limit == Limit::Finite(l));
+    if let Some(bi) = at_limit(r.plateau_limit).or(at_limit(r.budget)).or(best_i) {
+        let b = &r.sweep[bi];
+        let none = r.sweep.iter().position(|o| o.limit == Limit::None);
+        let below = (0..r.sweep.len())
+            .filter(|&i| r.sweep[i].limit.bound() < b.limit.bound())
+            .max_by_key(|&i| (r.sweep[i].limit.bound(), std::cmp::Reverse(i)));
+        // A run with the same outcome as one already listed adds nothing.
+        let same = |j: usize, i: usize| {
+            let (x, y) = (&r.sweep[j], &r.sweep[i]);
+            (x.goodput, x.late, x.rejected) == (y.goodput, y.late, y.rejected)
+        };
+        let mut others: Vec<usize> = Vec::new();
+        for i in [at_limit(r.budget).or(best_i), none, cliff_row(r), below].into_iter().flatten() {
+            if !same(bi, i) && !others.iter().any(|&j| same(j, i)) {
+                others.push(i);
+            }
         }
-    }
-    // Below B: the largest limit under B against the best.
-    let below = (0..r.sweep.len())
-        .filter(|&i| r.sweep[i].limit.bound() < i64::from(r.budget))
-        .max_by_key(|&i| (r.sweep[i].limit.bound(), std::cmp::Reverse(i)));
-    if let (Some(i), Some(bi)) = (below, best_i) {
-        let o = &r.sweep[i];
-        d.would_change.push(Statement::Value(on_sweep(r, REFUSED_PCT, i, o.reject_pct)));
-        if o.goodput < r.sweep[bi].goodput {
-            d.would_change.push(Statement::Comparison {
-                a: on_sweep(r, GOODPUT_RPS, i, o.goodput_rps),
-                cmp: Cmp::Lt,
-                b: on_sweep(r, GOODPUT_RPS, bi, r.sweep[bi].goodput_rps),
-            });
+        let refused = |x: &AdmissionOutcome| 100.0 * x.rejected as f64 / x.arrivals.max(1) as f64;
+        for i in others {
+            let o = &r.sweep[i];
+            let change = match o.limit {
+                Limit::None => format!("without a limit instead of limit {}", b.limit.label()),
+                l => format!("with limit {} instead of limit {}", l.label(), b.limit.label()),
+            };
+            let larger = o.limit.bound() > b.limit.bound();
+            let mut items = vec![(GOODPUT_RPS, b.goodput_rps, o.goodput_rps, Some(direction(o.goodput.cmp(&b.goodput))))];
+            if larger || b.late > 0 {
+                let (x, y) = (late_of_admitted(b), late_of_admitted(o));
+                items.push((LATE_OF_ADMITTED_PCT, x, y, Some(direction(y.total_cmp(&x)))));
+            }
+            if !larger {
+                items.push((REFUSED_PCT, b.reject_pct, o.reject_pct, Some(direction(refused(o).total_cmp(&refused(b))))));
+                // Whether the smaller limit leaves the server idle: a
+                // direction only where both read 100 % or they lie clearly
+                // apart (the model's busy time is a float sum).
+                let (x, y) = (b.utilization_pct, o.utilization_pct);
+                let dir = if x >= 100.0 && y >= 100.0 {
+                    Some(Cmp::Eq)
+                } else if (x - y).abs() > 0.01 {
+                    Some(if y > x { Cmp::Gt } else { Cmp::Lt })
+                } else {
+                    None
+                };
+                items.push((UTILISATION_PCT, x, y, dir));
+            }
+            for (q, now, then, cmp) in items {
+                let Some(cmp) = cmp else { continue };
+                d.would_change.push(Statement::Counterfactual {
+                    change: change.clone(),
+                    now: Measure::new(q, sweep_key(bi), "on the bursty curve", now),
+                    then: Measure::new(q, sweep_key(i), "on the bursty curve", then),
+                    cmp,
+                    same_arrivals: true,
+                });
+            }
         }
-        d.would_change.push(Statement::Value(on_sweep(r, UTILISATION_PCT, i, o.utilization_pct)));
-    }
-    // At the chosen limit, when it refuses: what it admits and how late.
-    let chosen = r.sweep.iter().position(|o| o.limit == Limit::Finite(r.plateau_limit)).or(best_i);
-    if let Some(i) = chosen.filter(|&i| r.sweep[i].rejected > 0 && Some(i) != cliff_row(r)) {
-        let o = &r.sweep[i];
-        d.would_change.push(Statement::Value(on_sweep(r, LATE_OF_ADMITTED_PCT, i, late_of_admitted(o))));
     }
     d.assumes = vec![
         Statement::Definition(GOODPUT_RPS),

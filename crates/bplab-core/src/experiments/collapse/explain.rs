@@ -3,12 +3,12 @@
 //! runs' request logs (`hooks.rs`).
 
 use super::CollapseReport;
-use super::hooks::key;
+use super::hooks::{LIMITED, key, limited};
 use crate::calc::{Explanation, capacity_rps, fmt_num};
 use crate::claim::Cmp;
-use crate::claim::equation::{Expr, add, div, min, mul, n, sub, u};
+use crate::claim::equation::{Expr, add, div, min, mul, n, round, sub, u};
 use crate::experiments::{Readout, argmax, rps};
-use crate::models::collapse::CollapseRow;
+use crate::models::collapse::{self, CollapseRow};
 use crate::statement::quantity::{AMPLIFICATION, GOODPUT_RPS, LATE, LATE_OF_ANSWERED_PCT, REFUSED};
 use crate::statement::{Arith, Doc, Measure, Quantity, Statement};
 
@@ -38,6 +38,29 @@ pub(in crate::experiments) fn explanations(r: &CollapseReport) -> Vec<Explanatio
 fn on(q: Quantity, retry: bool, i: usize, row: &CollapseRow, value: f64) -> Measure {
     let mode = if retry { "with retries" } else { "without retries" };
     Measure::new(q, key(retry, i), format!("{mode} at {} rps offered", row.offered_rps), value)
+}
+
+/// `change` on the run `now` gives `then`, both named by the setting they
+/// share (`at`); `ord` is how `then` compares with `now`.
+fn counterfactual(
+    change: &str,
+    q: Quantity,
+    at: &str,
+    now: (String, f64),
+    then: (String, f64),
+    ord: std::cmp::Ordering,
+) -> Statement {
+    Statement::Counterfactual {
+        change: change.into(),
+        now: Measure::new(q, now.0, at, now.1),
+        then: Measure::new(q, then.0, at, then.1),
+        cmp: match ord {
+            std::cmp::Ordering::Less => Cmp::Lt,
+            std::cmp::Ordering::Equal => Cmp::Eq,
+            std::cmp::Ordering::Greater => Cmp::Gt,
+        },
+        same_arrivals: true,
+    }
 }
 
 fn explanation(r: &CollapseReport) -> Explanation {
@@ -109,15 +132,62 @@ fn explanation(r: &CollapseReport) -> Explanation {
         let x = &r.retry[i];
         let amp = x.processed as f64 / x.arrivals as f64;
         if s.max_retries > 0 {
-            d.would_change.push(Statement::Bound {
+            d.steps.push(Statement::Bound {
                 m: on(AMPLIFICATION, true, i, x, amp),
                 what: "one first try plus the retries allowed".into(),
                 bound: Arith::new(add(n(1.0), n(f64::from(s.max_retries))), "×"),
                 pre: Vec::new(),
             });
         }
-        d.would_change.push(Statement::Value(on(REFUSED, true, i, x, x.rejected as f64)));
-        d.would_change.push(Statement::Value(on(LATE_OF_ANSWERED_PCT, true, i, x, late_share(x))));
+        if x.rejected > 0 {
+            d.steps.push(Statement::Value(on(REFUSED, true, i, x, x.rejected as f64)));
+        }
+        // The same offered rate without retries: a run the sweep already made.
+        let plain = r.no_retry.iter().position(|o| o.offered_rps == x.offered_rps);
+        if let Some(j) = plain.filter(|_| s.max_retries > 0) {
+            let o = &r.no_retry[j];
+            let change = "without retries (max retries 0)";
+            let goodput = (o.goodput as f64).total_cmp(&(x.goodput as f64));
+            let late = late_share(o).total_cmp(&late_share(x));
+            let ratio = |r: &CollapseRow| r.processed as f64 / r.arrivals.max(1) as f64;
+            let more = (u128::from(o.processed) * u128::from(x.arrivals))
+                .cmp(&(u128::from(x.processed) * u128::from(o.arrivals)));
+            for (q, now, then, ord) in [
+                (AMPLIFICATION, amp, ratio(o), more),
+                (GOODPUT_RPS, x.goodput_rps, o.goodput_rps, goodput),
+                (LATE_OF_ANSWERED_PCT, late_share(x), late_share(o), late),
+            ] {
+                let at = format!("at {} rps offered", x.offered_rps);
+                d.would_change.push(counterfactual(change, q, &at, (key(true, i), now), (key(false, j), then), ord));
+            }
+        }
+    }
+    // The run the answer shows (without retries), with an admission limit of
+    // B in the system instead of the long queue: the same arrivals, one change.
+    if let (Some((ls, rate)), Some(j)) = (limited(r), top) {
+        let x = &r.no_retry[j];
+        let o = collapse::run(&ls, rate, false);
+        let b_eq = Arith::with_result(round(mul(capacity(), div(n(dl), n(1000.0)))), f64::from(ls.queue_capacity), "");
+        if b_eq.check().is_ok() {
+            d.steps.push(Statement::Arith {
+                label: "admission limit B".into(),
+                formula: "round(capacity × deadline / 1000)".into(),
+                eq: b_eq,
+            });
+        }
+        let change = format!(
+            "with an admission limit of B = {} requests in the system instead of a queue of {}",
+            ls.queue_capacity, s.queue_capacity
+        );
+        let at = format!("without retries at {} rps offered", x.offered_rps);
+        let goodput = (o.goodput as f64).total_cmp(&(x.goodput as f64));
+        let late = late_share(&o).total_cmp(&late_share(x));
+        for (q, now, then, ord) in [
+            (GOODPUT_RPS, x.goodput_rps, o.goodput_rps, goodput),
+            (LATE_OF_ANSWERED_PCT, late_share(x), late_share(&o), late),
+        ] {
+            d.would_change.push(counterfactual(&change, q, &at, (key(false, j), now), (LIMITED.into(), then), ord));
+        }
     }
     let a = |t: String| Statement::Assumption(t);
     d.assumes = vec![

@@ -149,6 +149,31 @@ pub(in crate::experiments) fn doc(r: &LessonReport, poisson: Option<&RunLog>, ev
         at.summary.refused as f64,
     )));
     d.answer.push(Statement::Value(Measure::new(LATE, runs::POISSON, poisson_at, at.summary.gaveup as f64)));
+    // Evenly spaced arrivals in place of Poisson ones, only where the
+    // reference model is this server (so the arrivals are the one change).
+    if let Some(p) = poisson.filter(|_| same_server) {
+        let at = format!("at {} rps", fmt_num(rate));
+        for q in [GOODPUT_RPS, REFUSED, LATE, P99_WAIT_MS] {
+            let (now, then) = (p.eval(&q), even.eval(&q));
+            // No late count where neither run had one; a p99 direction only
+            // where the two lie further apart than the histogram's rounding.
+            let close = q == P99_WAIT_MS && (now - then).abs() <= 2.0 + 0.002 * now.max(then);
+            if (q == LATE && now == 0.0 && then == 0.0) || close {
+                continue;
+            }
+            d.would_change.push(Statement::Counterfactual {
+                change: "with evenly spaced arrivals (the reference model) instead of Poisson arrivals".into(),
+                now: Measure::new(q, runs::POISSON, at.clone(), now),
+                then: Measure::new(q, runs::EVEN, at.clone(), then),
+                cmp: match then.total_cmp(&now) {
+                    std::cmp::Ordering::Less => Cmp::Lt,
+                    std::cmp::Ordering::Equal => Cmp::Eq,
+                    std::cmp::Ordering::Greater => Cmp::Gt,
+                },
+                same_arrivals: false,
+            });
+        }
+    }
     let limit =
         r.limit.map_or_else(|| "no queue limit".to_owned(), |l| format!("a queue limit of {l} waiting requests"));
     d.assumes = vec![

@@ -57,18 +57,14 @@ fn explanation(r: &ShapingReport) -> Explanation {
             cmp: cmp(t.downstream_peak_rps, l.downstream_peak_rps),
             b: at_burst(PEAK_RPS, li, l, l.downstream_peak_rps),
         });
-        // Where the leaky bucket's wait lands when it is not all at the gate.
-        if l.max_server_wait_ms > 0.0 {
-            d.would_change.push(Statement::Value(at_burst(MAX_SERVER_WAIT_MS, li, l, l.max_server_wait_ms)));
-        }
         // Each gate's worst wait, within the bound its parameters give.
-        d.would_change.push(Statement::Bound {
+        d.steps.push(Statement::Bound {
             m: at_burst(MAX_GATE_DELAY_MS, li, l, l.max_gate_delay_ms),
             what: "(burst − 1) release intervals".into(),
             bound: Arith::new(div(mul(sub(n(b), n(1.0)), n(1000.0)), u(rate, "rps")), "ms"),
             pre: vec![Pre::new("a finite release interval", Cond::Given((1000.0 / rate).is_finite()))],
         });
-        d.would_change.push(Statement::Bound {
+        d.steps.push(Statement::Bound {
             m: at_burst(MAX_SERVER_WAIT_MS, ti, t, t.max_server_wait_ms),
             what: "(burst − 1) service times".into(),
             bound: Arith::new(mul(sub(n(b), n(1.0)), u(sv, "ms")), "ms"),
@@ -84,6 +80,31 @@ fn explanation(r: &ShapingReport) -> Explanation {
                 ),
             ],
         });
+        // The leaky bucket in place of the token bucket, at the same burst:
+        // where the wait lands. A direction only where the two maxima are
+        // both 0 or lie clearly apart (the models' times are floats).
+        let at = format!("at burst {}", t.burst);
+        for (q, now, then) in [
+            (MAX_SERVER_WAIT_MS, t.max_server_wait_ms, l.max_server_wait_ms),
+            (MAX_GATE_DELAY_MS, t.max_gate_delay_ms, l.max_gate_delay_ms),
+        ] {
+            let dir = if now == 0.0 && then == 0.0 {
+                Some(Cmp::Eq)
+            } else if (now - then).abs() > 0.01 {
+                Some(if then > now { Cmp::Gt } else { Cmp::Lt })
+            } else {
+                None
+            };
+            if let Some(cmp) = dir.filter(|_| t.burst == l.burst) {
+                d.would_change.push(Statement::Counterfactual {
+                    change: "with the leaky bucket instead of the token bucket".into(),
+                    now: Measure::new(q, burst_key(ti), at.clone(), now),
+                    then: Measure::new(q, burst_key(li), at.clone(), then),
+                    cmp,
+                    same_arrivals: true,
+                });
+            }
+        }
     }
     // The best gate of the sweep, over the set it ranges over.
     if !r.sweep.is_empty() {

@@ -33,6 +33,13 @@ fn on(r: &SheddingReport, q: Quantity, o: &ShedOutcome, i: usize, value: f64) ->
     Measure::new(q, key(o.policy, i), format!("with {} at {} offered", o.policy.label(), rps(rate)), value)
 }
 
+/// A quantity on a policy's run at the `i`-th offered rate, named by the
+/// rate alone (a counterfactual names the policies in its change).
+fn at_rate(r: &SheddingReport, q: Quantity, run: String, i: usize, o: &ShedOutcome, value: f64) -> Measure {
+    let rate = r.inputs.offered_rps.get(i).copied().unwrap_or(o.offered_rps);
+    Measure::new(q, run, format!("at {} offered", rps(rate)), value)
+}
+
 fn explanation(r: &SheddingReport) -> Explanation {
     let s = &r.settings;
     let (sv, dl) = (f64::from(s.service_ms.max(1)), f64::from(s.deadline_ms));
@@ -72,9 +79,33 @@ fn explanation(r: &SheddingReport) -> Explanation {
                 rows.iter().position(|o| o.goodput == top).unwrap_or(0)
             },
         });
-        // A p99 in the histogram's top bucket is clamped at 60 s: not a value to state.
-        for o in rows.iter().filter(|o| o.p99_served_ms < crate::numerics::MAX_LATENCY_MS) {
-            d.would_change.push(Statement::Value(on(r, P99_ANSWERED_MS, o, i, o.p99_served_ms as f64)));
+        // Each other policy against fifo (no shedding) at the same offered rate.
+        if let Some(f) = rows.iter().find(|o| o.policy == ShedPolicy::Fifo) {
+            for o in rows.iter().filter(|o| o.policy != ShedPolicy::Fifo) {
+                let change = format!("with {} instead of fifo", o.policy.label());
+                let versus = |q: Quantity, now: f64, then: f64, cmp: Cmp| Statement::Counterfactual {
+                    change: change.clone(),
+                    now: at_rate(r, q, key(f.policy, i), i, f, now),
+                    then: at_rate(r, q, key(o.policy, i), i, o, then),
+                    cmp,
+                    same_arrivals: true,
+                };
+                let goodput = match o.goodput.cmp(&f.goodput) {
+                    std::cmp::Ordering::Less => Cmp::Lt,
+                    std::cmp::Ordering::Equal => Cmp::Eq,
+                    std::cmp::Ordering::Greater => Cmp::Gt,
+                };
+                d.would_change.push(versus(GOODPUT_RPS, f.goodput_rps, o.goodput_rps, goodput));
+                // A p99 in the histogram's top bucket is clamped at 60 s: not a
+                // value to state; and a direction only where the two p99s lie
+                // further apart than the histogram's rounding of each.
+                let (a, b) = (f.p99_served_ms as f64, o.p99_served_ms as f64);
+                let slack = |v: f64| 2.0 + v * 0.002;
+                let clamp = crate::numerics::MAX_LATENCY_MS as f64;
+                if a < clamp && b < clamp && (a - b).abs() > slack(a) + slack(b) {
+                    d.would_change.push(versus(P99_ANSWERED_MS, a, b, if b > a { Cmp::Gt } else { Cmp::Lt }));
+                }
+            }
         }
         if let Some(t) = rows.iter().find(|o| o.policy == ShedPolicy::TailDrop) {
             d.answer.push(Statement::Bound {
