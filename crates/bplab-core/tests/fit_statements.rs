@@ -202,9 +202,10 @@ fn a_poor_fit_says_why_in_checked_statements() {
 
 #[test]
 fn a_p99_missed_over_enough_answers_says_why() {
-    // bplab load's table: 102 answers at the saturated load, the model's p99
-    // 21 % above the measured one. Its only reason is the p99, and that
-    // reason is said (it was not: the fit was called poor without a why).
+    // bplab load's table: over a hundred answers at the saturated load, the
+    // model's p99 above the measured one beyond the tolerance. Its only
+    // reason is the p99, and that reason is said (it was not: the fit was
+    // called poor without a why).
     let f = fitted(&["bplab-load-p99.csv"]);
     assert!(
         matches!(f.reasons.as_slice(), [fit::Reason::P99 { answers, .. }] if *answers >= fit::FEW_FOR_P99),
