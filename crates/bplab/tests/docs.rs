@@ -23,24 +23,29 @@ fn read(rel: &str) -> String {
 // ---------------------------------------------------------------------------
 // docs/architecture.md
 
+/// The lines of a Markdown text outside fenced blocks, each with its line
+/// number (1-based).
+fn unfenced(md: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut fenced = false;
+    md.lines().enumerate().filter_map(move |(i, line)| {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            return None;
+        }
+        (!fenced).then_some((i + 1, line))
+    })
+}
+
 /// The inline code spans of a Markdown text outside fenced blocks, each with
 /// its line number (1-based).
 fn code_spans(md: &str) -> Vec<(usize, String)> {
     let mut spans = Vec::new();
-    let mut fenced = false;
-    for (i, line) in md.lines().enumerate() {
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
-            continue;
-        }
-        if fenced {
-            continue;
-        }
+    for (i, line) in unfenced(md) {
         let parts: Vec<&str> = line.split('`').collect();
         // Odd parts are inside backticks; a last odd part has no closing one.
         for (k, inside) in parts.iter().enumerate() {
             if k % 2 == 1 && k + 1 < parts.len() {
-                spans.push((i + 1, inside.to_string()));
+                spans.push((i, inside.to_string()));
             }
         }
     }
@@ -140,21 +145,13 @@ fn slug(heading: &str) -> String {
 /// their line numbers.
 fn links(md: &str) -> Vec<(usize, String)> {
     let mut out = Vec::new();
-    let mut fenced = false;
-    for (i, line) in md.lines().enumerate() {
-        if line.trim_start().starts_with("```") {
-            fenced = !fenced;
-            continue;
-        }
-        if fenced {
-            continue;
-        }
+    for (i, line) in unfenced(md) {
         for (at, _) in line.match_indices("](") {
             let rest = &line[at + 2..];
             if let Some(end) = rest.find(')') {
                 let target = &rest[..end];
                 if !target.contains("://") && !target.starts_with("mailto:") {
-                    out.push((i + 1, target.to_string()));
+                    out.push((i, target.to_string()));
                 }
             }
         }

@@ -25,6 +25,7 @@
 mod aimd;
 mod any;
 mod codel;
+mod controller;
 mod draws;
 mod error;
 mod fixed;
@@ -46,6 +47,7 @@ pub use any::{Algorithm, AnyLimiter, LimiterConfig};
 pub use codel::{
     CODEL_INTERVAL_MS, CODEL_MS_MAX, CODEL_MS_MIN, CODEL_TARGET_MS, Codel, CodelConfig, truncate_to_whole_ms,
 };
+pub use controller::Controller;
 pub use draws::Draws;
 pub use error::ControlError;
 pub use fixed::{FIXED_LIMIT_MIN, Fixed, FixedConfig};

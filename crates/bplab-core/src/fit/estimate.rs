@@ -32,7 +32,7 @@ const ROUNDING_MS: f64 = 1.0;
 /// flight (as the client saw it), ms: they met an idle server.
 /// An answer ending within [`ROUNDING_MS`] after a send counts as before it
 /// (tools round their times: hey to 0.1 ms).
-fn alone(level: &Level) -> Vec<f64> {
+pub(super) fn alone(level: &Level) -> Vec<f64> {
     let mut ends: BinaryHeap<Reverse<u64>> = BinaryHeap::new();
     let mut out = Vec::new();
     for r in &level.requests {
@@ -104,7 +104,9 @@ fn low_load(levels: &[Level]) -> Result<(Sample, LowLoad), FitError> {
     })
 }
 
-fn rel(model: f64, measured: f64) -> f64 {
+/// The model's error relative to the measurement (1 when only the
+/// measurement is zero, 0 when both are).
+pub(super) fn rel(model: f64, measured: f64) -> f64 {
     if measured > 0.0 {
         (model - measured) / measured
     } else if model > 0.0 {

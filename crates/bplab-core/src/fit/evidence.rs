@@ -13,10 +13,7 @@
 //! no measured log: their measured side is the table the reader parsed
 //! ([`Table`]).
 
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-
-use super::estimate::MIN_LOW_LOAD;
+use super::estimate::{MIN_LOW_LOAD, alone};
 use super::level::Level;
 use super::model::{self, Server};
 use super::report::Fit;
@@ -115,24 +112,6 @@ fn model_log(l: &Level, s: &Server) -> Option<RunLog> {
         log.reqs.push(q);
     }
     Some(log)
-}
-
-/// Answered requests of `l` sent while none other of the file was in flight
-/// (an answer ending within 1 ms after a send counts as before it).
-fn alone(l: &Level) -> Vec<f64> {
-    let mut ends: BinaryHeap<Reverse<u64>> = BinaryHeap::new();
-    let mut out = Vec::new();
-    for r in &l.requests {
-        let start = ((r.start_ms + 1.0) * 1e6) as u64;
-        while ends.peek().is_some_and(|Reverse(e)| *e <= start) {
-            ends.pop();
-        }
-        if ends.is_empty() && r.ok() {
-            out.push(r.latency_ms);
-        }
-        ends.push(Reverse(((r.start_ms + r.latency_ms) * 1e6) as u64));
-    }
-    out
 }
 
 fn low_load_log(levels: &[Level]) -> RunLog {

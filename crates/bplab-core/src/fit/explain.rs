@@ -389,15 +389,7 @@ fn fit_statements(f: &Fit, ev: &FitLogs) -> Vec<(Kind, Said)> {
                         continue;
                     }
                     let m = Measure::new(ANSWERED, key, format!("at {}", at(file, *index, f)), *answers as f64);
-                    say(
-                        Kind::Poor,
-                        Said::S(Statement::Versus {
-                            m,
-                            cmp: Cmp::Lt,
-                            what: "the count a p99 needs to be more than the largest of a few".into(),
-                            level: FEW_FOR_P99 as f64,
-                        }),
-                    );
+                    say(Kind::Poor, too_few_for_p99(m));
                 } else {
                     // Enough answers for the measured p99: the miss is in
                     // the model's tail, which the service distribution
@@ -409,15 +401,7 @@ fn fit_statements(f: &Fit, ev: &FitLogs) -> Vec<(Kind, Said)> {
                             "of the low-load requests",
                             f.low_load.requests as f64,
                         );
-                        say(
-                            Kind::Poor,
-                            Said::S(Statement::Versus {
-                                m,
-                                cmp: Cmp::Lt,
-                                what: "the count a p99 needs to be more than the largest of a few".into(),
-                                level: FEW_FOR_P99 as f64,
-                            }),
-                        );
+                        say(Kind::Poor, too_few_for_p99(m));
                     }
                     say(
                         Kind::Poor,
@@ -550,4 +534,15 @@ pub fn explain_one(subject: Subject<'_>) -> String {
 /// The sentences about `subject` that check, in reading order.
 pub fn explain(subject: Subject<'_>) -> Vec<Sentence> {
     explain_checked(subject).0
+}
+
+/// A count of answers below what a p99 needs to be more than the largest of
+/// a few.
+fn too_few_for_p99(m: Measure) -> Said {
+    Said::S(Statement::Versus {
+        m,
+        cmp: Cmp::Lt,
+        what: "the count a p99 needs to be more than the largest of a few".into(),
+        level: FEW_FOR_P99 as f64,
+    })
 }

@@ -6,6 +6,7 @@
 
 use serde::Serialize;
 
+use super::estimate::rel;
 use super::evidence::{self, FitLogs, LOW_LOAD};
 use super::tune::{Pick, Scored};
 use crate::calc::fmt_num;
@@ -520,16 +521,6 @@ impl Said {
             // Marked as an assumption of the model or a limit of the fit: not a fact about a run.
             Said::Assume(_) => Ok(()),
         }
-    }
-}
-
-fn rel(model: f64, measured: f64) -> f64 {
-    if measured > 0.0 {
-        (model - measured) / measured
-    } else if model > 0.0 {
-        1.0
-    } else {
-        0.0
     }
 }
 

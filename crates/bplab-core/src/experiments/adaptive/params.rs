@@ -11,57 +11,14 @@ use crate::params::{
 };
 use crate::stochastic::ServiceTime;
 
-/// A door the adaptive experiment races.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
-#[serde(into = "&'static str", try_from = "String")]
-pub enum Controller {
-    /// The lesson's fixed limit, derived from the pre-deploy service time.
-    Fixed,
-    /// Request-queue CoDel, asked at dequeue.
-    Codel,
-    /// Loss-based AIMD.
-    Aimd,
-    /// Delay-based Vegas.
-    Vegas,
-    /// Average-latency Gradient2.
-    Gradient2,
-    /// Minimum-latency Gradient with probes.
-    Gradient,
-}
-
-impl Controller {
-    /// Its name (what the flag and the URL carry).
-    pub const fn name(self) -> &'static str {
-        Self::NAMES[self as usize]
-    }
-
-    /// The names, in [`Named::ALL`] order.
-    pub const NAMES: [&'static str; 6] = ["fixed", "codel", "aimd", "vegas", "gradient2", "gradient"];
-}
+/// The doors the adaptive experiment races (shared with tuning on a
+/// user's trace).
+pub use crate::control::Controller;
 
 impl Named for Controller {
-    const ALL: &'static [Self] = &[
-        Controller::Fixed,
-        Controller::Codel,
-        Controller::Aimd,
-        Controller::Vegas,
-        Controller::Gradient2,
-        Controller::Gradient,
-    ];
+    const ALL: &'static [Self] = &Controller::ALL;
     fn name(self) -> &'static str {
         Controller::name(self)
-    }
-}
-
-impl From<Controller> for &'static str {
-    fn from(c: Controller) -> Self {
-        c.name()
-    }
-}
-
-impl std::fmt::Display for Controller {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
     }
 }
 
@@ -337,4 +294,4 @@ macro_rules! by_name {
         }
     )*};
 }
-by_name!(Controller, Deploy, Preset);
+by_name!(Deploy, Preset);

@@ -12,7 +12,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::error::FitError;
-use crate::control::{Algorithm, Codel, CodelConfig, limiter_config};
+use crate::control::{Codel, CodelConfig, limiter_config};
 use crate::stochastic::{Door, RateSchedule, ServiceTime, Trace, try_simulate};
 
 /// The deploy factors when none are given.
@@ -28,58 +28,7 @@ pub const MAX_TUNE_WORK: u64 = 60_000_000;
 /// Most rates and factors.
 pub const MAX_CELLS_AXIS: usize = 8;
 
-/// The six doors raced.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Controller {
-    /// A fixed limit on requests in the system.
-    Fixed,
-    /// CoDel at dequeue.
-    Codel,
-    /// AIMD.
-    Aimd,
-    /// Vegas.
-    Vegas,
-    /// Gradient2.
-    Gradient2,
-    /// Gradient.
-    Gradient,
-}
-
-impl Controller {
-    /// Every controller, in the order tables list them.
-    pub const ALL: [Controller; 6] = [
-        Controller::Fixed,
-        Controller::Codel,
-        Controller::Aimd,
-        Controller::Vegas,
-        Controller::Gradient2,
-        Controller::Gradient,
-    ];
-
-    /// Lower-case name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Controller::Fixed => "fixed",
-            Controller::Codel => "codel",
-            Controller::Aimd => "aimd",
-            Controller::Vegas => "vegas",
-            Controller::Gradient2 => "gradient2",
-            Controller::Gradient => "gradient",
-        }
-    }
-
-    fn algorithm(self) -> Option<Algorithm> {
-        match self {
-            Controller::Fixed => Some(Algorithm::Fixed),
-            Controller::Aimd => Some(Algorithm::Aimd),
-            Controller::Vegas => Some(Algorithm::Vegas),
-            Controller::Gradient2 => Some(Algorithm::Gradient2),
-            Controller::Gradient => Some(Algorithm::Gradient),
-            Controller::Codel => None,
-        }
-    }
-}
+pub use crate::control::Controller;
 
 /// One grid point: a controller and its settings, by `bplab limiter` /
 /// `bplab serve` flag names (`initial-limit`, `target-ms`, …).
