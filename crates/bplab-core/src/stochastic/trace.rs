@@ -107,9 +107,22 @@ pub struct SimOut {
     pub before_ms: Vec<u64>,
     /// After the deploy.
     pub after_ms: Vec<u64>,
+    /// How many of those answers (the last ones, in completion order) came
+    /// at or after the run window's end: the drain of what was admitted.
+    #[serde(default)]
+    pub drained: usize,
 }
 
 impl SimOut {
+    /// The answers that came inside the run window, split at the deploy
+    /// as [`SimOut::before_ms`] and [`SimOut::after_ms`] are.
+    pub fn within_window(&self) -> (&[u64], &[u64]) {
+        let inside = (self.before_ms.len() + self.after_ms.len()).saturating_sub(self.drained);
+        let before = &self.before_ms[..self.before_ms.len().min(inside)];
+        let after = &self.after_ms[..inside - before.len()];
+        (before, after)
+    }
+
     /// Nothing simulated.
     pub fn empty() -> Self {
         SimOut {
@@ -121,6 +134,7 @@ impl SimOut {
             unresolved: 0,
             before_ms: Vec::new(),
             after_ms: Vec::new(),
+            drained: 0,
         }
     }
 
@@ -139,6 +153,11 @@ impl SimOut {
                 p99_ms: w.p99_ms,
             })
             .collect();
+        let drained = run
+            .requests
+            .iter()
+            .filter(|r| r.outcome == super::Outcome::Ok && r.end_ms.is_some_and(|e| e >= run.window_ms))
+            .count();
         let t = &run.tally;
         let resolved = t.throttled + t.refused + t.shed + t.ok + t.late + t.dropped;
         SimOut {
@@ -150,6 +169,7 @@ impl SimOut {
             unresolved: t.attempts().saturating_sub(resolved),
             before_ms: run.answers_before_ms,
             after_ms: run.answers_after_ms,
+            drained,
         }
     }
 }

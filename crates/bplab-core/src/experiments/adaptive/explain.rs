@@ -1,7 +1,7 @@
 //! Per controller: what it measures, what it assumes, how it fails; and the
 //! race's outcome in numbers from the run.
 
-use super::{AdaptiveReport, Bucket, Controller, Lane, Preset};
+use super::{AdaptiveReport, Bucket, Controller, Deploy, Lane, Preset};
 use crate::calc::{Explanation, Step, fmt_num};
 use crate::claim::equation::{add, ceil, div, mul, n, round, sub, u};
 use crate::claim::{Agg, Claim, Cmp, Fact};
@@ -59,7 +59,21 @@ pub(crate) fn character(c: Controller) -> &'static str {
 /// Whether a deploy happens inside the run: a factor other than 1, at a time
 /// before the run's end, and not the steady-overload preset (no deploy).
 fn deploy_in_run(r: &AdaptiveReport) -> bool {
-    r.preset != Preset::SteadyOverload && r.slowdown.1 != 1.0 && f64::from(r.slowdown.0) < r.run_ms
+    r.preset != Preset::SteadyOverload
+        && (r.slowdown.1 != 1.0 || stuck(r))
+        && f64::from(r.slowdown.0) < r.run_ms
+}
+
+/// Whether the deploy is a stuck downstream (by the deploy the run was
+/// given, whatever the preset: A3).
+fn stuck(r: &AdaptiveReport) -> bool {
+    r.deploy == Deploy::Stuck
+}
+
+/// Which phases the run has on either side of the change point: time
+/// before it, and time after it inside the run (A7).
+fn phases(r: &AdaptiveReport) -> (bool, bool) {
+    (r.slowdown.0 > 0, f64::from(r.slowdown.0) < r.run_ms)
 }
 
 /// "after the deploy" or what the split point is instead.
@@ -120,15 +134,38 @@ fn one_decimal(x: f64) -> String {
 fn lane_line(r: &AdaptiveReport, l: &Lane, claims: &mut Vec<Claim>) -> String {
     let c = l.controller;
     let show = |v: Option<u64>| v.map_or_else(|| "no answers".to_owned(), |x| format!("{x} ms"));
-    let pair = format!("{c}: p99 {} → {}", show(l.p99_ms.0), show(l.p99_ms.1));
-    for (v, column) in [(l.p99_ms.0, "p99_before_ms"), (l.p99_ms.1, "p99_after_ms")] {
+    let (before, after) = phases(r);
+    // Only the phases the run has: no "0.0 ok/s" for a phase of no time (A7).
+    let (p99s, oks, cols): (String, String, Vec<usize>) = match (before, after) {
+        (true, true) => (
+            format!("p99 {} → {}", show(l.p99_ms.0), show(l.p99_ms.1)),
+            format!("ok/s {} → {}", one_decimal(l.ok_per_sec.0), one_decimal(l.ok_per_sec.1)),
+            vec![0, 1],
+        ),
+        (true, false) => (
+            format!("p99 {} over the whole run (the change point falls after its end)", show(l.p99_ms.0)),
+            format!("ok/s {}", one_decimal(l.ok_per_sec.0)),
+            vec![0],
+        ),
+        _ => (
+            format!("p99 {} over the whole run (the change point is at 0 ms)", show(l.p99_ms.1)),
+            format!("ok/s {}", one_decimal(l.ok_per_sec.1)),
+            vec![1],
+        ),
+    };
+    let pair = format!("{c}: {p99s}");
+    let p99_cols = [(l.p99_ms.0, "p99_before_ms"), (l.p99_ms.1, "p99_after_ms")];
+    let ok_cols = [(l.ok_per_sec.0, "ok_per_sec_before"), (l.ok_per_sec.1, "ok_per_sec_after")];
+    for &i in &cols {
+        let (v, column) = p99_cols[i];
         let fact = v.map_or_else(|| empty_cell(c, column), |x| cell(c, column, x as f64, 0.0));
         claims.push(Claim::new("value", if v.is_some() { "claim" } else { "no-answers" }, pair.clone(), fact));
     }
-    let (ob, oa) = (one_decimal(l.ok_per_sec.0), one_decimal(l.ok_per_sec.1));
-    let ok = format!("ok/s {ob} → {oa}");
-    claims.push(Claim::new("value", "claim", ok.clone(), cell(c, "ok_per_sec_before", l.ok_per_sec.0, 0.051)));
-    claims.push(Claim::new("value", "claim", ok.clone(), cell(c, "ok_per_sec_after", l.ok_per_sec.1, 0.051)));
+    let ok = oks;
+    for &i in &cols {
+        let (v, column) = ok_cols[i];
+        claims.push(Claim::new("value", "claim", ok.clone(), cell(c, column, v, 0.051)));
+    }
     let refused = said(
         claims,
         "value",
@@ -219,7 +256,8 @@ fn limit_moves(r: &AdaptiveReport, claims: &mut Vec<Claim>, prefix: &str) -> Opt
 }
 
 fn lane_move(r: &AdaptiveReport, l: &Lane) -> Option<(i32, i32)> {
-    if l.controller == Controller::Codel {
+    // A change point past the run's end has no window (A7).
+    if l.controller == Controller::Codel || !phases(r).1 {
         return None;
     }
     let at = (u64::from(r.slowdown.0) / u64::from(r.window_ms.max(1))) as usize;
@@ -332,6 +370,14 @@ fn preset_line(r: &AdaptiveReport, claims: &mut Vec<Claim>) -> String {
         }
     };
     let (scene, moves) = match r.preset {
+        Preset::RetryStorm if r.retries == 0 => (
+            assumed(
+                claims,
+                "assumption",
+                "Retry-storm preset with retries set to 0: no caller retries, so no attempt is amplified".to_owned(),
+            ),
+            None,
+        ),
         Preset::SteadyOverload => (
             assumed(
                 claims,
@@ -343,7 +389,7 @@ fn preset_line(r: &AdaptiveReport, claims: &mut Vec<Claim>) -> String {
             ),
             limit_moves(r, claims, &format!("Limits at {} ms → at the end: ", r.slowdown.0)),
         ),
-        Preset::StuckDownstream => {
+        _ if stuck(r) && r.preset != Preset::SteadyOverload && r.preset != Preset::RetryStorm => {
             let wasted: u64 = r.lanes.iter().map(|l| l.out.wasted).sum();
             let dropped = said(
                 claims,
@@ -382,12 +428,12 @@ fn preset_line(r: &AdaptiveReport, claims: &mut Vec<Claim>) -> String {
                 format!(
                     "Retry storm: every refused or abandoned caller retries up to {} times after {} ms (Post 1's amplification)",
                     r.retries,
-                    fmt_num(super::STORM_BACKOFF_MS)
+                    r.retry_backoff_ms
                 ),
             ),
             None,
         ),
-        Preset::Deploy2x | Preset::None if deploy_in_run(r) => (
+        Preset::Deploy2x | Preset::None | Preset::StuckDownstream if deploy_in_run(r) => (
             assumed(
                 claims,
                 "assumption",
@@ -404,7 +450,7 @@ fn preset_line(r: &AdaptiveReport, claims: &mut Vec<Claim>) -> String {
             ),
             None,
         ),
-        Preset::Deploy2x | Preset::None => (
+        Preset::Deploy2x | Preset::None | Preset::StuckDownstream => (
             assumed(
                 claims,
                 "assumption",
@@ -427,7 +473,7 @@ fn rps_of(r: &AdaptiveReport) -> String {
 
 /// Requests a line can hold in service at once after the change point.
 fn slots(r: &AdaptiveReport) -> u32 {
-    if r.preset == Preset::StuckDownstream { r.workers.max(super::STUCK_WORKERS) } else { r.workers.max(1) }
+    if stuck(r) { r.workers.max(super::STUCK_WORKERS) } else { r.workers.max(1) }
 }
 
 fn codel_note(r: &AdaptiveReport, l: &Lane, claims: &mut Vec<Claim>) -> String {
@@ -556,7 +602,7 @@ fn explanation(r: &AdaptiveReport) -> Explanation {
     let w = r.workers.max(1);
     let queue = (i64::from(r.fixed_limit) - i64::from(w)).max(0) as u64;
     let fixed_service = r.service_words.starts_with("every request takes exactly");
-    let stuck = r.preset == Preset::StuckDownstream;
+    let stuck = stuck(r);
     let mut claims = Vec::new();
     let change = change_words(r);
     let (budget, svc) = (f64::from(r.budget_ms), r.service_mean_ms);
@@ -588,11 +634,11 @@ fn explanation(r: &AdaptiveReport) -> Explanation {
         let words = if fixed_service { "" } else { " for a fixed service time at the mean" };
         let t = if safe == queue {
             format!(
-                "Before {change}, the fixed door's {queue} queued is also the limit calculator's figure, whose worst time{words} fits the budget"
+                "From the service time before {change}, the fixed door's {queue} queued is also the limit calculator's figure, whose worst time{words} fits the budget"
             )
         } else {
             format!(
-                "Before {change}, the limit calculator would ship {safe} queued, whose worst time{words} fits the budget (the fixed door queues {queue})"
+                "From the service time before {change}, the limit calculator would ship {safe} queued, whose worst time{words} fits the budget (the fixed door queues {queue})"
             )
         };
         notes.push(said(
@@ -628,9 +674,9 @@ fn explanation(r: &AdaptiveReport) -> Explanation {
             eq.clone(),
         ));
         let label = if fixed_service {
-            "that worst time".to_owned()
+            format!("the worst time in the system behind the fixed limit after {change}")
         } else {
-            "that worst time, a bound only for a fixed service time at the mean (this run's service varies)".to_owned()
+            format!("the worst time in the system behind the fixed limit after {change}, a bound only for a fixed service time at the mean (this run's service varies)")
         };
         notes.extend(stated(
             &mut claims,
@@ -653,12 +699,12 @@ fn explanation(r: &AdaptiveReport) -> Explanation {
     }
     let workers = if stuck {
         format!(
-            "{} worker(s) before the deploy, then up to {} concurrent calls waiting on the downstream",
-            r.workers,
-            super::STUCK_WORKERS
+            "Up to {} calls at once for the whole run, not {} worker(s): the handler is modelled as waiting on I/O from the start, so before the deploy no call waits for a worker",
+            super::STUCK_WORKERS,
+            r.workers
         )
     } else {
-        format!("{} worker(s)", r.workers)
+        format!("{} worker(s) behind one FIFO line", r.workers)
     };
     let assumes = vec![
         format!(
@@ -668,7 +714,7 @@ fn explanation(r: &AdaptiveReport) -> Explanation {
             if r.preset == Preset::SteadyOverload { "" } else { " first step" },
             r.service_words
         ),
-        format!("{workers} behind one FIFO line; a caller gives up after {} ms, the server still serves it.", r.timeout_ms),
+        format!("{workers}; a caller gives up after {} ms, the server still serves it.", r.timeout_ms),
         "Limiters are asked at each arrival (refuse when requests in the system reach the limit) and fed each completion: RTT, in flight at arrival, dropped = answered after the caller left.".into(),
         format!("CoDel (target {} ms, interval {} ms) is asked as a worker takes a request off the line, as fbthrift does.", r.codel_target_ms, super::CODEL_INTERVAL_MS),
         "Limiter settings are the reference library's defaults.".into(),

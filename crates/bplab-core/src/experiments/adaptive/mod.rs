@@ -245,13 +245,17 @@ pub(super) fn run(p: &AdaptiveParams, exec: &dyn Exec) -> AdaptiveReport {
         let controller = *controller;
         let out = simulate(trace, d.clone());
         let secs = |ms: f64| (ms / 1000.0).max(1e-9);
-        let ok_before = out.before_ms.len() as f64 / secs(at);
-        let ok_after = out.after_ms.len() as f64 / secs(run_ms - at);
+        // Answers inside the run window only, as the timeline counts them:
+        // the drain of what was admitted ends after the window (A1).
+        let (before, after) = out.within_window();
+        let ok_before = before.len() as f64 / secs(at);
+        let ok_after = after.len() as f64 / secs(run_ms - at);
         let recovery_ms = explain::recovery(&out.buckets, p.window_ms, p.slowdown_at_ms, p.budget_ms);
+        let p99_ms = (p99(before), p99(after));
         Lane {
             controller,
             ok_per_sec: (ok_before, ok_after),
-            p99_ms: (p99(&out.before_ms), p99(&out.after_ms)),
+            p99_ms,
             recovery_ms,
             out,
         }
