@@ -93,7 +93,11 @@ fn a3_a_stuck_deploy_without_its_preset_is_described_and_bounded_as_stuck() {
 fn a4_a_stuck_downstream_does_not_claim_one_worker_before_the_deploy() {
     // The model runs 1000 calls at once from time 0: every pre-deploy p99 is the bare 21 ms.
     let r = adaptive(&[("preset", "stuck-downstream")]);
-    assert!(r.lanes.iter().all(|l| l.p99_ms.0 == Some(21)), "{:?}", r.lanes.iter().map(|l| l.p99_ms).collect::<Vec<_>>());
+    assert!(
+        r.lanes.iter().all(|l| l.p99_ms.0 == Some(21)),
+        "{:?}",
+        r.lanes.iter().map(|l| l.p99_ms).collect::<Vec<_>>()
+    );
     let t = text("adaptive", &[("preset", "stuck-downstream")]);
     assert!(!t.contains("worker(s) before the deploy"), "{t}");
     assert!(t.contains("Up to 1000 calls at once for the whole run"), "{t}");
@@ -173,4 +177,71 @@ fn a8_the_worst_time_is_named_where_it_is_compared() {
     );
     assert!(!t.contains("That worst time"), "{t}");
     assert!(t.contains("The worst time in the system behind the fixed limit after the deploy ("), "{t}");
+}
+
+#[test]
+fn m1_a_short_last_window_counts_no_answer_after_the_run() {
+    // The run ends at 25500 ms: with 1000 ms windows the last is 25000–25500, and
+    // answers completed after 25500 made `none` "recover" there.
+    let base = [
+        ("trigger-at-ms", "20000"),
+        ("trigger-ms", "4000"),
+        ("seconds", "1.5"),
+        ("trigger-lengths-ms", "1000,2000"),
+        ("trigger-sizes", "3"),
+    ];
+    let mut verdicts = Vec::new();
+    for w in ["1000", "500"] {
+        let mut e = base.to_vec();
+        e.push(("window-ms", w));
+        let t = text("metastable", &e);
+        assert!(!t.contains("none recovered"), "window {w}: {t}");
+        verdicts.push(t.contains("none did not recover"));
+    }
+    assert_eq!(verdicts, [true, true]);
+}
+
+#[test]
+fn m2_a_line_of_any_length_is_never_called_full() {
+    let t = text(
+        "metastable",
+        &[
+            ("trigger", "slowdown"),
+            ("trigger-at-ms", "0"),
+            ("trigger-ms", "1500"),
+            ("trigger-size", "6"),
+            ("workers", "8"),
+            ("service", "exp:21"),
+            ("load", "0.95"),
+            ("limit", "off"),
+            ("client-timeout-ms", "300"),
+            ("budget-ratio", "0"),
+            ("throttle-k", "1"),
+            ("trigger-sizes", "3,6"),
+            ("trigger-lengths-ms", "1500"),
+            ("seconds", "10"),
+        ],
+    );
+    assert!(t.contains("the retries alone keep the line growing") && !t.contains("keep the line full"), "{t}");
+}
+
+#[test]
+fn c1_no_time_to_lateness_where_the_queue_cannot_hold_a_late_arrival() {
+    // A queue of 3 behind a 4 ms server: at most (3 + 1) × 4 = 16 ms < 30 ms, never late.
+    let t = text(
+        "collapse",
+        &[
+            ("service-ms", "4"),
+            ("deadline-ms", "30"),
+            ("offered", "100,240,260,400"),
+            ("max-retries", "5"),
+            ("queue-capacity", "3"),
+            ("duration-ms", "3000"),
+        ],
+    );
+    assert!(!t.contains("t* =") && !t.contains("backlog growth"), "{t}");
+    assert!(t.contains("(queue capacity + 1) × service time"), "{t}");
+    // Where the queue can hold a late arrival, t* stays.
+    let t = text("collapse", &[]);
+    assert!(t.contains("t* ="), "{t}");
 }

@@ -57,6 +57,10 @@ pub(crate) struct Recorder {
     answers: Vec<u64>,
     split_ms: f64,
     before: usize,
+    /// The run window's end: an event at or after it (the drain of what was
+    /// admitted) counts in no window, even where the last window is cut
+    /// short by it (M1).
+    end_ms: f64,
 }
 
 impl Recorder {
@@ -74,6 +78,7 @@ impl Recorder {
             answers: Vec::new(),
             split_ms,
             before: 0,
+            end_ms: window_ms,
         }
     }
 
@@ -97,14 +102,19 @@ impl Recorder {
     /// case: time went on), else a division; then the range's exact ends.
     #[inline(never)]
     fn seek(&mut self, t: f64) -> usize {
+        if !(t < self.end_ms) {
+            // Past the run: no window (`windows.len()` is out of range).
+            self.memo = (self.end_ms, f64::INFINITY, self.windows.len());
+            return self.windows.len();
+        }
         let (lo, hi, i) = self.memo;
         let next = (t >= hi && lo <= hi).then(|| i.checked_add(2).and_then(|j| self.edge(j))).flatten();
         self.memo = match next {
-            Some(end) if t < end => (hi, end, i + 1),
+            Some(end) if t < end => (hi, end.min(self.end_ms), i + 1),
             _ => {
                 let i = (t / self.width_ms) as usize;
                 match (self.edge(i), i.checked_add(1).and_then(|j| self.edge(j))) {
-                    (Some(lo), Some(hi)) => (lo, hi, i),
+                    (Some(lo), Some(hi)) => (lo, hi.min(self.end_ms), i),
                     _ => (f64::INFINITY, f64::NEG_INFINITY, i), // an empty range: always divide
                 }
             }
@@ -262,6 +272,19 @@ mod tests {
         assert!(r_out_of_range_is_ignored());
     }
 
+    #[test]
+    fn an_answer_after_the_run_s_end_counts_in_no_window() {
+        // Run 250 ms, windows of 100: the last window is [200, 250), not [200, 300).
+        let mut r = Recorder::new(250.0, 100.0, f64::INFINITY);
+        r.answer(240.0, 10.0);
+        r.answer(260.0, 30.0); // the drain: after the run
+        r.note(270.0, 9, 5);
+        let (w, before, _) = r.finish(250.0);
+        assert_eq!((w[2].ok, w[2].p99_ms, w[2].in_flight_max), (1, Some(10), 0));
+        // The split lists keep every answer.
+        assert_eq!(before, vec![10, 30]);
+    }
+
     proptest::proptest! {
         /// The kept range gives the division's window for times in order,
         /// near edges too (widths whose multiples round), and after a jump back.
@@ -270,7 +293,8 @@ mod tests {
             width in proptest::prop_oneof![0.001f64..10.0, proptest::strategy::Just(0.1), proptest::strategy::Just(1.0 / 3.0)],
             steps in proptest::collection::vec((0u32..40, -2i32..3), 1..200),
         ) {
-            let mut r = Recorder::new(width, width, f64::INFINITY); // index() needs no windows
+            // Windows enough for every step (40 × 200 at the most): the run's end is past them.
+            let mut r = Recorder::new(width * 10_000.0, width, f64::INFINITY);
             let mut t: f64 = 0.0;
             for (k, ulps) in steps {
                 // Near the edge `k` windows on, give or take a few ulps.

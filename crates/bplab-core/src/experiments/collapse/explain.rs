@@ -80,6 +80,20 @@ fn explanation(r: &CollapseReport) -> Explanation {
             let lambda = f64::from(x.offered_rps);
             // t* on the parameters as given: (D − S) / 1000 × (1000 / S) / (λ − 1000 / S).
             let t_star = || div(mul(div(sub(n(dl), n(sv)), n(1000.0)), capacity()), sub(n(lambda), capacity()));
+            // A queue too short to hold anyone past the deadline: no arrival
+            // is ever late, so no t* or backlog growth is shown (C1).
+            let q = f64::from(s.queue_capacity);
+            let fits = (q + 1.0) * sv <= dl;
+            if fits {
+                d.steps.push(Statement::Relation {
+                    a_label: "(queue capacity + 1) × service time".into(),
+                    a: Arith::new(mul(add(n(q), n(1.0)), u(sv, "ms")), "ms"),
+                    cmp: Cmp::Le,
+                    b_label: "the deadline".into(),
+                    b: Arith::new(u(dl, "ms"), "ms"),
+                });
+            }
+            if !fits {
             d.steps.push(Statement::Arith {
                 label: "backlog growth".into(),
                 formula: "offered − capacity".into(),
@@ -90,6 +104,7 @@ fn explanation(r: &CollapseReport) -> Explanation {
                 formula: "t* = (deadline − service) / 1000 × capacity / (offered − capacity)".into(),
                 eq: Arith::new(t_star(), "s"),
             });
+            }
             let window = || u(w, "s");
             let late_after = late_after_s(s.service_ms, s.deadline_ms, lambda, mu).unwrap_or(0.0);
             if x.wasted > 0 {
@@ -104,7 +119,7 @@ fn explanation(r: &CollapseReport) -> Explanation {
                 d.title = "Past capacity, but no collapse in this window".into();
                 d.answer.push(Statement::Value(on(GOODPUT_RPS, false, i, x, x.goodput_rps)));
                 d.answer.push(Statement::Value(on(LATE, false, i, x, 0.0)));
-                if late_after >= w {
+                if late_after >= w && !fits {
                     d.answer.push(Statement::Relation {
                         a_label: "t*".into(),
                         a: Arith::new(t_star(), "s"),

@@ -353,8 +353,10 @@ fn explanation(r: &MetastableReport) -> Explanation {
         if tries > r.capacity_rps { "over" } else { "under" },
         if tries > r.capacity_rps {
             format!(
-                "above the capacity of {}: once every try fails, the retries alone keep the line full",
-                rps(r.capacity_rps)
+                "above the capacity of {}: once every try fails, the retries alone keep the line {}",
+                rps(r.capacity_rps),
+                // A line of any length is never full: it grows (M2).
+                if r.line_limit.is_some() { "full" } else { "growing" }
             )
         } else {
             format!("within the capacity of {}: even when every try fails the line drains", rps(r.capacity_rps))
