@@ -294,7 +294,7 @@ pub use crate::experiments::adaptive::hooks::PINNED_EDITS as PINNED_ADAPTIVE_EDI
 /// `adaptive` CSVs at [`PINNED_ADAPTIVE_EDITS`]. Both cases live in their
 /// folders; this hash stays here because it covers the two together (the
 /// browser test compares with it).
-pub const PINNED_SHA256: &str = "a780e28b8dbc415dd1106f7caddae0b7c41048d758d24724713e7ef05284c503";
+pub const PINNED_SHA256: &str = "7e38966b3f1b92768e3d03340373855a80080ca077ffd0b53130641cd2648856";
 
 fn csvs(id: ExperimentId, edits: &[(&str, &str)]) -> Result<String, ConfigError> {
     let mut p = Params::defaults(id);

@@ -316,7 +316,7 @@ fn a24_stuck_downstream_drops() {
     let t = text("adaptive", &[("preset", "stuck-downstream"), ("rate-schedule", "600")]);
     assert!(!t.contains("nothing is dropped") && t.contains("served for nobody in all"), "{t}");
     let t = text("adaptive", &[("preset", "stuck-downstream")]);
-    assert!(!t.contains("× 21 × 2 = 462 ms") && t.contains("concurrent calls waiting"), "{t}");
+    assert!(!t.contains("× 21 × 2 = 462 ms") && t.contains("calls at once for the whole run"), "{t}");
     assert!(!t.contains("grows toward its maximum"), "{t}");
 }
 

@@ -240,7 +240,7 @@ fn c1_no_time_to_lateness_where_the_queue_cannot_hold_a_late_arrival() {
         ],
     );
     assert!(!t.contains("t* =") && !t.contains("backlog growth"), "{t}");
-    assert!(t.contains("(queue capacity + 1) × service time"), "{t}");
+    assert!(t.contains("An upper bound on the time in the system behind a full queue"), "{t}");
     // Where the queue can hold a late arrival, t* stays.
     let t = text("collapse", &[]);
     assert!(t.contains("t* ="), "{t}");

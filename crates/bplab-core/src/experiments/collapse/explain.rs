@@ -86,7 +86,7 @@ fn explanation(r: &CollapseReport) -> Explanation {
             let fits = (q + 1.0) * sv <= dl;
             if fits {
                 d.steps.push(Statement::Relation {
-                    a_label: "(queue capacity + 1) × service time".into(),
+                    a_label: "an upper bound on the time in the system behind a full queue, (queue capacity + 1) × service time".into(),
                     a: Arith::new(mul(add(n(q), n(1.0)), u(sv, "ms")), "ms"),
                     cmp: Cmp::Le,
                     b_label: "the deadline".into(),
