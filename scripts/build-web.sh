@@ -14,6 +14,9 @@ fi
 export PATH="$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 # Trunk runs offline (Trunk.toml), which makes cargo offline too: fetch crates first.
 cargo fetch --quiet
+# wasm-bindgen never empties its output folder, and Trunk copies (and preloads) every snippet
+# in it: a build from before the helpers left inline_js would leave stale ones there.
+rm -rf "${CARGO_TARGET_DIR:-target}/wasm-bindgen/release/snippets"
 trunk build --release --skip-version-check
 # One more wasm-opt pass over Trunk's -Oz output: --converge repeats the passes until the
 # module stops shrinking, and the producers and target-features sections (tools' metadata, never
@@ -25,9 +28,25 @@ for wasm in dist/bplab-web-*_bg.wasm; do
   wasm-opt -Oz --converge --low-memory-unused --strip-producers --strip-target-features "$wasm" -o "$wasm.opt"
   mv "$wasm.opt" "$wasm"
 done
-# The Web Worker (the glue as a classic script + web/worker.js), carried by index.html.
-node scripts/worker-glue.mjs dist
-node scripts/single-file.mjs dist
+# The worker's glue: wasm-bindgen's own classic-script target, `--target no-modules`, run on the
+# wasm Trunk bound. Its `_bg.wasm` must be byte for byte the one Trunk's wasm-bindgen wrote
+# (target/wasm-bindgen/release/, before wasm-opt): then the two glues belong to one module;
+# worker-glue.mjs also checks the imports and exports against the optimised wasm in dist/. The
+# Web Worker is that JS + web/worker.js, carried by index.html; the single file starts the page
+# with the same JS.
+TARGET="${CARGO_TARGET_DIR:-target}"
+NO_MODULES="$(mktemp -d)"
+trap 'rm -rf "$NO_MODULES"' EXIT
+wasm-bindgen --target no-modules --no-typescript --out-dir "$NO_MODULES" --out-name bplab-web \
+  "$TARGET/wasm32-unknown-unknown/release-wasm/bplab_web.wasm"
+if ! cmp -s "$NO_MODULES/bplab-web_bg.wasm" "$TARGET/wasm-bindgen/release/bplab-web_bg.wasm"; then
+  echo "build-web: wasm-bindgen --target no-modules did not write the wasm Trunk bound" \
+    "($TARGET/wasm-bindgen/release/bplab-web_bg.wasm): another wasm-bindgen than $(wasm-bindgen --version)," \
+    "another input, or Trunk keeps its output elsewhere now" >&2
+  exit 1
+fi
+node scripts/worker-glue.mjs dist "$NO_MODULES"
+node scripts/single-file.mjs dist "$NO_MODULES"
 # SCORM 1.2 package for course platforms: imsmanifest.xml (web/scorm/imsmanifest.xml,
 # the template the lesson builder fills too) and bplab.html whose questions block holds
 # the built-in questions (web/questions.json), so the whole lab asks them and reports

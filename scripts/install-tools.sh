@@ -104,9 +104,10 @@ if want browser; then
 fi
 
 if want npm; then
-  # binaryen (wasm-opt) and playwright-core, pinned by package-lock.json.
+  # binaryen (wasm-opt), terser and playwright-core, pinned by package-lock.json.
   if [ -f "$ROOT/package-lock.json" ]; then
     if [ -x "$ROOT/node_modules/.bin/wasm-opt" ] && [ -d "$ROOT/node_modules/playwright-core" ] \
+       && [ -d "$ROOT/node_modules/terser" ] \
        && cmp -s "$ROOT/package-lock.json" "$ROOT/node_modules/.package-lock.json.installed" 2>/dev/null; then
       log "npm packages: present"
     else

@@ -7,10 +7,10 @@
 //   - drops Trunk's module preloads, integrity/crossorigin attributes and its
 //     <script type="module"> that imports the wasm-bindgen JS by URL;
 //   - puts the wasm, gzipped then base64, in a non-executed data block, and
-//     the wasm-bindgen JS in one inline module script (its `inline_js`
-//     snippets folded in, so it imports nothing) that decodes and gunzips the
-//     bytes (DecompressionStream) and hands them to wasm-bindgen's init
-//     (`__wbg_init({ module_or_path: bytes })`): nothing is fetched;
+//     wasm-bindgen's `--target no-modules` JS (which imports nothing) in one
+//     inline module script that decodes and gunzips the bytes
+//     (DecompressionStream) and hands them to its documented entry
+//     (`wasm_bindgen({ module_or_path: bytes })`): nothing is fetched;
 //   - marks <html data-single-file> (web/fallback.js then skips its file://
 //     warning but still reports a failed start);
 //   - replaces the Content-Security-Policy with one that allows no network at
@@ -18,16 +18,22 @@
 //     'wasm-unsafe-eval', inline styles, images from data:/blob:.
 // Then it checks that no tag still points at a file and prints the size.
 //
-// Usage: node scripts/single-file.mjs [dist-dir]   (after `trunk build`)
-// No dependencies beyond Node's standard library.
+// Usage: node scripts/single-file.mjs DIST NO_MODULES_DIR   (after scripts/worker-glue.mjs;
+// scripts/build-web.sh runs both). Needs terser (package.json) besides Node's standard library.
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { minify } from 'terser';
 
 // Follows the page's 450 KB gzip cap: the wasm's gzip as base64 (4/3) plus the page's text.
 const TARGET_RAW_KB = 680;
-const dist = resolve(process.argv[2] || 'dist');
+if (process.argv.length !== 4) {
+  console.error('Usage: node scripts/single-file.mjs DIST NO_MODULES_DIR');
+  process.exit(2);
+}
+const dist = resolve(process.argv[2]);
+const noModules = resolve(process.argv[3]);
 const OUT = 'bplab.html';
 
 function die(msg) {
@@ -115,43 +121,18 @@ html = html.replace(/<link\b[^>]*>/gi, (tag) => {
   return die(`unexpected <link> in index.html: ${tag}`);
 });
 
-// 3. The wasm-bindgen JS, whose init accepts the bytes, as one inline module
-//    (no URL, nothing fetched). Its `import { f } from './snippets/…/inline0.js'`
-//    lines (`#[wasm_bindgen(inline_js)]`) become a scoped copy of the snippet:
-//    `const { f } = (() => { …snippet without export…; return { f }; })();`.
-const jsDir = jsUrl.replace(/[^/]*$/, '');
-function snippet(names, from) {
-  if (!from.startsWith('./snippets/')) die(`${jsUrl} imports ${from}: only wasm-bindgen snippets can be inlined`);
-  const code = read(jsDir + from.slice(2), 'utf8');
-  if (/^\s*(import|export\s*(\{|\*|default))/m.test(code)) die(`snippet ${from}: only \`export function|const|let|class\` is supported`);
-  const exported = [...code.matchAll(/^\s*export\s+(?:async\s+)?(?:function\*?|const|let|var|class)\s+([\w$]+)/gm)].map((m) => m[1]);
-  const body = code.replace(/^(\s*)export\s+/gm, '$1');
-  const wanted = names.split(',').map((n) => n.trim()).filter(Boolean).map((n) => {
-    const [name, alias] = n.split(/\s+as\s+/);
-    if (!exported.includes(name)) die(`snippet ${from} does not export ${name}`);
-    return alias ? `${name}: ${alias}` : name;
-  });
-  return `const { ${wanted.join(', ')} } = (() => {\n${body}\nreturn { ${exported.join(', ')} };\n})();`;
-}
-const js = read(jsUrl, 'utf8').replace(
-  /^\s*import\s*\{([^}]*)\}\s*from\s*['"]([^'"]+)['"]\s*;?/gm,
-  (_, names, from) => snippet(names, from),
-);
-if (/^\s*import\s*(?:[\w*{]|['"])/m.test(js) || /\bimport\s*\(/.test(js)) {
-  die(`${jsUrl} has an import this script cannot inline`);
-}
-if (!/function\s+__wbg_init\s*\(/.test(js) || !/module_or_path/.test(js)) {
-  die(`${jsUrl}: no __wbg_init({ module_or_path }) (wasm-bindgen changed its output?)`);
-}
-if (/<!--/.test(js)) die(`${jsUrl} contains '<!--', which changes how HTML parses an inline script`);
+// 3. The wasm-bindgen JS as one inline module that imports nothing: wasm-bindgen's
+//    `--target no-modules` output (NO_MODULES_DIR, from build-web.sh: made from the same wasm,
+//    checked against it by worker-glue.mjs), compacted by terser, as it is. Its documented entry,
+//    `wasm_bindgen({ module_or_path })`, takes the bytes: nothing is fetched, and nothing here
+//    depends on what the glue calls its functions inside.
 const wasm = read(wasmUrl);
 if (wasm.readUInt32BE(0) !== 0x0061736d) die(`${wasmUrl} is not a wasm module`);
 
+// The start: the wasm is in #bplab-wasm and the worker's text in #bplab-worker-gz, each gzipped
+// then base64; nothing is fetched. The worker text goes to globalThis.__bplabWorkerSrc (the DOM
+// stays as parsed, so the builder's pristine copy is this file byte for byte).
 const boot = `
-// --- bplab single file: the wasm is in #bplab-wasm and the worker's text in
-// #bplab-worker-gz, each gzipped then base64; nothing is fetched. The worker
-// text goes to globalThis.__bplabWorkerSrc (the DOM stays as parsed, so the
-// builder's pristine copy is this file byte for byte).
 (async () => {
   const unpack = async (id) => {
     const text = document.getElementById(id).textContent.replace(/\\s+/g, '');
@@ -168,17 +149,27 @@ const boot = `
   };
   const [bytes, worker] = await Promise.all([unpack('bplab-wasm'), unpack('bplab-worker-gz')]);
   globalThis.__bplabWorkerSrc = new TextDecoder().decode(worker);
-  await __wbg_init({ module_or_path: bytes });
+  await wasm_bindgen({ module_or_path: bytes });
 })().catch((e) => {
   console.error('bplab: the WebAssembly module could not be instantiated:', e);
   dispatchEvent(new CustomEvent('bplab-start-failed', { detail: e }));
 });
 `;
-const moduleCode = `\n${safe(js, 'script')}\n${boot}`;
+// The glue and the start compacted as one module (terser may shorten `wasm_bindgen` too).
+let moduleCode;
+const glueFile = join(noModules, 'bplab-web.js');
+try {
+  moduleCode = (await minify({ 'bplab-web.js': readFileSync(glueFile, 'utf8'), 'start.js': boot }, { module: true, ecma: 2020 })).code;
+} catch (e) {
+  die(`cannot read or compact ${glueFile} and the start: ${e.message}`);
+}
+if (moduleCode.includes('<!--') || moduleCode.toLowerCase().includes('</script')) {
+  die('the wasm-bindgen JS contains <!-- or </script, which would change how HTML parses an inline script');
+}
 const packed = gzipSync(wasm, { level: 9 });
 const b64 = packed.toString('base64').replace(/.{1,76}/g, '$&\n');
-// The worker's text (index.html's #bplab-worker-src, about 58 KB: the glue
-// again, as a classic script) is packed like the wasm: gzipped then base64.
+// The worker's text (index.html's #bplab-worker-src: the glue again, with the
+// worker's loop) is packed like the wasm: gzipped then base64.
 const workerRe = /<script type="text\/plain" id="bplab-worker-src">([\s\S]*?)<\/script>/;
 const workerHeld = html.match(/<!--bplab-block-(\d+)-->/g)?.map((m) => Number(m.match(/\d+/)[0]))
   .find((i) => workerRe.test(blocks[i]));
@@ -240,5 +231,5 @@ const raw = Buffer.byteLength(html);
 const gz = gzipSync(html, { level: 9 }).length;
 const kb = (b) => (b / 1024).toFixed(1);
 console.log(`single-file: wrote ${join(dist, OUT)}: ${kb(raw)} KB raw, ${kb(gz)} KB gzip ` +
-  `(wasm ${kb(wasm.length)} KB, gzipped ${kb(packed.length)} KB, as base64; js ${kb(js.length)} KB; target <= ${TARGET_RAW_KB} KB raw)`);
+  `(wasm ${kb(wasm.length)} KB, gzipped ${kb(packed.length)} KB, as base64; js ${kb(moduleCode.length)} KB; target <= ${TARGET_RAW_KB} KB raw)`);
 if (raw > TARGET_RAW_KB * 1024) console.warn(`single-file: WARNING: ${OUT} is over the ${TARGET_RAW_KB} KB target`);

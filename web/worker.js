@@ -1,7 +1,8 @@
-// bplab's worker loop: appended by scripts/worker-glue.mjs to the
-// wasm-bindgen glue made classic (`bplab` holds the glue's exports), so the
-// whole worker is one classic script (a module blob worker does not start
-// from file://).
+// bplab's worker loop: appended by scripts/worker-glue.mjs to wasm-bindgen's
+// `--target no-modules` glue (the global `wasm_bindgen` holds its exports and
+// `initSync`), so the whole worker is one classic script (a module blob
+// worker does not start from file://). The page's DOM helpers (`bplabDom`,
+// web/dom-helpers.js) are not here: the core never calls them in a worker.
 //
 // Messages in:
 //   { init: WebAssembly.Module }                first: instantiate the page's compiled module
@@ -21,6 +22,8 @@
 // compute time after the worker took it, and work queued behind it waits too.
 'use strict';
 
+// The glue's exports and `initSync`.
+const bplab = wasm_bindgen;
 const API = new Set(['run', 'explain', 'limit', 'littles', 'experiments']);
 const latest = new Map();
 const queue = [];

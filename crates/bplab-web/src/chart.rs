@@ -476,6 +476,7 @@ mod tests {
     // again is not marked for drawing.
     #[wasm_bindgen_test]
     fn a_pending_plot_keeps_the_figure_on_show() {
+        crate::dom::helpers_for_tests();
         let doc = crate::dom::document().unwrap();
         let c: HtmlCanvasElement = doc.create_element("canvas").unwrap().dyn_into().unwrap();
         c.set_id("chart-test-pending");

@@ -145,39 +145,16 @@ fn run_guarded(f: Job, what: &str) {
     guarded(&Closure::once_into_js(f), what);
 }
 
-#[wasm_bindgen(inline_js = "export function make(doc, tag, attrs, text) {
-  const e = doc.createElement(tag);
-  const a = attrs.split('\\0');
-  for (let i = 0; i + 1 < a.length; i += 2) e.setAttribute(a[i], a[i + 1]);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-export function mark_on_screen(at, selector, attr) {
-  // Every box is read before any is marked (one layout).
-  const seen = [...at.querySelectorAll(selector)].filter((e) => {
-    const r = e.getBoundingClientRect();
-    return r.bottom > 0 && r.top < innerHeight;
-  });
-  for (const e of seen) e.setAttribute(attr, '');
-}
-export function guarded(f, what) {
-  try {
-    f();
-  } catch (e) {
-    // A widget being drawn when this failed must not stay busy (and ignore its later edits).
-    for (const s of document.querySelectorAll('[data-drawing]')) {
-      s.removeAttribute('data-drawing');
-      s.removeAttribute('aria-busy');
-      s.setAttribute('data-error', String(e && e.message || e).slice(0, 200));
-    }
-    console.error(`bplab-web: ${what} failed:`, e);
-  }
-}")]
+/// The page's helpers, `bplabDom` of `web/dom-helpers.js` (a classic
+/// script the page runs before the glue; not `inline_js`, which the
+/// worker's `--target no-modules` glue cannot carry).
+#[wasm_bindgen(js_namespace = bplabDom)]
 extern "C" {
     /// Calls `f`; if it throws (a JS exception, or a trap), every section
     /// marked `data-drawing` stops being busy and the error is logged as
-    /// `what` failed. (The `&str` also gives the import a JS shim, so the
-    /// glue imports it by name like the other helpers.)
+    /// `what` failed. (The `&str` also gives the import a JS shim, which
+    /// looks `bplabDom` up only when called, like the other helpers: the
+    /// worker has no `bplabDom`.)
     pub fn guarded(f: &JsValue, what: &str);
 
     /// `<tag>` made by `doc`, with the attributes packed as `name NUL value
@@ -189,6 +166,15 @@ extern "C" {
     /// `selector` whose box meets the viewport.
     #[wasm_bindgen(catch)]
     pub fn mark_on_screen(at: &Element, selector: &str, attr: &str) -> Result<(), JsValue>;
+}
+
+/// Runs `web/dom-helpers.js` unless `bplabDom` exists: a wasm-bindgen
+/// test page does not have the page's scripts.
+#[cfg(test)]
+pub(crate) fn helpers_for_tests() {
+    if !js_sys::Reflect::has(&js_sys::global(), &JsValue::from_str("bplabDom")).unwrap_or(false) {
+        let _ = js_sys::eval(include_str!("../../../web/dom-helpers.js"));
+    }
 }
 
 /// Work waiting for the next frame, in order.
@@ -382,6 +368,7 @@ mod tests {
     // per frame.
     #[wasm_bindgen_test]
     async fn frames_draw_every_waiting_answer_until_the_first_answers_are_shown() {
+        super::helpers_for_tests();
         let seen = Rc::new(RefCell::new(Vec::new()));
         hold_frames(true);
         slow_jobs(4, &seen);

@@ -11,37 +11,7 @@
 
 use wasm_bindgen::prelude::*;
 
-#[wasm_bindgen(inline_js = "export function post_height(widget) {
-  if (window.parent === window) return;
-  let last = -1;
-  const send = () => {
-    const height = Math.ceil(document.documentElement.getBoundingClientRect().height);
-    if (height === last) return;
-    last = height;
-    window.parent.postMessage({ type: 'bplab:height', widget, height }, '*');
-  };
-  const start = () => {
-    send();
-    addEventListener('load', send);
-    if (typeof ResizeObserver === 'function') {
-      const ro = new ResizeObserver(send);
-      ro.observe(document.documentElement);
-      ro.observe(document.body);
-    }
-  };
-  const busy = () => document.querySelector('section.widget[aria-busy=true]');
-  const section = document.querySelector('section.widget');
-  if (!busy() || !section || typeof MutationObserver !== 'function') {
-    start();
-    return;
-  }
-  const mo = new MutationObserver(() => {
-    if (busy()) return;
-    mo.disconnect();
-    start();
-  });
-  mo.observe(section, { attributes: true, attributeFilter: ['aria-busy'] });
-}")]
+#[wasm_bindgen(js_namespace = bplabDom)] // web/dom-helpers.js
 extern "C" {
     /// Starts posting `widget`'s height to the parent frame once it has answered (no-op outside a frame).
     pub fn post_height(widget: &str);

@@ -98,11 +98,7 @@ fn append(doc: &Document, panel: &Element, e: &Explanation) -> Result<(), JsValu
     Ok(())
 }
 
-#[wasm_bindgen(inline_js = "export function copy_text(t, b) {
-  const say = (m) => { b.textContent = m; };
-  if (!navigator.clipboard) { say('Select the text to copy'); return; }
-  navigator.clipboard.writeText(t).then(() => say('Copied'), () => say('Copy blocked: select the text'));
-}")]
+#[wasm_bindgen(js_namespace = bplabDom)] // web/dom-helpers.js
 extern "C" {
     /// Copies `text`, reporting the outcome on `button` (never rejects unhandled).
     fn copy_text(text: &str, button: &Element);

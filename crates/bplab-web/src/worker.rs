@@ -3,15 +3,18 @@
 //! thread, which only renders and answers input.
 //!
 //! The worker is a *classic* script (a module blob worker does not start
-//! from file://): the wasm-bindgen glue made classic by
-//! `scripts/worker-glue.mjs`, followed by `web/worker.js`. The page carries
-//! its text in `<script type="text/plain" id="bplab-worker-src">` and starts
-//! it from a Blob URL, so the same code path serves `index.html` and the
-//! single-file `bplab.html` (CSP `worker-src blob:`). Each worker gets the
-//! page's compiled `WebAssembly.Module` (`wasm_bindgen::module()`) in its
-//! first message: one binary, compiled once, never fetched twice (the
-//! workers and the page share its compiled code: a function compiled for
-//! one is compiled for all).
+//! from file://): wasm-bindgen's own `--target no-modules` glue for this
+//! wasm (`scripts/build-web.sh`), then `web/worker.js`, joined and
+//! compacted by `scripts/worker-glue.mjs` (terser; nothing rewritten). It
+//! has no `bplabDom` (`web/dom-helpers.js`): nothing the worker runs
+//! touches the DOM. The page carries its text in `<script
+//! type="text/plain" id="bplab-worker-src">` and starts it from a Blob URL,
+//! so the same code path serves `index.html` and the single-file
+//! `bplab.html` (CSP `worker-src blob:`). Each worker gets the page's
+//! compiled `WebAssembly.Module` (`wasm_bindgen::module()`) in its first
+//! message: one binary, compiled once, never fetched twice (the workers and
+//! the page share its compiled code: a function compiled for one is
+//! compiled for all).
 //!
 //! A request carries the experiment and its parameters as `(name, text)`
 //! pairs, applied with `Params::set` exactly as typed; the worker answers
@@ -256,15 +259,7 @@ pub fn warm(widgets: usize) {
     with_pool(|_| ());
 }
 
-#[wasm_bindgen(inline_js = "export function worker_url() {
-  let text = globalThis.__bplabWorkerSrc;
-  if (typeof text !== 'string' || !text.trim()) {
-    const el = document.getElementById('bplab-worker-src');
-    text = el ? el.textContent : '';
-  }
-  if (!text || !text.trim()) return undefined;
-  return URL.createObjectURL(new Blob([text], { type: 'text/javascript' }));
-}")]
+#[wasm_bindgen(js_namespace = bplabDom)] // web/dom-helpers.js
 extern "C" {
     /// A Blob URL of the worker's source text from the page, if the build
     /// put it there (the single file unpacks it into

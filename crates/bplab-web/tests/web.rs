@@ -25,6 +25,15 @@ const GOLDEN: [(&str, &str); 9] = [
     ("bp-post5-slo-burst.csv", include_str!("../../../golden/bp-post5/bp-post5-slo-burst.csv")),
 ];
 
+/// Runs `web/dom-helpers.js` (the page's `bplabDom`, which the lab's
+/// bindings call) unless this page has it already: the test page is not
+/// the lab's `index.html`.
+fn helpers() {
+    if !js_sys::Reflect::has(&js_sys::global(), &"bplabDom".into()).unwrap() {
+        js_sys::eval(include_str!("../../../web/dom-helpers.js")).unwrap();
+    }
+}
+
 fn doc() -> Document {
     web_sys::window().unwrap().document().unwrap()
 }
@@ -32,6 +41,7 @@ fn doc() -> Document {
 /// Mounts the page into a fresh root (removing any earlier one) and waits
 /// until every widget has answered.
 async fn page(search: &str) -> Element {
+    helpers();
     let d = doc();
     if let Some(old) = d.get_element_by_id(bplab_web::ROOT_ID) {
         old.remove();
