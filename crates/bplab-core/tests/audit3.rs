@@ -245,3 +245,16 @@ fn c1_no_time_to_lateness_where_the_queue_cannot_hold_a_late_arrival() {
     let t = text("collapse", &[]);
     assert!(t.contains("t* ="), "{t}");
 }
+
+#[test]
+fn a2_a_backlog_drained_over_the_budget_does_not_win_the_race() {
+    // gradient2 passed the budget in the deploy's first window (draining what it
+    // queued before) and "coped best" on that drain; fixed never passed it.
+    let edits = [("slowdown-factor", "0.5"), ("service", "exp:21"), ("rate-schedule", "60")];
+    let r = adaptive(&edits);
+    assert_eq!(lane(&r, Controller::Fixed).recovery_ms, Some(0));
+    assert!(lane(&r, Controller::Gradient2).recovery_ms.is_some_and(|ms| ms > 0));
+    let t = text("adaptive", &edits);
+    assert!(!t.contains("gradient2 copes best"), "{t}");
+    assert!(t.contains("Of the controllers raced that kept every window's p99 within 230 ms after the deploy"), "{t}");
+}
