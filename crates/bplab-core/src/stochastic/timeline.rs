@@ -102,7 +102,7 @@ impl Recorder {
     /// case: time went on), else a division; then the range's exact ends.
     #[inline(never)]
     fn seek(&mut self, t: f64) -> usize {
-        if !(t < self.end_ms) {
+        if t >= self.end_ms {
             // Past the run: no window (`windows.len()` is out of range).
             self.memo = (self.end_ms, f64::INFINITY, self.windows.len());
             return self.windows.len();
