@@ -361,3 +361,16 @@ fn live_locust_against_bplab_serve_is_fitted() {
     let refs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
     fits_live(&refs, Some(4), 1);
 }
+
+/// F4: without a saturated load the capacity is not measured, and the
+/// record claims no drain rate under overload.
+#[test]
+fn without_a_saturated_load_the_record_claims_no_drain_rate() {
+    let o = bplab(&["fit", &fixture("hey-c1.csv"), "--budget-ms", "100"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("capacity_rps     -") && out.contains("Criterion. "), "{out}");
+    assert!(!out.contains("drain rate"), "{out}");
+    let o = bplab(&["fit", &fixture("hey-c1.csv"), &fixture("hey-c24q5.csv"), "--budget-ms", "100"]);
+    assert!(stdout(&o).contains("Under overload, delivered answers hold near the drain rate"), "{}", stdout(&o));
+}

@@ -114,11 +114,15 @@ pub fn record(fit: &Fit, budget_ms: f64) -> Result<FitLimit, ConfigError> {
             eq: Arith::with_result(sub(n(budget_ms), n(o)), server_ms, "ms"),
         }),
     ];
-    criterion.push(said(Statement::Arith {
-        label: "under overload, delivered answers hold near the drain rate".into(),
-        formula: "workers × 1000 / service".into(),
-        eq: Arith::new(div(mul(n(f64::from(w)), n(1000.0)), n(s)), "/s"),
-    }));
+    // The drain rate under overload only when a saturated load measured the
+    // capacity: without one the workers are a lower bound and the rate unknown.
+    if fit.capacity_rps.is_some() {
+        criterion.push(said(Statement::Arith {
+            label: "under overload, delivered answers hold near the drain rate".into(),
+            formula: "workers × 1000 / service".into(),
+            eq: Arith::new(div(mul(n(f64::from(w)), n(1000.0)), n(s)), "/s"),
+        }));
+    }
     r.criterion = criterion.into_iter().flatten().collect::<Vec<_>>().join(" ");
     let worst = add(mul(add(ceil(div(n(q), n(f64::from(w)))), n(1.0)), n(s)), n(o));
     if let Some(t) = said(with_overhead("the worst time from send to answer", worst, Cmp::Le, budget_ms)) {
