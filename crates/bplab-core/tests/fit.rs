@@ -215,3 +215,22 @@ fn a_service_that_slows_before_saturation_is_called_poor_with_the_reason() {
         "{said:?}"
     );
 }
+
+#[test]
+fn a_fit_with_no_unsaturated_load_says_its_service_time_includes_queueing() {
+    // F5: the only load is saturated, so its percentiles include queueing.
+    use fit::explain::{Kind, Subject, explain};
+    let f = fitted(&["locust-u24_stats_history.csv"]);
+    assert!(!f.good(), "a fit from a saturated load alone is poor");
+    let said = explain(Subject::Fit(&f));
+    assert!(
+        said.iter().any(|s| s.kind == Kind::Poor
+            && s.text.contains("no unsaturated load gave it")
+            && s.text.contains("locust-u24_stats_history.csv")
+            && s.text.contains("run one caller or a low rate")),
+        "{said:#?}"
+    );
+    // With a low load beside it, it is not said.
+    let f = fitted(&["locust-u2_stats_history.csv", "locust-u24_stats_history.csv"]);
+    assert!(!explain(Subject::Fit(&f)).iter().any(|s| s.text.contains("no unsaturated load")));
+}

@@ -335,6 +335,16 @@ fn fit_statements(f: &Fit, ev: &FitLogs) -> Vec<(Kind, Said)> {
                     ),
                 );
             }
+            Reason::LowLoadSaturated { file, index } => {
+                let place = at(file, *index, f);
+                say(
+                    Kind::Poor,
+                    Said::Assume(format!(
+                        "the low-load sample comes from a saturated load, {place} (refusals, or a median at least {}× the low-load median): no unsaturated load gave it, so the fitted service time, workers and distribution include queueing; run one caller or a low rate and fit again",
+                        fmt_num(SATURATED_P50)
+                    )),
+                );
+            }
             Reason::LatencyGrowsBeforeSaturation { file, index, measured_p50_ms, model_p50_ms } => {
                 let key = measured_key(file, *index);
                 let place = format!("at {}", at(file, *index, f));
