@@ -222,3 +222,22 @@ fn a_p99_missed_over_enough_answers_says_why() {
         "{why:#?}"
     );
 }
+
+#[test]
+fn a_derived_figure_in_a_sentence_is_the_one_the_table_prints() {
+    // F1: one value per quantity: the derivation's shown result is the
+    // fitted value as the table prints it.
+    let mut seen = 0;
+    for names in SWEEPS {
+        let f = fitted(names);
+        let (kept, _) = explain_checked(Subject::Fit(&f));
+        for (lead, v) in [("Mean service time:", f.mean_service_ms), ("Time outside the server:", f.overhead_ms)] {
+            if let Some(s) = kept.iter().find(|s| s.text.starts_with(lead)) {
+                let shown = bplab_core::calc::fmt_num(v);
+                assert!(s.text.ends_with(&format!(" {shown} ms.")), "{names:?}: {} (the table: {shown})", s.text);
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen >= 8, "only {seen} derivations");
+}

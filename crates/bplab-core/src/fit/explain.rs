@@ -66,6 +66,19 @@ fn as_shown(x: f64) -> f64 {
     fmt_num(x).parse().unwrap_or(x)
 }
 
+/// `x` to `d` decimals, read back: an operand shown with `d` decimals.
+fn to(x: f64, d: usize) -> f64 {
+    crate::numerics::format_fixed(x, d).parse().unwrap_or(x)
+}
+
+/// The arithmetic `make(d)` builds on operands shown to `d` decimals, with
+/// the fewest (2 at least, 6 at most) whose result, rounded as the table
+/// prints, is `want` as the table prints it: one value per quantity. `None`
+/// when none does (then it is not said).
+fn agreeing(want: f64, make: impl Fn(usize) -> Arith) -> Option<Arith> {
+    (2..=6).map(make).find(|a| fmt_num(a.result) == fmt_num(want))
+}
+
 /// The measured side of `q` at `row`: its per-request log, else its table.
 fn measured(row: &Row, ev: &FitLogs, q: crate::statement::Quantity, value: Option<f64>, fit: &Fit) -> Option<Side> {
     let value = value?;
@@ -150,10 +163,12 @@ fn fit_statements(f: &Fit, ev: &FitLogs) -> Vec<(Kind, Said)> {
                 }),
             );
         }
-        let service = Arith::new(div(mul(n(f64::from(f.workers)), n(1000.0)), n(c2)), "ms");
-        let by_capacity = f64::from(f.workers) * 1000.0 / c;
-        if (by_capacity - f.mean_service_ms).abs() <= 1e-9 * by_capacity {
-            let s2 = as_shown(service.result);
+        let w = f64::from(f.workers);
+        let by_capacity = w * 1000.0 / c;
+        let service = agreeing(f.mean_service_ms, |d| Arith::new(div(mul(n(w), n(1000.0)), n(to(c, d))), "ms"));
+        if (by_capacity - f.mean_service_ms).abs() <= 1e-9 * by_capacity
+            && let Some(service) = service
+        {
             say(
                 Kind::Estimate,
                 Said::S(Statement::Arith {
@@ -162,13 +177,19 @@ fn fit_statements(f: &Fit, ev: &FitLogs) -> Vec<(Kind, Said)> {
                     eq: service,
                 }),
             );
-            if f.low_load.requests > 0 && low_mean > s2 {
+            let outside = agreeing(f.overhead_ms, |d| {
+                Arith::new(sub(n(to(f.low_load.mean_ms, d)), n(to(f.mean_service_ms, d))), "ms")
+            });
+            if f.low_load.requests > 0
+                && f.overhead_ms > 0.0
+                && let Some(eq) = outside
+            {
                 say(
                     Kind::Estimate,
                     Said::S(Statement::Arith {
                         label: "time outside the server".into(),
                         formula: "low-load mean latency − mean service time".into(),
-                        eq: Arith::new(sub(n(low_mean), n(s2)), "ms"),
+                        eq,
                     }),
                 );
             }
