@@ -234,3 +234,17 @@ fn a_fit_with_no_unsaturated_load_says_its_service_time_includes_queueing() {
     let f = fitted(&["locust-u2_stats_history.csv", "locust-u24_stats_history.csv"]);
     assert!(!explain(Subject::Fit(&f)).iter().any(|s| s.text.contains("no unsaturated load")));
 }
+
+#[test]
+fn the_models_times_are_the_engines_not_a_histograms() {
+    // F2: one caller at a fixed service time never waits, so every model
+    // answer takes the service time plus the time outside the server; its
+    // p50 and p99 are that sum, not a rounded service time plus it.
+    let f = fitted(&["ab-c1.tsv", "ab-c12.tsv"]);
+    let bplab_core::stochastic::ServiceTime::Fixed { ms } = f.service else { panic!("{}", f.service) };
+    let r = f.rows.iter().find(|r| r.file == "ab-c1.tsv").unwrap();
+    let want = ms + f.overhead_ms;
+    for got in [r.model.p50_ms, r.model.p99_ms] {
+        assert!((got.unwrap() - want).abs() < 1e-6, "model {got:?}, engine {want}");
+    }
+}

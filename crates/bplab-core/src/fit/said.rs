@@ -387,8 +387,8 @@ impl Said {
                     };
                     let ok = side(OK_RPS).ok_or("no measured answers/s")?;
                     // Whether the load is within: `Some` when the records
-                    // settle it, `None` when the p99's 3-digit histogram in
-                    // the model's summary could put it on either side.
+                    // settle it, `None` when the percentile's slack could
+                    // put it on either side.
                     let ok_fine = 100.0 * rel(model.eval(&OK_RPS), ok).abs() <= *ok_pct;
                     let any = model.reqs.iter().any(|r| r.in_system_ms.is_some());
                     let p99_fine = match (side(P99_MS), any) {
