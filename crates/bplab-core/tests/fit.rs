@@ -136,7 +136,7 @@ fn the_record_carries_the_fitted_numbers_and_the_files() {
     assert_eq!(r.result.record_limit, direct.record_limit);
     assert!((r.input.service_ms - f.mean_service_ms).abs() <= 0.05);
     let m = &r.result.record.measurement;
-    assert!(m.contains("hey-c1.csv, hey-c8q5.csv, hey-c24q5.csv") && m.contains("4 effective worker(s)"), "{m}");
+    assert!(m.contains("hey-c1.csv (hey -o csv: 1 load(s), the low-load requests), hey-c8q5.csv") && m.contains("4 effective worker(s)"), "{m}");
     for t in EdgeTarget::ALL {
         let text = r.export(t);
         assert!(text.contains("Measurement. Fitted by bplab fit"), "{t:?}:\n{text}");
@@ -247,4 +247,20 @@ fn the_models_times_are_the_engines_not_a_histograms() {
     for got in [r.model.p50_ms, r.model.p99_ms] {
         assert!((got.unwrap() - want).abs() < 1e-6, "model {got:?}, engine {want}");
     }
+}
+
+#[test]
+fn the_records_measurement_names_every_file_and_what_it_gave() {
+    // F6: the distribution came from the ab -e file, the load from the ab -g one.
+    use fit::explain::{Subject, explain_one};
+    let f = fitted(&["ab-c1-pct.csv", "ab-c12.tsv"]);
+    let m = explain_one(Subject::Measurement(&f));
+    assert!(m.contains("ab-c1-pct.csv (ab -e: the low-load percentiles)"), "{m}");
+    assert!(m.contains("ab-c12.tsv (ab -g: 1 load(s), the capacity)"), "{m}");
+    let f = fitted(&["hey-c1.csv", "hey-c8q5.csv", "hey-c24q5.csv"]);
+    let m = explain_one(Subject::Measurement(&f));
+    assert!(
+        m.contains("from hey-c1.csv (hey -o csv: 1 load(s), the low-load requests), hey-c8q5.csv (hey -o csv: 1 load(s)) and hey-c24q5.csv (hey -o csv: 1 load(s), the capacity): "),
+        "{m}"
+    );
 }

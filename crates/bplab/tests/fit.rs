@@ -65,7 +65,7 @@ fn fit_text_shows_model_beside_measurement_and_the_record() {
         "queue_limit      8",
         "model beside measurement",
         "Setting. Admission limit",
-        "Measurement. Fitted by bplab fit from 4 load(s) in",
+        "bplab-load.csv (bplab load --csv: 4 load(s), the low-load percentiles, the capacity): 4 effective worker(s)",
     ] {
         assert!(out.contains(want), "missing {want}:\n{out}");
     }

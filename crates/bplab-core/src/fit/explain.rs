@@ -471,21 +471,49 @@ fn fit_statements(f: &Fit, ev: &FitLogs) -> Vec<(Kind, Said)> {
     out
 }
 
+/// Every file read, in order, with its tool and what it gave the fit: its
+/// loads beside the model, the low-load sample, the capacity.
+fn files_and_roles(f: &Fit) -> String {
+    let mut files: Vec<(&str, &'static str)> = Vec::new();
+    for l in &f.levels {
+        if !files.iter().any(|(x, _)| *x == l.file) {
+            files.push((&l.file, l.tool.name()));
+        }
+    }
+    let capacity = f.capacity_rps.and_then(|c| f.rows.iter().find(|r| r.saturated && r.measured.ok_per_sec == c));
+    let parts: Vec<String> = files
+        .iter()
+        .map(|(file, tool)| {
+            let mut roles = Vec::new();
+            let loads = f.rows.iter().filter(|r| r.file == *file).count();
+            if loads > 0 {
+                roles.push(format!("{loads} load(s)"));
+            }
+            if f.low_load.files.iter().any(|x| x == file) {
+                let what = if f.low_load.requests > 0 { "requests" } else { "percentiles" };
+                roles.push(format!("the low-load {what}"));
+            }
+            if capacity.is_some_and(|r| r.file == *file) {
+                roles.push("the capacity".to_owned());
+            }
+            if roles.is_empty() { format!("{file} ({tool})") } else { format!("{file} ({tool}: {})", roles.join(", ")) }
+        })
+        .collect();
+    match parts.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => parts.join(""),
+    }
+}
+
 fn measurement_statement(f: &Fit) -> Said {
-    let mut files: Vec<&str> = f.rows.iter().map(|r| r.file.as_str()).collect();
-    files.dedup();
-    let mut tools: Vec<&str> = f.rows.iter().map(|r| r.tool.name()).collect();
-    tools.dedup();
     Said::Within {
         loads: within_loads(f),
         within: f.rows.iter().filter(|r| r.within).count(),
         ok_pct: OK_TOLERANCE * 100.0,
         p99_pct: P99_TOLERANCE * 100.0,
         lead: format!(
-            "Fitted by bplab fit from {} load(s) in {} ({}): {} effective worker(s), mean service time {} ms ({}), {}, {}; model beside measurement",
-            f.rows.len(),
-            files.join(", "),
-            tools.join(", "),
+            "Fitted by bplab fit from {}: {} effective worker(s), mean service time {} ms ({}), {}, {}; model beside measurement",
+            files_and_roles(f),
             f.workers,
             fmt_num(f.mean_service_ms),
             f.service,
