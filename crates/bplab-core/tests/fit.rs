@@ -129,14 +129,21 @@ fn too_few_low_load_requests_say_how_many_are_needed() {
 fn the_record_carries_the_fitted_numbers_and_the_files() {
     use bplab_core::calc::{EdgeTarget, LimitInput, limit};
     let f = fitted(&["hey-c1.csv", "hey-c8q5.csv", "hey-c24q5.csv"]);
-    let fit::record::FitLimit::Record(r) = fit::record::record(&f, 400.0).unwrap() else { panic!("no limit at 400 ms") };
+    let fit::record::FitLimit::Record(r) = fit::record::record(&f, 400.0).unwrap() else {
+        panic!("no limit at 400 ms")
+    };
     // The calculator's own number at the fitted workers and service.
-    let direct = limit(LimitInput { workers: 4, budget_ms: r.input.budget_ms, service_ms: r.input.service_ms }).unwrap();
+    let direct =
+        limit(LimitInput { workers: 4, budget_ms: r.input.budget_ms, service_ms: r.input.service_ms }).unwrap();
     assert!((400.0 - r.input.budget_ms - f.overhead_ms).abs() <= 0.01, "the server's share of the budget");
     assert_eq!(r.result.record_limit, direct.record_limit);
     assert!((r.input.service_ms - f.mean_service_ms).abs() <= 0.05);
     let m = &r.result.record.measurement;
-    assert!(m.contains("hey-c1.csv (hey -o csv: 1 load(s), the low-load requests), hey-c8q5.csv") && m.contains("4 effective worker(s)"), "{m}");
+    assert!(
+        m.contains("hey-c1.csv (hey -o csv: 1 load(s), the low-load requests), hey-c8q5.csv")
+            && m.contains("4 effective worker(s)"),
+        "{m}"
+    );
     for t in EdgeTarget::ALL {
         let text = r.export(t);
         assert!(text.contains("Measurement. Fitted by bplab fit"), "{t:?}:\n{text}");

@@ -182,6 +182,8 @@ impl Fit {
     /// makes the fit poor (an approximate distribution alone does not).
     pub fn good(&self) -> bool {
         self.rows.iter().all(|r| r.within)
-            && !self.reasons.iter().any(|r| matches!(r, Reason::NotSaturated | Reason::WorkersNotWhole { .. } | Reason::LowLoadSaturated { .. }))
+            && !self.reasons.iter().any(|r| {
+                matches!(r, Reason::NotSaturated | Reason::WorkersNotWhole { .. } | Reason::LowLoadSaturated { .. })
+            })
     }
 }
