@@ -129,18 +129,30 @@ fn too_few_low_load_requests_say_how_many_are_needed() {
 fn the_record_carries_the_fitted_numbers_and_the_files() {
     use bplab_core::calc::{EdgeTarget, LimitInput, limit};
     let f = fitted(&["hey-c1.csv", "hey-c8q5.csv", "hey-c24q5.csv"]);
-    let r = fit::record::record(&f, 400.0).unwrap();
+    let fit::record::FitLimit::Record(r) = fit::record::record(&f, 400.0).unwrap() else {
+        panic!("no limit at 400 ms")
+    };
     // The calculator's own number at the fitted workers and service.
-    let direct = limit(LimitInput { workers: 4, budget_ms: 400.0, service_ms: r.input.service_ms }).unwrap();
+    let direct =
+        limit(LimitInput { workers: 4, budget_ms: r.input.budget_ms, service_ms: r.input.service_ms }).unwrap();
+    assert!((400.0 - r.input.budget_ms - f.overhead_ms).abs() <= 0.01, "the server's share of the budget");
     assert_eq!(r.result.record_limit, direct.record_limit);
     assert!((r.input.service_ms - f.mean_service_ms).abs() <= 0.05);
     let m = &r.result.record.measurement;
-    assert!(m.contains("hey-c1.csv, hey-c8q5.csv, hey-c24q5.csv") && m.contains("4 effective worker(s)"), "{m}");
+    assert!(
+        m.contains("hey-c1.csv (hey -o csv: 1 load(s), the low-load requests), hey-c8q5.csv")
+            && m.contains("4 effective worker(s)"),
+        "{m}"
+    );
     for t in EdgeTarget::ALL {
         let text = r.export(t);
         assert!(text.contains("Measurement. Fitted by bplab fit"), "{t:?}:\n{text}");
     }
-    assert!(fit::record::record(&f, 50.0).is_err(), "a budget under the service time is refused");
+    assert!(
+        matches!(fit::record::record(&f, 50.0), Ok(fit::record::FitLimit::NoLimit(_))),
+        "a budget under the service time gets no limit"
+    );
+    assert!(fit::record::record(&f, f64::NAN).is_err());
 }
 
 #[test]
@@ -208,5 +220,54 @@ fn a_service_that_slows_before_saturation_is_called_poor_with_the_reason() {
     assert!(
         said.iter().any(|s| s.kind == Kind::Poor && s.text.contains("is above that of the low-load requests")),
         "{said:?}"
+    );
+}
+
+#[test]
+fn a_fit_with_no_unsaturated_load_says_its_service_time_includes_queueing() {
+    // F5: the only load is saturated, so its percentiles include queueing.
+    use fit::explain::{Kind, Subject, explain};
+    let f = fitted(&["locust-u24_stats_history.csv"]);
+    assert!(!f.good(), "a fit from a saturated load alone is poor");
+    let said = explain(Subject::Fit(&f));
+    assert!(
+        said.iter().any(|s| s.kind == Kind::Poor
+            && s.text.contains("no unsaturated load gave it")
+            && s.text.contains("locust-u24_stats_history.csv")
+            && s.text.contains("run one caller or a low rate")),
+        "{said:#?}"
+    );
+    // With a low load beside it, it is not said.
+    let f = fitted(&["locust-u2_stats_history.csv", "locust-u24_stats_history.csv"]);
+    assert!(!explain(Subject::Fit(&f)).iter().any(|s| s.text.contains("no unsaturated load")));
+}
+
+#[test]
+fn the_models_times_are_the_engines_not_a_histograms() {
+    // F2: one caller at a fixed service time never waits, so every model
+    // answer takes the service time plus the time outside the server; its
+    // p50 and p99 are that sum, not a rounded service time plus it.
+    let f = fitted(&["ab-c1.tsv", "ab-c12.tsv"]);
+    let bplab_core::stochastic::ServiceTime::Fixed { ms } = f.service else { panic!("{}", f.service) };
+    let r = f.rows.iter().find(|r| r.file == "ab-c1.tsv").unwrap();
+    let want = ms + f.overhead_ms;
+    for got in [r.model.p50_ms, r.model.p99_ms] {
+        assert!((got.unwrap() - want).abs() < 1e-6, "model {got:?}, engine {want}");
+    }
+}
+
+#[test]
+fn the_records_measurement_names_every_file_and_what_it_gave() {
+    // F6: the distribution came from the ab -e file, the load from the ab -g one.
+    use fit::explain::{Subject, explain_one};
+    let f = fitted(&["ab-c1-pct.csv", "ab-c12.tsv"]);
+    let m = explain_one(Subject::Measurement(&f));
+    assert!(m.contains("ab-c1-pct.csv (ab -e: the low-load percentiles)"), "{m}");
+    assert!(m.contains("ab-c12.tsv (ab -g: 1 load(s), the capacity)"), "{m}");
+    let f = fitted(&["hey-c1.csv", "hey-c8q5.csv", "hey-c24q5.csv"]);
+    let m = explain_one(Subject::Measurement(&f));
+    assert!(
+        m.contains("from hey-c1.csv (hey -o csv: 1 load(s), the low-load requests), hey-c8q5.csv (hey -o csv: 1 load(s)) and hey-c24q5.csv (hey -o csv: 1 load(s), the capacity): "),
+        "{m}"
     );
 }

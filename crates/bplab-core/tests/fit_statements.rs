@@ -222,3 +222,46 @@ fn a_p99_missed_over_enough_answers_says_why() {
         "{why:#?}"
     );
 }
+
+#[test]
+fn a_derived_figure_in_a_sentence_is_the_one_the_table_prints() {
+    // F1: one value per quantity: the derivation's shown result is the
+    // fitted value as the table prints it.
+    let mut seen = 0;
+    for names in SWEEPS {
+        let f = fitted(names);
+        let (kept, _) = explain_checked(Subject::Fit(&f));
+        for (lead, v) in [("Mean service time:", f.mean_service_ms), ("Time outside the server:", f.overhead_ms)] {
+            if let Some(s) = kept.iter().find(|s| s.text.starts_with(lead)) {
+                let shown = bplab_core::calc::fmt_num(v);
+                assert!(s.text.ends_with(&format!(" {shown} ms.")), "{names:?}: {} (the table: {shown})", s.text);
+                seen += 1;
+            }
+        }
+    }
+    assert!(seen >= 8, "only {seen} derivations");
+}
+
+fn tune_text(names: &[&str], budget_ms: f64, factors: Vec<f64>) -> String {
+    let f = fitted(names);
+    let mut rates: Vec<f64> = f.rows.iter().map(|r| (r.sent_rps * 10.0).round() / 10.0).collect();
+    rates.dedup();
+    let input =
+        fit::tune::TuneInput { service: f.service, workers: f.workers, rates_rps: rates, factors, budget_ms, seed: 1 };
+    let (_, pick) = fit::tune::tune(&input).unwrap();
+    covered("tune", Subject::Tune(&input, &pick));
+    let (kept, _) = explain_checked(Subject::Tune(&input, &pick));
+    kept.iter().map(|s| s.text.as_str()).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn the_tunes_choice_says_when_none_meets_the_budget_and_names_a_tie() {
+    // T1: at a 1 ms budget every setting is within it in 0 runs: no "most".
+    let t = tune_text(&["locust-u24_stats_history.csv"], 1.0, vec![0.5, 1.0, 2.0, 3.0]);
+    assert!(t.contains("keeps the p99 within 1 ms in any run; the most goodput is gradient2 ("), "{t}");
+    assert!(!t.contains("does in the most"), "{t}");
+    // The runner-up's figures are gradient's best's too: the tie is named.
+    let t = tune_text(&["hey-c1.csv", "hey-c24q5.csv"], 300.0, vec![1.0, 1.5]);
+    assert!(t.contains("Runner-up, the best of the other controllers: fixed (initial-limit 7)"), "{t}");
+    assert!(t.contains("tied on both with gradient (initial-limit 4,"), "{t}");
+}

@@ -8,7 +8,7 @@ use clap::{Arg, ArgAction, ArgMatches, Command};
 
 use bplab_core::calc::{EdgeTarget, fmt_num};
 use bplab_core::fit::explain::{Subject, explain};
-use bplab_core::fit::record::record;
+use bplab_core::fit::record::{FitLimit, record};
 use bplab_core::fit::tune::{self, Scored, TuneInput};
 use bplab_core::fit::{self, Fit, FitError};
 
@@ -185,8 +185,11 @@ pub fn run_fit(m: &ArgMatches) -> Result<(), Failure> {
     };
     if let Some(name) = m.get_one::<String>("export") {
         let target = EdgeTarget::parse(name)?;
-        if let Some(r) = &rec {
-            print!("{}", r.export(target));
+        match &rec {
+            Some(FitLimit::Record(r)) => print!("{}", r.export(target)),
+            // Nothing to carry: no limit meets the budget.
+            Some(FitLimit::NoLimit(why)) => return Err(Failure::Usage(why.clone())),
+            None => {}
         }
         return Ok(());
     }
@@ -194,20 +197,34 @@ pub fn run_fit(m: &ArgMatches) -> Result<(), Failure> {
         let mut v = serde_json::to_value(&f).map_err(|e| Failure::Runtime(e.to_string()))?;
         v["sentences"] =
             serde_json::to_value(explain(Subject::Fit(&f))).map_err(|e| Failure::Runtime(e.to_string()))?;
-        if let Some(r) = &rec {
-            v["limit"] = serde_json::to_value(&r.result).map_err(|e| Failure::Runtime(e.to_string()))?;
+        match &rec {
+            Some(FitLimit::Record(r)) => {
+                v["limit"] = serde_json::to_value(&r.result).map_err(|e| Failure::Runtime(e.to_string()))?;
+            }
+            Some(FitLimit::NoLimit(why)) => {
+                v["limit"] = serde_json::Value::Null;
+                v["no_limit"] = serde_json::Value::String(why.clone());
+            }
+            None => {}
         }
         println!("{v}");
         return Ok(());
     }
     print_fit(&f);
-    if let Some(r) = rec {
-        println!();
-        for (label, value) in r.result.lines() {
-            println!("{label}: {value}");
+    match rec {
+        Some(FitLimit::Record(r)) => {
+            println!();
+            for (label, value) in r.result.lines() {
+                println!("{label}: {value}");
+            }
+            println!();
+            print!("{}", r.result.record.to_text());
         }
-        println!();
-        print!("{}", r.result.record.to_text());
+        Some(FitLimit::NoLimit(why)) => {
+            println!();
+            println!("{why}");
+        }
+        None => {}
     }
     Ok(())
 }

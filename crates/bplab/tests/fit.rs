@@ -65,7 +65,7 @@ fn fit_text_shows_model_beside_measurement_and_the_record() {
         "queue_limit      8",
         "model beside measurement",
         "Setting. Admission limit",
-        "Measurement. Fitted by bplab fit from 4 load(s) in",
+        "bplab-load.csv (bplab load --csv: 4 load(s), the low-load percentiles, the capacity): 4 effective worker(s)",
     ] {
         assert!(out.contains(want), "missing {want}:\n{out}");
     }
@@ -89,8 +89,51 @@ fn bad_files_exit_2_with_one_line_naming_the_file_and_line() {
     let o = bplab(&["tune", &fixture("bplab-load.csv"), "--budget-ms", "400", "--factors", "1,x"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--factors: `1,x` is not accepted"), "{}", stderr(&o));
-    let o = bplab(&["fit", &fixture("bplab-load.csv"), "--budget-ms", "50"]);
+    let o = bplab(&["fit", &fixture("bplab-load.csv"), "--budget-ms", "50", "--export", "nginx"]);
     assert_eq!(o.status.code(), Some(2), "a budget under the service time: {}", stderr(&o));
+}
+
+/// F3: the record's worst time is from the caller's send to its answer, the
+/// fitted time outside the server included, and it is within the budget.
+#[test]
+fn the_records_worst_time_includes_the_time_outside_the_server() {
+    let o = bplab(&["fit", &fixture("hey-c1.csv"), &fixture("hey-c24q5.csv"), "--budget-ms", "85"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    let overhead = fit_json(&["hey-c1.csv", "hey-c24q5.csv"])["overhead_ms"].as_f64().unwrap();
+    let o2 = bplab_core::calc::fmt_num(overhead);
+    for want in [
+        format!("The server's share of the budget: budget − time outside the server = 85 − {o2} = "),
+        format!("The worst time from send to answer ((ceil(0 / 4) + 1) × 79.5 + {o2} = "),
+        "is at most the budget (85 ms).".to_owned(),
+        "A caller whose budget is not 85 ms.".to_owned(),
+    ] {
+        assert!(out.contains(&want), "missing {want}:\n{out}");
+    }
+}
+
+/// F3: a fitted service whose own p99 with the time outside the server is
+/// past the budget gets no limit, said with its arithmetic; nothing exported.
+#[test]
+fn no_limit_is_shipped_when_the_services_own_p99_passes_the_budget() {
+    let o = bplab(&["fit", &fixture("bplab-load.csv"), "--budget-ms", "90"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(!out.contains("Setting. Admission limit") && !out.contains("Number."), "{out}");
+    assert!(
+        out.contains("The fitted service time's p99 plus the time outside the server (101 + ")
+            && out.contains("is above the budget (90 ms).")
+            && out.contains("So no queue limit meets the 90 ms budget"),
+        "{out}"
+    );
+    let v: serde_json::Value = {
+        let o = bplab(&["fit", &fixture("bplab-load.csv"), "--budget-ms", "90", "--json"]);
+        serde_json::from_str(&stdout(&o)).unwrap()
+    };
+    assert!(v["limit"].is_null() && v["no_limit"].as_str().unwrap().contains("no queue limit"), "{v}");
+    let o = bplab(&["fit", &fixture("bplab-load.csv"), "--budget-ms", "90", "--export", "envoy"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no queue limit meets the 90 ms budget"), "{}", stderr(&o));
 }
 
 fn tune_json(extra: &[&str]) -> serde_json::Value {
@@ -317,4 +360,17 @@ fn live_locust_against_bplab_serve_is_fitted() {
     }
     let refs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
     fits_live(&refs, Some(4), 1);
+}
+
+/// F4: without a saturated load the capacity is not measured, and the
+/// record claims no drain rate under overload.
+#[test]
+fn without_a_saturated_load_the_record_claims_no_drain_rate() {
+    let o = bplab(&["fit", &fixture("hey-c1.csv"), "--budget-ms", "100"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("capacity_rps     -") && out.contains("Criterion. "), "{out}");
+    assert!(!out.contains("drain rate"), "{out}");
+    let o = bplab(&["fit", &fixture("hey-c1.csv"), &fixture("hey-c24q5.csv"), "--budget-ms", "100"]);
+    assert!(stdout(&o).contains("Under overload, delivered answers hold near the drain rate"), "{}", stdout(&o));
 }

@@ -51,14 +51,16 @@ pub(super) fn alone(level: &Level) -> Vec<f64> {
 /// The low-load sample: the alone requests of the per-request files (all
 /// requests of an `ab -g` file whose callers were one), else the
 /// percentile table of the load with the lowest median.
-fn low_load(levels: &[Level]) -> Result<(Sample, LowLoad), FitError> {
+/// Also the indices in `levels` of the loads the sample came from.
+fn low_load(levels: &[Level]) -> Result<(Sample, LowLoad, Vec<usize>), FitError> {
     let mut times = Vec::new();
     let mut files: Vec<String> = Vec::new();
+    let mut from = Vec::new();
     // The lowest loads first, until the sample is large enough: at a high
     // load a request alone at the client can still meet a busy server.
-    let mut by_load: Vec<&Level> = levels.iter().filter(|l| !l.requests.is_empty()).collect();
-    by_load.sort_by(|a, b| a.sent_per_sec().total_cmp(&b.sent_per_sec()));
-    for l in by_load {
+    let mut by_load: Vec<(usize, &Level)> = levels.iter().enumerate().filter(|(_, l)| !l.requests.is_empty()).collect();
+    by_load.sort_by(|a, b| a.1.sent_per_sec().total_cmp(&b.1.sent_per_sec()));
+    for (i, l) in by_load {
         if times.len() >= MIN_LOW_LOAD {
             break;
         }
@@ -68,8 +70,11 @@ fn low_load(levels: &[Level]) -> Result<(Sample, LowLoad), FitError> {
         } else {
             alone(l)
         };
-        if !got.is_empty() && !files.contains(&l.file) {
-            files.push(l.file.clone());
+        if !got.is_empty() {
+            from.push(i);
+            if !files.contains(&l.file) {
+                files.push(l.file.clone());
+            }
         }
         times.extend(got);
     }
@@ -78,14 +83,15 @@ fn low_load(levels: &[Level]) -> Result<(Sample, LowLoad), FitError> {
         let s = Sample::Times(times);
         let (mean, p50) = (s.mean().unwrap_or(0.0), s.quantile(0.5).unwrap_or(0.0));
         let requests = s.len();
-        return Ok((s, LowLoad { files, requests, mean_ms: mean, p50_ms: p50 }));
+        return Ok((s, LowLoad { files, requests, mean_ms: mean, p50_ms: p50 }, from));
     }
     // The lowest load (a percentile table without counts, `ab -e`, first).
     let table = levels
         .iter()
-        .filter(|l| l.requests.is_empty() && l.p50_ms.is_some())
-        .min_by(|a, b| a.sent_per_sec().total_cmp(&b.sent_per_sec()));
-    if let Some(l) = table {
+        .enumerate()
+        .filter(|(_, l)| l.requests.is_empty() && l.p50_ms.is_some())
+        .min_by(|a, b| a.1.sent_per_sec().total_cmp(&b.1.sent_per_sec()));
+    if let Some((i, l)) = table {
         let points = if l.percentiles.is_empty() || (l.percentiles_include_refused && l.refused > 0) {
             [(0.5, l.p50_ms), (0.99, l.p99_ms)].into_iter().filter_map(|(p, v)| v.map(|v| (p, v))).collect()
         } else {
@@ -93,7 +99,7 @@ fn low_load(levels: &[Level]) -> Result<(Sample, LowLoad), FitError> {
         };
         let s = Sample::Table { points, mean_ms: l.mean_ms };
         let (mean, p50) = (s.mean().unwrap_or(0.0), s.quantile(0.5).unwrap_or(0.0));
-        return Ok((s, LowLoad { files: vec![l.file.clone()], requests: 0, mean_ms: mean, p50_ms: p50 }));
+        return Ok((s, LowLoad { files: vec![l.file.clone()], requests: 0, mean_ms: mean, p50_ms: p50 }, vec![i]));
     }
     let most = levels.iter().max_by_key(|l| l.requests.len()).map_or(String::new(), |l| l.file.clone());
     Err(FitError::TooFew {
@@ -126,13 +132,19 @@ pub fn fit(levels: Vec<Level>, seed: u64) -> Result<Fit, FitError> {
     if total > MAX_REQUESTS {
         return Err(FitError::TooLarge { requests: total, cap: MAX_REQUESTS });
     }
-    let (sample, low) = low_load(&levels)?;
+    let (sample, low, from) = low_load(&levels)?;
+    let mut reasons = Vec::new();
     let saturated: Vec<bool> = levels
         .iter()
         .map(|l| l.has_counts() && (l.refused > 0 || l.p50_ms.is_some_and(|p| p >= SATURATED_P50 * low.p50_ms)))
         .collect();
+    // Every load the low-load sample came from saturated: its times include queueing.
+    if let Some(&first) = from.first()
+        && from.iter().all(|&i| saturated[i])
+    {
+        reasons.push(Reason::LowLoadSaturated { file: levels[first].file.clone(), index: levels[first].index });
+    }
     let capacity = levels.iter().zip(&saturated).filter(|(_, s)| **s).map(|(l, _)| l.ok_per_sec()).reduce(f64::max);
-    let mut reasons = Vec::new();
     let (workers, estimate, mean_service) = match capacity {
         Some(c) if c > 0.0 => {
             let x = c * low.mean_ms / 1000.0;

@@ -66,6 +66,19 @@ fn as_shown(x: f64) -> f64 {
     fmt_num(x).parse().unwrap_or(x)
 }
 
+/// `x` to `d` decimals, read back: an operand shown with `d` decimals.
+fn to(x: f64, d: usize) -> f64 {
+    crate::numerics::format_fixed(x, d).parse().unwrap_or(x)
+}
+
+/// The arithmetic `make(d)` builds on operands shown to `d` decimals, with
+/// the fewest (2 at least, 6 at most) whose result, rounded as the table
+/// prints, is `want` as the table prints it: one value per quantity. `None`
+/// when none does (then it is not said).
+fn agreeing(want: f64, make: impl Fn(usize) -> Arith) -> Option<Arith> {
+    (2..=6).map(make).find(|a| fmt_num(a.result) == fmt_num(want))
+}
+
 /// The measured side of `q` at `row`: its per-request log, else its table.
 fn measured(row: &Row, ev: &FitLogs, q: crate::statement::Quantity, value: Option<f64>, fit: &Fit) -> Option<Side> {
     let value = value?;
@@ -150,10 +163,12 @@ fn fit_statements(f: &Fit, ev: &FitLogs) -> Vec<(Kind, Said)> {
                 }),
             );
         }
-        let service = Arith::new(div(mul(n(f64::from(f.workers)), n(1000.0)), n(c2)), "ms");
-        let by_capacity = f64::from(f.workers) * 1000.0 / c;
-        if (by_capacity - f.mean_service_ms).abs() <= 1e-9 * by_capacity {
-            let s2 = as_shown(service.result);
+        let w = f64::from(f.workers);
+        let by_capacity = w * 1000.0 / c;
+        let service = agreeing(f.mean_service_ms, |d| Arith::new(div(mul(n(w), n(1000.0)), n(to(c, d))), "ms"));
+        if (by_capacity - f.mean_service_ms).abs() <= 1e-9 * by_capacity
+            && let Some(service) = service
+        {
             say(
                 Kind::Estimate,
                 Said::S(Statement::Arith {
@@ -162,13 +177,19 @@ fn fit_statements(f: &Fit, ev: &FitLogs) -> Vec<(Kind, Said)> {
                     eq: service,
                 }),
             );
-            if f.low_load.requests > 0 && low_mean > s2 {
+            let outside = agreeing(f.overhead_ms, |d| {
+                Arith::new(sub(n(to(f.low_load.mean_ms, d)), n(to(f.mean_service_ms, d))), "ms")
+            });
+            if f.low_load.requests > 0
+                && f.overhead_ms > 0.0
+                && let Some(eq) = outside
+            {
                 say(
                     Kind::Estimate,
                     Said::S(Statement::Arith {
                         label: "time outside the server".into(),
                         formula: "low-load mean latency − mean service time".into(),
-                        eq: Arith::new(sub(n(low_mean), n(s2)), "ms"),
+                        eq,
                     }),
                 );
             }
@@ -335,6 +356,16 @@ fn fit_statements(f: &Fit, ev: &FitLogs) -> Vec<(Kind, Said)> {
                     ),
                 );
             }
+            Reason::LowLoadSaturated { file, index } => {
+                let place = at(file, *index, f);
+                say(
+                    Kind::Poor,
+                    Said::Assume(format!(
+                        "the low-load sample comes from a saturated load, {place} (refusals, or a median at least {}× the low-load median): no unsaturated load gave it, so the fitted service time, workers and distribution include queueing; run one caller or a low rate and fit again",
+                        fmt_num(SATURATED_P50)
+                    )),
+                );
+            }
             Reason::LatencyGrowsBeforeSaturation { file, index, measured_p50_ms, model_p50_ms } => {
                 let key = measured_key(file, *index);
                 let place = format!("at {}", at(file, *index, f));
@@ -440,21 +471,49 @@ fn fit_statements(f: &Fit, ev: &FitLogs) -> Vec<(Kind, Said)> {
     out
 }
 
+/// Every file read, in order, with its tool and what it gave the fit: its
+/// loads beside the model, the low-load sample, the capacity.
+fn files_and_roles(f: &Fit) -> String {
+    let mut files: Vec<(&str, &'static str)> = Vec::new();
+    for l in &f.levels {
+        if !files.iter().any(|(x, _)| *x == l.file) {
+            files.push((&l.file, l.tool.name()));
+        }
+    }
+    let capacity = f.capacity_rps.and_then(|c| f.rows.iter().find(|r| r.saturated && r.measured.ok_per_sec == c));
+    let parts: Vec<String> = files
+        .iter()
+        .map(|(file, tool)| {
+            let mut roles = Vec::new();
+            let loads = f.rows.iter().filter(|r| r.file == *file).count();
+            if loads > 0 {
+                roles.push(format!("{loads} load(s)"));
+            }
+            if f.low_load.files.iter().any(|x| x == file) {
+                let what = if f.low_load.requests > 0 { "requests" } else { "percentiles" };
+                roles.push(format!("the low-load {what}"));
+            }
+            if capacity.is_some_and(|r| r.file == *file) {
+                roles.push("the capacity".to_owned());
+            }
+            if roles.is_empty() { format!("{file} ({tool})") } else { format!("{file} ({tool}: {})", roles.join(", ")) }
+        })
+        .collect();
+    match parts.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => parts.join(""),
+    }
+}
+
 fn measurement_statement(f: &Fit) -> Said {
-    let mut files: Vec<&str> = f.rows.iter().map(|r| r.file.as_str()).collect();
-    files.dedup();
-    let mut tools: Vec<&str> = f.rows.iter().map(|r| r.tool.name()).collect();
-    tools.dedup();
     Said::Within {
         loads: within_loads(f),
         within: f.rows.iter().filter(|r| r.within).count(),
         ok_pct: OK_TOLERANCE * 100.0,
         p99_pct: P99_TOLERANCE * 100.0,
         lead: format!(
-            "Fitted by bplab fit from {} load(s) in {} ({}): {} effective worker(s), mean service time {} ms ({}), {}, {}; model beside measurement",
-            f.rows.len(),
-            files.join(", "),
-            tools.join(", "),
+            "Fitted by bplab fit from {}: {} effective worker(s), mean service time {} ms ({}), {}, {}; model beside measurement",
+            files_and_roles(f),
             f.workers,
             fmt_num(f.mean_service_ms),
             f.service,

@@ -58,6 +58,14 @@ pub struct Row {
 pub enum Reason {
     /// No load was saturated: the capacity and workers are not measured.
     NotSaturated,
+    /// Every load the low-load sample came from is saturated: the fitted
+    /// service time, workers and distribution include queueing.
+    LowLoadSaturated {
+        /// File of the (first) load.
+        file: String,
+        /// Index in the file.
+        index: usize,
+    },
     /// Latency grew with the rate before saturation: the model (one queue
     /// in front of identical workers) answers faster than measured.
     LatencyGrowsBeforeSaturation {
@@ -174,6 +182,8 @@ impl Fit {
     /// makes the fit poor (an approximate distribution alone does not).
     pub fn good(&self) -> bool {
         self.rows.iter().all(|r| r.within)
-            && !self.reasons.iter().any(|r| matches!(r, Reason::NotSaturated | Reason::WorkersNotWhole { .. }))
+            && !self.reasons.iter().any(|r| {
+                matches!(r, Reason::NotSaturated | Reason::WorkersNotWhole { .. } | Reason::LowLoadSaturated { .. })
+            })
     }
 }

@@ -225,6 +225,30 @@ fn scored(s: &Scored, budget_ms: f64) -> (usize, f64) {
     (meets, goodput)
 }
 
+/// The other controllers' bests (not `except`) whose runs within the budget
+/// and goodput, as shown, are `of`'s: ", tied on both with …"; when every
+/// tie is exact, the one named before is the first in the grid's order.
+/// Empty when none ties.
+fn ties(pick: &Pick, of: &Scored, except: &[usize], budget_ms: f64) -> String {
+    let (m, g) = scored(of, budget_ms);
+    let same: Vec<(&Scored, bool)> = pick
+        .per_controller
+        .iter()
+        .filter(|s| !except.contains(&s.point.id) && s.point.controller != of.point.controller)
+        .filter_map(|s| {
+            let (sm, sg) = scored(s, budget_ms);
+            (sm == m && s.cells.len() == of.cells.len() && fmt_num(sg) == fmt_num(g)).then_some((s, sg == g))
+        })
+        .collect();
+    if same.is_empty() {
+        return String::new();
+    }
+    let names: Vec<String> =
+        same.iter().map(|(s, _)| format!("{} ({})", s.point.controller.name(), settings(&s.point.settings))).collect();
+    let why = if same.iter().all(|x| x.1) { " (the first in the grid's order is named)" } else { " as shown" };
+    format!(", tied on both with {}{why}", names.join(" and "))
+}
+
 impl Said {
     /// The kind's name.
     pub fn kind(&self) -> &'static str {
@@ -281,6 +305,14 @@ impl Said {
                         fmt_num(goodput),
                         fmt_num(*budget_ms)
                     )
+                } else if meets == 0 {
+                    format!(
+                        "No setting {set} keeps the p99 within {} ms in any run; the most goodput is {} ({}), {} answers/s on average over its {cells} runs",
+                        fmt_num(*budget_ms),
+                        b.point.controller.name(),
+                        settings(&b.point.settings),
+                        fmt_num(goodput)
+                    )
                 } else {
                     format!(
                         "No setting {set} keeps the p99 within {} ms in every run; {} ({}) does in the most, {meets} of {cells}, with {} answers/s on average",
@@ -290,6 +322,7 @@ impl Said {
                         fmt_num(goodput)
                     )
                 };
+                t.push_str(&ties(pick, b, &[b.point.id], *budget_ms));
                 if *runner_up {
                     let r = pick.runner_up.as_ref()?;
                     let (rm, rg) = scored(r, *budget_ms);
@@ -300,6 +333,7 @@ impl Said {
                         r.cells.len(),
                         fmt_num(rg)
                     );
+                    t.push_str(&ties(pick, r, &[b.point.id, r.point.id], *budget_ms));
                 }
                 Some(sentence(&t))
             }
@@ -387,8 +421,8 @@ impl Said {
                     };
                     let ok = side(OK_RPS).ok_or("no measured answers/s")?;
                     // Whether the load is within: `Some` when the records
-                    // settle it, `None` when the p99's 3-digit histogram in
-                    // the model's summary could put it on either side.
+                    // settle it, `None` when the percentile's slack could
+                    // put it on either side.
                     let ok_fine = 100.0 * rel(model.eval(&OK_RPS), ok).abs() <= *ok_pct;
                     let any = model.reqs.iter().any(|r| r.in_system_ms.is_some());
                     let p99_fine = match (side(P99_MS), any) {
