@@ -6,15 +6,13 @@
 //! the run's evidence ([`bplab_core::claim::check_report`]).
 
 use bplab_core::calc::{LimitInput, LittlesInput, limit, littles};
-use bplab_core::claim::{check_report, equation::check_rendered};
-use bplab_core::{Caps, EXPERIMENTS, Experiment, Report, Scenario};
+use bplab_core::claim::equation::check_rendered;
+use bplab_core::{EXPERIMENTS, Report};
+
+mod common;
 
 fn report(exp: &str, edits: &[(&str, &str)]) -> Report {
-    let e = EXPERIMENTS.iter().find(|e| e.name == exp).expect("experiment");
-    let mut p = Experiment::get(e.id).defaults();
-    p.apply(edits).unwrap_or_else(|err| panic!("{edits:?}: {err}"));
-    let r = Scenario::new(p, Caps::CLI).expect("scenario").run();
-    check_report(exp, &r).unwrap_or_else(|why| panic!("false claim at {edits:?}: {why}"));
+    let r = common::checked_run(exp, edits);
     for x in r.explanations() {
         for st in &x.steps {
             if let Some(eq) = &st.eq {

@@ -6,15 +6,13 @@
 //! explanation here is also re-checked against its runs' request logs.
 
 use bplab_core::calc::{LimitInput, LittlesInput, limit, littles};
-use bplab_core::claim::{Evidence, check, check_report};
-use bplab_core::{Caps, EXPERIMENTS, Experiment, Scenario};
+use bplab_core::claim::{Evidence, check};
+use bplab_core::{EXPERIMENTS, Experiment};
+
+mod common;
 
 fn text(exp: &str, edits: &[(&str, &str)]) -> String {
-    let e = EXPERIMENTS.iter().find(|e| e.name == exp).expect("experiment");
-    let mut p = Experiment::get(e.id).defaults();
-    p.apply(edits).unwrap_or_else(|err| panic!("{edits:?}: {err}"));
-    let r = Scenario::new(p, Caps::CLI).expect("scenario").run();
-    check_report(exp, &r).unwrap_or_else(|why| panic!("false statement at {edits:?}: {why}"));
+    let r = common::checked_run(exp, edits);
     r.explanations().iter().map(|e| e.to_text()).collect()
 }
 

@@ -4,20 +4,12 @@
 //! that failed before its fix.
 
 use bplab_core::adaptive::{Controller, Lane};
-use bplab_core::claim::check_report;
-use bplab_core::{AdaptiveReport, Caps, EXPERIMENTS, Experiment, ExperimentId, Report, Scenario};
+use bplab_core::{AdaptiveReport, Caps, ExperimentId, Report, Scenario};
 
-fn report(exp: &str, edits: &[(&str, &str)]) -> Report {
-    let e = EXPERIMENTS.iter().find(|e| e.name == exp).expect("experiment");
-    let mut p = Experiment::get(e.id).defaults();
-    p.apply(edits).unwrap_or_else(|err| panic!("{edits:?}: {err}"));
-    let r = Scenario::new(p, Caps::CLI).expect("scenario").run();
-    check_report(exp, &r).unwrap_or_else(|why| panic!("false claim at {edits:?}: {why}"));
-    r
-}
+mod common;
 
 fn text(exp: &str, edits: &[(&str, &str)]) -> String {
-    report(exp, edits).explanations().iter().map(|e| e.to_text()).collect()
+    common::checked_run(exp, edits).explanations().iter().map(|e| e.to_text()).collect()
 }
 
 fn adaptive(edits: &[(&str, &str)]) -> AdaptiveReport {

@@ -7,23 +7,17 @@
 //! direction flipped or its changed value moved is false. At settings where
 //! no changed run exists, no counterfactual is stated.
 
-use bplab_core::claim::{Cmp, Evidence, Fact, check_report};
+use bplab_core::claim::{Cmp, Evidence, Fact};
 use bplab_core::statement::{Measure, Statement, check, render};
-use bplab_core::{Caps, EXPERIMENTS, Experiment, Report, Scenario};
+use bplab_core::{EXPERIMENTS, Report};
 
 /// Experiments whose explanations are still built from claims, not
 /// statements: their "what would change it" compares their own controllers
 /// or client policies, one line each, and is not checked here.
 const NOT_STATEMENTS: &[&str] = &["adaptive", "metastable"];
 
-fn run(exp: &str, edits: &[(&str, &str)]) -> Report {
-    let e = EXPERIMENTS.iter().find(|e| e.name == exp).expect("experiment");
-    let mut p = Experiment::get(e.id).defaults();
-    p.apply(edits).unwrap_or_else(|err| panic!("{edits:?}: {err}"));
-    let r = Scenario::new(p, Caps::CLI).expect("scenario").run();
-    check_report(exp, &r).unwrap_or_else(|why| panic!("false statement at {edits:?}: {why}"));
-    r
-}
+mod common;
+use common::checked_run as run;
 
 /// Every "what would change it" statement of the report, with its text.
 fn would_change(exp: &str, r: &Report) -> Vec<(String, Statement)> {
