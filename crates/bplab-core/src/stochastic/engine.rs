@@ -456,8 +456,14 @@ impl<const TL: bool, const CL: bool> Loop<'_, '_, '_, TL, CL, Vec<Request>> {
     fn run(mut self) -> Run {
         self.events();
         let window_ms = self.m.window_ms;
-        let (timeline, answers_before_ms, answers_after_ms) =
-            self.timeline.map(|t| t.finish(window_ms)).unwrap_or_default();
+        let (timeline, answers_before_ms, answers_after_ms, answers_drained) = self
+            .timeline
+            .map(|t| {
+                let drained = t.drained();
+                let (w, before, after) = t.finish(window_ms);
+                (w, before, after, drained)
+            })
+            .unwrap_or_default();
         Run {
             requests: self.requests,
             server: self.m.server(),
@@ -470,6 +476,7 @@ impl<const TL: bool, const CL: bool> Loop<'_, '_, '_, TL, CL, Vec<Request>> {
             timeline,
             answers_before_ms,
             answers_after_ms,
+            answers_drained,
             horizon_ms: self.horizon_ms,
         }
     }

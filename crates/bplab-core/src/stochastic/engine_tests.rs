@@ -303,6 +303,13 @@ mod props {
             prop_assert_eq!(w.iter().map(|w| w.throttled).sum::<u64>(), t.throttled);
             prop_assert!(w.iter().map(|w| w.refused).sum::<u64>() <= t.refused + t.shed);
             prop_assert_eq!((run.answers_before_ms.len() + run.answers_after_ms.len()) as u64, t.ok);
+            // The drain the timeline counted is the on-time answers ending after the window.
+            let drained = run
+                .requests
+                .iter()
+                .filter(|r| r.outcome == Outcome::Ok && r.end_ms.is_some_and(|e| e >= run.window_ms))
+                .count();
+            prop_assert_eq!(run.answers_drained, drained);
             prop_assert!(run.requests.iter().all(|r| r.start_ms.is_none_or(|s| s >= r.arrival_ms)));
             let timeout = run.server.timeout_ms;
             let horizon = run.requests.iter().map(|r| r.resolved_ms(timeout)).fold(0.0, f64::max);

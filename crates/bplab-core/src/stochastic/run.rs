@@ -160,6 +160,9 @@ pub struct Run {
     pub answers_before_ms: Vec<u64>,
     /// ... and from it on.
     pub answers_after_ms: Vec<u64>,
+    /// How many of those answers (the last ones) came at or after the
+    /// window's end: the drain of what was admitted.
+    pub answers_drained: usize,
     /// The latest [`Request::resolved_ms`], kept by the engine as the tries
     /// resolved (one pass less for [`Run::summary`]).
     pub(crate) horizon_ms: f64,

@@ -61,6 +61,8 @@ pub(crate) struct Recorder {
     /// admitted) counts in no window, even where the last window is cut
     /// short by it (M1).
     end_ms: f64,
+    /// Answers at or after `end_ms`: the last ones in `answers`.
+    drained: usize,
 }
 
 impl Recorder {
@@ -79,6 +81,7 @@ impl Recorder {
             split_ms,
             before: 0,
             end_ms: window_ms,
+            drained: 0,
         }
     }
 
@@ -192,6 +195,9 @@ impl Recorder {
         if t < self.split_ms {
             self.before += 1;
         }
+        if t >= self.end_ms {
+            self.drained += 1;
+        }
         self.answers.push(ms);
         if let Some(w) = self.windows.get_mut(i) {
             w.ok += 1;
@@ -216,6 +222,12 @@ impl Recorder {
         if let Some(w) = self.windows.get_mut(self.cursor.0) {
             w.in_flight_mean += c * (to - t);
         }
+    }
+
+    /// How many answers came at or after the run window's end (the last
+    /// ones of the split answer lists).
+    pub fn drained(&self) -> usize {
+        self.drained
     }
 
     /// The finished timeline (areas become means, untouched windows carry
@@ -279,6 +291,7 @@ mod tests {
         r.answer(240.0, 10.0);
         r.answer(260.0, 30.0); // the drain: after the run
         r.note(270.0, 9, 5);
+        assert_eq!(r.drained(), 1);
         let (w, before, _) = r.finish(250.0);
         assert_eq!((w[2].ok, w[2].p99_ms, w[2].in_flight_max), (1, Some(10), 0));
         // The split lists keep every answer.

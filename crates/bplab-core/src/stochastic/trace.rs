@@ -153,11 +153,6 @@ impl SimOut {
                 p99_ms: w.p99_ms,
             })
             .collect();
-        let drained = run
-            .requests
-            .iter()
-            .filter(|r| r.outcome == super::Outcome::Ok && r.end_ms.is_some_and(|e| e >= run.window_ms))
-            .count();
         let t = &run.tally;
         let resolved = t.throttled + t.refused + t.shed + t.ok + t.late + t.dropped;
         SimOut {
@@ -169,7 +164,7 @@ impl SimOut {
             unresolved: t.attempts().saturating_sub(resolved),
             before_ms: run.answers_before_ms,
             after_ms: run.answers_after_ms,
-            drained,
+            drained: run.answers_drained,
         }
     }
 }
