@@ -62,7 +62,7 @@ fn at(file: &str, index: usize, fit: &Fit) -> String {
 
 /// A number as shown (2 decimals, trimmed), read back: the operand a
 /// derivation shows, exactly as it is shown.
-fn as_shown(x: f64) -> f64 {
+pub(super) fn as_shown(x: f64) -> f64 {
     fmt_num(x).parse().unwrap_or(x)
 }
 

@@ -9,7 +9,7 @@
 //! the budget, no limit meets it and none is shipped.
 
 use super::evidence::FitLogs;
-use super::explain::{Subject, explain_one};
+use super::explain::{Subject, as_shown, explain_one};
 use super::report::Fit;
 use super::said::Said;
 use crate::calc::{BUDGET, CALC_PARAMS, EdgeTarget, LimitInput, LimitResult, export, fmt_num, limit, show};
@@ -47,11 +47,6 @@ fn service_ms(fit: &Fit) -> f64 {
     (fit.mean_service_ms * 10.0).round().max(1.0) / 10.0
 }
 
-/// A number as the fit shows it (2 decimals), read back.
-fn shown(x: f64) -> f64 {
-    fmt_num(x).parse().unwrap_or(x)
-}
-
 /// The statement's sentence when it checks (arithmetic on the numbers as
 /// shown); `None` when it does not, and then it is not said.
 fn said(s: Statement) -> Option<String> {
@@ -76,8 +71,8 @@ fn with_overhead(a_label: &str, a: crate::claim::equation::Expr, cmp: Cmp, budge
 /// budget out of range).
 pub fn record(fit: &Fit, budget_ms: f64) -> Result<FitLimit, ConfigError> {
     let budget_ms = CALC_PARAMS[BUDGET].check(budget_ms)?;
-    let (o, s, w) = (shown(fit.overhead_ms), service_ms(fit), fit.workers);
-    let p99 = shown(fit.service.quantile_ms(0.99));
+    let (o, s, w) = (as_shown(fit.overhead_ms), service_ms(fit), fit.workers);
+    let p99 = as_shown(fit.service.quantile_ms(0.99));
     let outside = "plus the time outside the server";
     let past = [
         with_overhead(&format!("the fitted service time's p99 {outside}"), add(n(p99), n(o)), Cmp::Gt, budget_ms),

@@ -59,9 +59,7 @@ pub(crate) fn character(c: Controller) -> &'static str {
 /// Whether a deploy happens inside the run: a factor other than 1, at a time
 /// before the run's end, and not the steady-overload preset (no deploy).
 fn deploy_in_run(r: &AdaptiveReport) -> bool {
-    r.preset != Preset::SteadyOverload
-        && (r.slowdown.1 != 1.0 || stuck(r))
-        && f64::from(r.slowdown.0) < r.run_ms
+    r.preset != Preset::SteadyOverload && (r.slowdown.1 != 1.0 || stuck(r)) && phases(r).1
 }
 
 /// Whether the deploy is a stuck downstream (by the deploy the run was
@@ -134,36 +132,25 @@ fn one_decimal(x: f64) -> String {
 fn lane_line(r: &AdaptiveReport, l: &Lane, claims: &mut Vec<Claim>) -> String {
     let c = l.controller;
     let show = |v: Option<u64>| v.map_or_else(|| "no answers".to_owned(), |x| format!("{x} ms"));
-    let (before, after) = phases(r);
     // Only the phases the run has: no "0.0 ok/s" for a phase of no time (A7).
-    let (p99s, oks, cols): (String, String, Vec<usize>) = match (before, after) {
-        (true, true) => (
-            format!("p99 {} → {}", show(l.p99_ms.0), show(l.p99_ms.1)),
-            format!("ok/s {} → {}", one_decimal(l.ok_per_sec.0), one_decimal(l.ok_per_sec.1)),
-            vec![0, 1],
-        ),
-        (true, false) => (
-            format!("p99 {} over the whole run (the change point falls after its end)", show(l.p99_ms.0)),
-            format!("ok/s {}", one_decimal(l.ok_per_sec.0)),
-            vec![0],
-        ),
-        _ => (
-            format!("p99 {} over the whole run (the change point is at 0 ms)", show(l.p99_ms.1)),
-            format!("ok/s {}", one_decimal(l.ok_per_sec.1)),
-            vec![1],
-        ),
+    let all = [
+        ((l.p99_ms.0, "p99_before_ms"), (l.ok_per_sec.0, "ok_per_sec_before")),
+        ((l.p99_ms.1, "p99_after_ms"), (l.ok_per_sec.1, "ok_per_sec_after")),
+    ];
+    let (kept, whole) = match phases(r) {
+        (true, true) => (&all[..], ""),
+        (true, false) => (&all[..1], " over the whole run (the change point falls after its end)"),
+        _ => (&all[1..], " over the whole run (the change point is at 0 ms)"),
     };
-    let pair = format!("{c}: {p99s}");
-    let p99_cols = [(l.p99_ms.0, "p99_before_ms"), (l.p99_ms.1, "p99_after_ms")];
-    let ok_cols = [(l.ok_per_sec.0, "ok_per_sec_before"), (l.ok_per_sec.1, "ok_per_sec_after")];
-    for &i in &cols {
-        let (v, column) = p99_cols[i];
+    let p99s: Vec<String> = kept.iter().map(|((v, _), _)| show(*v)).collect();
+    let oks: Vec<String> = kept.iter().map(|(_, (v, _))| one_decimal(*v)).collect();
+    let pair = format!("{c}: p99 {}{whole}", p99s.join(" → "));
+    let ok = format!("ok/s {}", oks.join(" → "));
+    for &((v, column), _) in kept {
         let fact = v.map_or_else(|| empty_cell(c, column), |x| cell(c, column, x as f64, 0.0));
         claims.push(Claim::new("value", if v.is_some() { "claim" } else { "no-answers" }, pair.clone(), fact));
     }
-    let ok = oks;
-    for &i in &cols {
-        let (v, column) = ok_cols[i];
+    for &(_, (v, column)) in kept {
         claims.push(Claim::new("value", "claim", ok.clone(), cell(c, column, v, 0.051)));
     }
     let refused = said(
@@ -401,7 +388,19 @@ fn preset_line(r: &AdaptiveReport, claims: &mut Vec<Claim>) -> String {
             ),
             limit_moves(r, claims, &format!("Limits at {} ms → at the end: ", r.slowdown.0)),
         ),
-        _ if stuck(r) && r.preset != Preset::SteadyOverload && r.preset != Preset::RetryStorm => {
+        Preset::RetryStorm => (
+            assumed(
+                claims,
+                "assumption",
+                format!(
+                    "Retry storm: every refused or abandoned caller retries up to {} times after {} ms (Post 1's amplification)",
+                    r.retries,
+                    r.retry_backoff_ms
+                ),
+            ),
+            None,
+        ),
+        _ if stuck(r) => {
             let wasted: u64 = r.lanes.iter().map(|l| l.out.wasted).sum();
             let dropped = said(
                 claims,
@@ -433,18 +432,6 @@ fn preset_line(r: &AdaptiveReport, claims: &mut Vec<Claim>) -> String {
             );
             (format!("{scene}; {dropped}"), limit_moves(r, claims, "Limits at the deploy → at the end: "))
         }
-        Preset::RetryStorm => (
-            assumed(
-                claims,
-                "assumption",
-                format!(
-                    "Retry storm: every refused or abandoned caller retries up to {} times after {} ms (Post 1's amplification)",
-                    r.retries,
-                    r.retry_backoff_ms
-                ),
-            ),
-            None,
-        ),
         Preset::Deploy2x | Preset::None | Preset::StuckDownstream if deploy_in_run(r) => (
             assumed(
                 claims,

@@ -92,18 +92,17 @@ fn explanation(r: &CollapseReport) -> Explanation {
                     b_label: "the deadline".into(),
                     b: Arith::new(u(dl, "ms"), "ms"),
                 });
-            }
-            if !fits {
-            d.steps.push(Statement::Arith {
-                label: "backlog growth".into(),
-                formula: "offered − capacity".into(),
-                eq: Arith::new(sub(n(lambda), capacity()), "requests per second"),
-            });
-            d.steps.push(Statement::Arith {
-                label: "time after which every arrival would be late (while the queue has room)".into(),
-                formula: "t* = (deadline − service) / 1000 × capacity / (offered − capacity)".into(),
-                eq: Arith::new(t_star(), "s"),
-            });
+            } else {
+                d.steps.push(Statement::Arith {
+                    label: "backlog growth".into(),
+                    formula: "offered − capacity".into(),
+                    eq: Arith::new(sub(n(lambda), capacity()), "requests per second"),
+                });
+                d.steps.push(Statement::Arith {
+                    label: "time after which every arrival would be late (while the queue has room)".into(),
+                    formula: "t* = (deadline − service) / 1000 × capacity / (offered − capacity)".into(),
+                    eq: Arith::new(t_star(), "s"),
+                });
             }
             let window = || u(w, "s");
             let late_after = late_after_s(s.service_ms, s.deadline_ms, lambda, mu).unwrap_or(0.0);
