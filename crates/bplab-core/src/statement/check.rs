@@ -98,7 +98,7 @@ pub fn check(s: &Statement, logs: &Logs) -> Result<(), String> {
             }
             if *same_arrivals {
                 let first = |run: &str| {
-                    logs.get(run).map(|l| {
+                    logs.whole(run).map(|l| {
                         let mut t: Vec<f64> = l.reqs.iter().filter(|r| r.attempt == 0).map(|r| r.arrival_ms).collect();
                         t.sort_by(f64::total_cmp);
                         t
@@ -133,6 +133,18 @@ pub fn check(s: &Statement, logs: &Logs) -> Result<(), String> {
                 Some(q) if q == *queue => Ok(()),
                 other => Err(format!("the largest queue within the budget is {other:?}, not {queue}")),
             }
+        }
+        Statement::WindowP99 { run, width_ms, from_ms, level_ms, finding, .. } => {
+            let log = logs.get(run).ok_or_else(|| format!("no request log for run {run}"))?;
+            if !(*width_ms > 0.0 && *from_ms >= 0.0) {
+                return Err(format!("windows of {width_ms} ms from {from_ms} ms"));
+            }
+            let first = libm::floor(from_ms / width_ms) as usize;
+            let found = super::WindowFinding::of(&log.window_p99s(*width_ms, first), *width_ms, *from_ms, *level_ms);
+            if found != *finding {
+                return Err(format!("the windows of run {run} show {found:?}, not {finding:?}"));
+            }
+            Ok(())
         }
         Statement::Assumption(_) | Statement::Definition(_) => Ok(()),
     }

@@ -111,12 +111,15 @@ pub struct RunLog {
     pub window_ms: f64,
     /// Every request, in arrival order.
     pub reqs: Vec<Req>,
+    /// The key of the whole run this log is one phase of (`None`: it is a
+    /// whole run). Which first tries a run saw is read from the whole run.
+    pub part_of: Option<String>,
 }
 
 impl RunLog {
     /// A log with no requests yet.
     pub fn new(key: impl Into<String>, window_ms: f64) -> RunLog {
-        RunLog { key: key.into(), window_ms, reqs: Vec::new() }
+        RunLog { key: key.into(), window_ms, reqs: Vec::new(), part_of: None }
     }
 
     fn count(&self, c: Count) -> u64 {
@@ -141,6 +144,11 @@ impl RunLog {
                 v.sort_by(f64::total_cmp);
                 let rank = (f64::from(p) / 100.0 * v.len() as f64).ceil().max(1.0) as usize;
                 v[rank.min(v.len()) - 1]
+            }
+            Rule::WholeMs(t, c, p) => {
+                let mut v: Vec<u64> =
+                    self.reqs.iter().filter(|r| r.is(c)).filter_map(|r| r.time(t)).map(whole_ms).collect();
+                if v.is_empty() { 0.0 } else { crate::numerics::percentile_of_values(&mut v, f64::from(p)) as f64 }
             }
             Rule::Ratio(num, den) => {
                 let d = self.count(den);
@@ -173,6 +181,26 @@ impl RunLog {
         }
     }
 
+    /// The timeline's windows `[i × width, (i + 1) × width)` of run time
+    /// inside the log's window, from window `first` on: for each window with
+    /// an answer within the deadline (by completion time), its index and the
+    /// p99 of those answers' times in the system, each rounded to whole ms.
+    pub fn window_p99s(&self, width_ms: f64, first: usize) -> Vec<(usize, u64)> {
+        let n = if width_ms > 0.0 { libm::ceil(self.window_ms / width_ms).max(1.0) as usize } else { 0 };
+        let mut by: std::collections::BTreeMap<usize, Vec<u64>> = std::collections::BTreeMap::new();
+        for r in self.reqs.iter().filter(|r| r.is(Count::OnTime)) {
+            let (Some(end), Some(t)) = (r.end_ms, r.in_system_ms) else { continue };
+            if end >= self.window_ms || end < 0.0 {
+                continue;
+            }
+            let i = libm::floor(end / width_ms) as usize;
+            if (first..n).contains(&i) {
+                by.entry(i).or_default().push(whole_ms(t));
+            }
+        }
+        by.into_iter().map(|(i, mut v)| (i, crate::numerics::percentile_of_values(&mut v, 99.0))).collect()
+    }
+
     /// How far a stated value may lie from [`RunLog::eval`]: the lab's
     /// histogram keeps 3 significant digits and whole milliseconds.
     pub fn slack(&self, q: &Quantity, exact: f64) -> (f64, f64) {
@@ -181,6 +209,12 @@ impl RunLog {
             _ => (0.0, 0.0),
         }
     }
+}
+
+/// A time rounded to whole ms, half away from zero (a negative or NaN
+/// time is 0), as the engine's timeline keeps an answer.
+pub fn whole_ms(t: f64) -> u64 {
+    libm::round(t) as u64
 }
 
 /// The logs of every run an explanation talks about.
@@ -194,5 +228,14 @@ impl Logs {
     /// The run with this key.
     pub fn get(&self, key: &str) -> Option<&RunLog> {
         self.runs.iter().find(|r| r.key == key)
+    }
+
+    /// The whole run the run with this key belongs to (itself, when it is one).
+    pub fn whole(&self, key: &str) -> Option<&RunLog> {
+        let log = self.get(key)?;
+        match &log.part_of {
+            Some(k) => self.get(k),
+            None => Some(log),
+        }
     }
 }

@@ -29,7 +29,7 @@ use serde::Serialize;
 pub use arith::{Arith, given};
 pub use check::check;
 pub use doc::{Doc, sentences};
-pub use evidence::{Logs, Req, RunLog};
+pub use evidence::{Logs, Req, RunLog, whole_ms};
 pub use quantity::{Quantity, Unit};
 pub use render::{clause, render};
 
@@ -120,6 +120,33 @@ impl Pre {
     /// A precondition.
     pub fn new(text: impl Into<String>, cond: Cond) -> Pre {
         Pre { text: text.into(), cond }
+    }
+}
+
+/// What a [`Statement::WindowP99`] found.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub enum WindowFinding {
+    /// No judged window is above the level.
+    NoneAbove,
+    /// Some are; the last of them ends `after_ms` after the start time, and
+    /// a later window is judged (and so within the level).
+    LastAboveEnds {
+        /// ms from the start time to that window's end.
+        after_ms: f64,
+    },
+    /// The last judged window is above the level.
+    StillAbove,
+}
+
+impl WindowFinding {
+    /// The finding on windows `(index, p99)` judged from `from_ms` on.
+    pub fn of(p99s: &[(usize, u64)], width_ms: f64, from_ms: f64, level_ms: f64) -> WindowFinding {
+        let above = |p: u64| p as f64 > level_ms;
+        match p99s.iter().rposition(|&(_, p)| above(p)) {
+            None => WindowFinding::NoneAbove,
+            Some(k) if k + 1 == p99s.len() => WindowFinding::StillAbove,
+            Some(k) => WindowFinding::LastAboveEnds { after_ms: (p99s[k].0 + 1) as f64 * width_ms - from_ms },
+        }
     }
 }
 
@@ -258,6 +285,27 @@ pub enum Statement {
         /// The numbers.
         eq: Arith,
     },
+    /// A verdict on the run's timeline: its windows of `width_ms` of run
+    /// time, from the one holding `from_ms` to the run's end, each judged by
+    /// the p99 of its answers within the deadline (each time rounded to
+    /// whole ms; a window without such an answer is not judged) against
+    /// `level_ms`. Checked by re-forming the windows from the run's records.
+    WindowP99 {
+        /// The run's key (the whole run's log).
+        run: String,
+        /// Whose run, as the sentence opens ("for fixed").
+        at: String,
+        /// Window width, ms.
+        width_ms: f64,
+        /// The time the windows are counted from, ms.
+        from_ms: f64,
+        /// What happens then ("the deploy").
+        from_words: String,
+        /// The level a window's p99 is judged against, ms.
+        level_ms: f64,
+        /// What the windows show.
+        finding: WindowFinding,
+    },
     /// An assumption of the model or a limit of the explanation, marked as such.
     Assumption(String),
     /// A quantity's definition.
@@ -280,6 +328,7 @@ impl Statement {
             Statement::Relation { .. } => "relation",
             Statement::Result { .. } => "result",
             Statement::SafeQueue { .. } => "safe-queue",
+            Statement::WindowP99 { .. } => "window-verdict",
             Statement::Assumption(_) => "assumption",
             Statement::Definition(_) => "definition",
         }

@@ -114,6 +114,10 @@ pub enum Rule {
     /// The `p`-th percentile of the time over the set (the lab's histogram:
     /// 3 significant digits).
     Percentile(Time, Count, u8),
+    /// The `p`-th percentile of the time over the set with each time first
+    /// rounded to whole ms (half away from zero), as the engine's timeline
+    /// keeps answers: exact, with no slack.
+    WholeMs(Time, Count, u8),
     /// `min(100, 100 × Σ service time of answered requests / window)`.
     Busy,
     /// `|num| / |den|` (0 when the denominator is empty).
@@ -175,6 +179,7 @@ impl Quantity {
             Rule::Share(num, den) => format!("share of {} {}", den.noun(), num.predicate()),
             Rule::Max(t, c) => format!("longest {} of {}", t.noun(), c.noun()),
             Rule::Percentile(t, c, p) => format!("p{p} {} of {}", t.noun(), c.noun()),
+            Rule::WholeMs(t, c, p) => format!("p{p} {} of {} (whole ms)", t.noun(), c.noun()),
             Rule::Busy => "server utilisation".to_owned(),
             Rule::Ratio(num, den) => format!("ratio of {} to {}", num.noun(), den.noun()),
             Rule::PeakRate => "downstream peak".to_owned(),
@@ -191,6 +196,11 @@ impl Quantity {
             Rule::Percentile(t, c, p) => {
                 format!("the {p}th percentile of {} over {}, to 3 significant digits", t.noun(), c.noun())
             }
+            Rule::WholeMs(t, c, p) => format!(
+                "the {p}th percentile of {} over {}, each rounded to whole ms, to 3 significant digits",
+                t.noun(),
+                c.noun()
+            ),
             Rule::Ratio(num, den) => format!("{} / {}", num.noun(), den.noun()),
             Rule::PeakRate => {
                 "the admitted requests released to the server in the busiest 100 ms window, times 10".to_owned()
@@ -234,6 +244,9 @@ pub const MAX_TIME_IN_SYSTEM_MS: Quantity = q(None, Rule::Max(Time::InSystem, Co
 pub const MAX_QUEUE_WAIT_MS: Quantity = q(None, Rule::Max(Time::QueueWait, Count::Answered), Unit::Ms);
 /// p99 time in the system of answered requests.
 pub const P99_ANSWERED_MS: Quantity = q(None, Rule::Percentile(Time::InSystem, Count::Answered, 99), Unit::Ms);
+/// p99 time in the system of the answers within the deadline, each time
+/// rounded to whole ms first (the engine timeline's p99).
+pub const P99_ON_TIME_MS: Quantity = q(Some("p99 latency"), Rule::WholeMs(Time::InSystem, Count::OnTime, 99), Unit::Ms);
 /// p99 queue wait of answered requests.
 pub const P99_WAIT_MS: Quantity = q(None, Rule::Percentile(Time::QueueWait, Count::Answered, 99), Unit::Ms);
 /// Attempts per first try (retry amplification).
@@ -258,7 +271,8 @@ pub const PEAK_RPS: Quantity = q(None, Rule::PeakRate, Unit::Rps);
 pub const UTILISATION_PCT: Quantity = q(None, Rule::Busy, Unit::Pct);
 
 /// Every quantity of the vocabulary (the docs and the tests iterate it).
-pub const VOCABULARY: [Quantity; 23] = [
+pub const VOCABULARY: [Quantity; 24] = [
+    P99_ON_TIME_MS,
     SCORED_CRITICAL,
     CRITICAL_SUCCESS_PCT,
     BACKGROUND_SUCCESS_PCT,

@@ -139,6 +139,22 @@ pub fn clause(s: &Statement) -> Option<String> {
             given(*service_ms),
             given(*budget_ms)
         ),
+        Statement::WindowP99 { at, width_ms, from_words, level_ms, finding, .. } => {
+            let (w, level) = (given(*width_ms), given(*level_ms));
+            let p99 = super::quantity::P99_ON_TIME_MS.name();
+            match finding {
+                super::WindowFinding::NoneAbove => format!(
+                    "{at}, no {w} ms window from the one holding {from_words} to the run's end has a {p99} above {level} ms"
+                ),
+                super::WindowFinding::LastAboveEnds { after_ms } => format!(
+                    "{at}, the last {w} ms window with a {p99} above {level} ms ends {} ms after {from_words}; every later window with answers within the deadline is within {level} ms",
+                    given(*after_ms)
+                ),
+                super::WindowFinding::StillAbove => format!(
+                    "{at}, the last {w} ms window with answers within the deadline has a {p99} above {level} ms: the run ends over it"
+                ),
+            }
+        }
         Statement::Assumption(text) => text.trim_end_matches('.').to_owned(),
         Statement::Definition(q) => q.definition(),
     })

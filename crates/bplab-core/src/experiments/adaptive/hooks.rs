@@ -12,11 +12,11 @@ pub(in crate::experiments) fn lint(lower: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// No request logs: the report does not carry its seed and traffic, so
-/// they cannot be re-made from it here; its explanation's run facts are
-/// claims checked against its CSV tables (summary, timeline, phase) instead.
-pub(in crate::experiments) fn request_logs(_: &AdaptiveReport) -> Logs {
-    Logs::default()
+/// Every lane re-run from the parameters the report ran with, each request
+/// kept: each lane's whole run and its phases before and after the change
+/// point (none for a report that does not carry its parameters).
+pub(in crate::experiments) fn request_logs(r: &AdaptiveReport) -> Logs {
+    r.params.as_ref().map(super::request_logs).unwrap_or_default()
 }
 
 /// The race's reference case: a load step, a 3× deploy, every controller

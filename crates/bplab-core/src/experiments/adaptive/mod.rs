@@ -125,6 +125,10 @@ pub struct AdaptiveReport {
     pub retry_backoff_ms: u32,
     /// One lane per controller, in the order asked.
     pub lanes: Vec<Lane>,
+    /// The parameters it ran with: the statement checker re-makes each
+    /// lane from them with every request kept (not serialized).
+    #[serde(skip)]
+    pub params: Option<AdaptiveParams>,
 }
 
 /// The offered traffic: the rate schedule's steps, the last one holding.
@@ -212,30 +216,76 @@ pub(super) fn preview(_: &AdaptiveParams, _: &dyn Exec) -> Option<AdaptiveReport
     None
 }
 
-pub(super) fn run(p: &AdaptiveParams, exec: &dyn Exec) -> AdaptiveReport {
-    let svc = p.service;
+/// The trace's inputs: the first tries' arrival times and their base
+/// service times (the same for every lane).
+fn inputs(p: &AdaptiveParams) -> (Vec<f64>, Vec<f64>) {
     let run_ms = p.seconds * 1000.0;
     let sched = traffic(p);
     let cap = sched.estimate_work(run_ms).unwrap_or(0).saturating_mul(2).saturating_add(64);
     let arrivals = sched.generate(run_ms, u64::from(p.seed), cap).unwrap_or_default();
-    let base: Vec<f64> = svc.draws(u64::from(p.seed)).take(arrivals.len()).collect();
+    let base: Vec<f64> = p.service.draws(u64::from(p.seed)).take(arrivals.len()).collect();
+    (arrivals, base)
+}
+
+/// The race's trace over `inputs`.
+fn trace<'a>(p: &AdaptiveParams, arrivals: &'a [f64], base: &'a [f64]) -> Trace<'a> {
     let stuck = p.deploy == Deploy::Stuck;
-    let factor = p.slowdown_factor;
-    let retries = p.retries;
-    let trace = Trace {
-        arrivals: &arrivals,
-        service_ms: &base,
+    Trace {
+        arrivals,
+        service_ms: base,
         // A stuck downstream holds connections, not CPU: workers stop being the bound.
         workers: if stuck { p.workers.max(STUCK_WORKERS) } else { p.workers },
         timeout_ms: f64::from(p.client_timeout_ms),
         slowdown_at_ms: f64::from(p.slowdown_at_ms),
-        slowdown_factor: factor,
+        slowdown_factor: p.slowdown_factor,
         stuck_after_slowdown: stuck,
-        retries,
+        retries: p.retries,
         retry_backoff_ms: f64::from(p.retry_backoff_ms),
-        window_ms: run_ms,
+        window_ms: p.seconds * 1000.0,
         bucket_ms: f64::from(p.window_ms),
-    };
+    }
+}
+
+/// Every lane re-run with every request kept: the whole run, and its
+/// phases before and after the change point (answers by completion time,
+/// refusals by arrival; the drain after the run's end in neither).
+pub(super) fn request_logs(p: &AdaptiveParams) -> crate::statement::Logs {
+    use super::lesson::explain::runs::records;
+    use crate::statement::RunLog;
+    let (arrivals, base) = inputs(p);
+    let tr = trace(p, &arrivals, &base);
+    let run_ms = tr.window_ms;
+    let at = f64::from(p.slowdown_at_ms).min(run_ms);
+    let timeout = Some(tr.timeout_ms);
+    let mut runs = Vec::new();
+    for &c in &p.controllers {
+        let Some(run) = door(c, p, fixed_limit(p)).ok().and_then(|d| tr.model(d).run().ok()) else { continue };
+        let when = |q: &crate::stochastic::Request| match q.end_ms {
+            Some(e) => e,
+            None => q.arrival_ms,
+        };
+        let before = records(&run, timeout, |q| when(q) < at);
+        let after = records(&run, timeout, |q| (at..run_ms).contains(&when(q)));
+        let whole = explain::key(c, "");
+        let part = |phase: &str, window_ms: f64, reqs| RunLog {
+            reqs,
+            part_of: Some(whole.clone()),
+            ..RunLog::new(explain::key(c, phase), window_ms)
+        };
+        runs.push(part(explain::BEFORE, at, before));
+        runs.push(part(explain::AFTER, run_ms - at, after));
+        runs.push(RunLog { reqs: records(&run, timeout, |_| true), ..RunLog::new(whole, run_ms) });
+    }
+    crate::statement::Logs { runs }
+}
+
+pub(super) fn run(p: &AdaptiveParams, exec: &dyn Exec) -> AdaptiveReport {
+    let svc = p.service;
+    let run_ms = p.seconds * 1000.0;
+    let (arrivals, base) = inputs(p);
+    let factor = p.slowdown_factor;
+    let retries = p.retries;
+    let trace = trace(p, &arrivals, &base);
     let fixed = fixed_limit(p);
     let at = f64::from(p.slowdown_at_ms).min(run_ms);
     // `check` built every door, so none is refused here.
@@ -277,6 +327,7 @@ pub(super) fn run(p: &AdaptiveParams, exec: &dyn Exec) -> AdaptiveReport {
         retries,
         retry_backoff_ms: p.retry_backoff_ms,
         lanes,
+        params: Some(p.clone()),
     }
 }
 

@@ -61,7 +61,7 @@ pub(in crate::experiments) fn poisson(r: &LessonReport) -> Option<RunLog> {
         Server { workers: r.workers, line_limit: r.limit, timeout_ms: Some(timeout), ..Server::unbounded(r.workers) };
     let window_ms = r.seconds * 1000.0;
     let run = Setup::poisson(r.at.rate_rps, svc, server, window_ms, u64::from(r.seed)).run(u64::MAX).ok()?;
-    Some(RunLog { key: POISSON.into(), window_ms, reqs: records(&run, Some(timeout), |_| true) })
+    Some(RunLog { reqs: records(&run, Some(timeout), |_| true), ..RunLog::new(POISSON, window_ms) })
 }
 
 /// The reference model's service time, ms: the mean / workers rounded to
