@@ -71,6 +71,13 @@ pub fn check(s: &Statement, logs: &Logs) -> Result<(), String> {
             if first != Some(*winner) {
                 return Err(format!("the first item at the best value {best} is {first:?}, not {winner}"));
             }
+            // The items named as sharing the best are those at it by their requests.
+            let stated = items.get(*winner).map_or(0.0, |(_, m)| m.value);
+            let named: Vec<bool> = items.iter().map(|(_, m)| m.value == stated).collect();
+            let at_best: Vec<bool> = vals.iter().map(|v| *v == best).collect();
+            if named != at_best {
+                return Err(format!("the items at the best value {best} are {at_best:?}, not {named:?}"));
+            }
             Ok(())
         }
         Statement::Verdict { claim, .. } => check(claim, logs),

@@ -92,6 +92,11 @@ pub fn clause(s: &Statement) -> Option<String> {
         Statement::Best { set, order, items, higher, winner } => {
             let (label, m) = items.get(*winner)?;
             let ext = if *higher { "highest" } else { "lowest" };
+            let tied = tied(items, m.value);
+            if tied.len() > 1 {
+                // A tie is named, not decided by the order.
+                return Some(format!("{set}, {} share the best {}, {}", and_list(&tied), m.q.name(), m.shown()));
+            }
             let tie = if items.len() > 1 {
                 format!(", the {order} that reaches the {ext} {}", m.q.name())
             } else {
@@ -158,6 +163,19 @@ pub fn clause(s: &Statement) -> Option<String> {
         Statement::Assumption(text) => text.trim_end_matches('.').to_owned(),
         Statement::Definition(q) => q.definition(),
     })
+}
+
+/// The labels of the items whose value is `v`, in order.
+pub(super) fn tied(items: &[(String, Measure)], v: f64) -> Vec<&str> {
+    items.iter().filter(|(_, m)| m.value == v).map(|(l, _)| l.as_str()).collect()
+}
+
+/// "a", "a and b", "a, b and c".
+fn and_list(items: &[&str]) -> String {
+    match items.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+        _ => items.join(""),
+    }
 }
 
 /// The statement as a sentence: capitalised, with a full stop.

@@ -84,12 +84,25 @@ fn change_words(r: &AdaptiveReport) -> &'static str {
 /// The phase a lane is judged on, as its log's key suffix and its words:
 /// after the change point, or the whole run where that phase has no time.
 fn judged(r: &AdaptiveReport) -> (&'static str, String) {
-    let at = r.slowdown.0;
     match phases(r) {
         (_, true) if deploy_in_run(r) => (AFTER, "after the deploy".to_owned()),
-        (true, true) => (AFTER, format!("after {at} ms (no deploy in this run)")),
-        _ => (BEFORE, format!("over the whole run (the change point at {at} ms falls at or after its end)")),
+        (true, true) => (AFTER, format!("after {} ms (no deploy in this run)", r.slowdown.0)),
+        (false, _) => (AFTER, "over the whole run".to_owned()),
+        // The change point at or past the run's end is stated beside (`scene`).
+        (true, false) => (BEFORE, "over the whole run".to_owned()),
     }
+}
+
+/// The lanes, each controller once (a controller asked for twice runs the
+/// same race twice: its second lane is the first's copy).
+fn distinct(r: &AdaptiveReport) -> Vec<&Lane> {
+    let mut out: Vec<&Lane> = Vec::new();
+    for l in &r.lanes {
+        if !out.iter().any(|o| o.controller == l.controller) {
+            out.push(l);
+        }
+    }
+    out
 }
 
 /// The log key of controller `c`'s whole run, or of one phase of it.
@@ -132,8 +145,8 @@ fn best(r: &AdaptiveReport) -> Option<Statement> {
     let pick = |l: &Lane| if phase == AFTER { (l.p99_ms.1, l.ok_per_sec.1) } else { (l.p99_ms.0, l.ok_per_sec.0) };
     let within = |l: &&Lane| pick(l).0.is_some_and(|p| p <= budget);
     let windows = phase == AFTER;
-    let clean = windows && r.lanes.iter().any(|l| within(&l) && l.recovery_ms == Some(0));
-    let set: Vec<&Lane> = r.lanes.iter().filter(within).filter(|l| !clean || l.recovery_ms == Some(0)).collect();
+    let clean = windows && distinct(r).iter().any(|l| within(l) && l.recovery_ms == Some(0));
+    let set: Vec<&Lane> = distinct(r).into_iter().filter(within).filter(|l| !clean || l.recovery_ms == Some(0)).collect();
     if set.is_empty() {
         return None;
     }
@@ -241,6 +254,9 @@ fn derivation(r: &AdaptiveReport, d: &mut Doc) {
             ));
         }
     }
+    if !phases(r).1 {
+        return; // no time after the change point to bound (A7)
+    }
     if stuck(r) {
         d.answer.push(Statement::Assumption(format!(
             "After {change} every call takes the {} ms timeout: no service-time bound applies, the downstream sets the time",
@@ -278,7 +294,7 @@ fn derivation(r: &AdaptiveReport, d: &mut Doc) {
 fn race(r: &AdaptiveReport) -> Doc {
     let mut d = Doc::new("When the service time moves");
     d.answer = scene(r);
-    d.answer.extend(r.lanes.iter().map(|l| against_budget(r, l)));
+    d.answer.extend(distinct(r).into_iter().map(|l| against_budget(r, l)));
     d.answer.extend(best(r));
     derivation(r, &mut d);
     let workers = if stuck(r) {
@@ -322,7 +338,8 @@ fn race(r: &AdaptiveReport) -> Doc {
 /// Each other controller in place of the first one raced, on the same first
 /// tries: its goodput and p99 in the judged phase against the first's.
 fn instead(r: &AdaptiveReport) -> Vec<Statement> {
-    let Some(base) = r.lanes.first() else { return Vec::new() };
+    let lanes = distinct(r);
+    let Some(base) = lanes.first().copied() else { return Vec::new() };
     let (phase, words) = judged(r);
     let pick = |l: &Lane| if phase == AFTER { (l.p99_ms.1, l.ok_per_sec.1) } else { (l.p99_ms.0, l.ok_per_sec.0) };
     let dir = |then: f64, now: f64| match then.total_cmp(&now) {
@@ -331,7 +348,7 @@ fn instead(r: &AdaptiveReport) -> Vec<Statement> {
         std::cmp::Ordering::Greater => Cmp::Gt,
     };
     let mut out = Vec::new();
-    for l in r.lanes.iter().skip(1).filter(|l| l.controller != base.controller) {
+    for l in lanes.iter().skip(1) {
         let change = format!("with {} instead of {}", l.controller, base.controller);
         let at = words.clone();
         let measure = |q: Quantity, lane: &Lane, v: f64| Measure::new(q, key(lane.controller, phase), at.clone(), v);
@@ -404,7 +421,7 @@ fn lane(r: &AdaptiveReport, l: &Lane) -> Doc {
 
 /// The report's explanations: the race, then one per controller.
 pub(in crate::experiments) fn explanations(r: &AdaptiveReport) -> Vec<Explanation> {
-    std::iter::once(race(r)).chain(r.lanes.iter().map(|l| lane(r, l))).map(Doc::explanation).collect()
+    std::iter::once(race(r)).chain(distinct(r).into_iter().map(|l| lane(r, l))).map(Doc::explanation).collect()
 }
 
 pub(in crate::experiments) fn readouts(r: &AdaptiveReport) -> Vec<Readout> {
