@@ -382,9 +382,11 @@ fn lane(r: &AdaptiveReport, l: &Lane) -> Doc {
     let mut d = Doc::new(format!("{c}: how it fared"));
     let change = change_words(r);
     let (has_before, has_after) = phases(r);
+    // The judged phase's p99 is stated once, against the budget, in the race.
+    let judged_phase = judged(r).0;
     let mut phase = |phase: &str, words: String, p99: Option<u64>, ok: f64| {
         d.answer.push(Statement::Value(on(GOODPUT_RPS, c, phase, &words, ok)));
-        if let Some(p) = p99 {
+        if let Some(p) = p99.filter(|_| phase != judged_phase) {
             d.answer.push(Statement::Value(on(P99_ON_TIME_MS, c, phase, &words, p as f64)));
         }
     };
