@@ -13,7 +13,7 @@ use bplab_core::{EXPERIMENTS, Experiment, Scenario};
 /// Experiments whose explanations are not yet built from statements: the
 /// coverage test skips them. Remove a name when its `explain.rs` builds its
 /// explanation with `statement::Doc`.
-pub const PENDING: &[&str] = &["metastable"];
+pub const PENDING: &[&str] = &[];
 
 /// Every shown string of `e` split into sentences; each must lie inside the
 /// rendering of one of its statements, and every statement must check.

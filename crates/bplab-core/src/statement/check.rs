@@ -23,6 +23,16 @@ fn check_value_at(m: &Measure, logs: &Logs, decimals: usize) -> Result<f64, Stri
     Ok(exact)
 }
 
+/// The windows of run `run` re-formed from its records, for `rule` (whose
+/// run length must be the log's window).
+fn timeline_of(logs: &Logs, run: &str, rule: &crate::stochastic::Rule) -> Result<Vec<crate::stochastic::Window>, String> {
+    let log = logs.get(run).ok_or_else(|| format!("no request log for run {run}"))?;
+    if log.window_ms != rule.run_ms || !(rule.window_ms > 0.0) {
+        return Err(format!("run {run} lasts {} ms, the rule {} ms", log.window_ms, rule.run_ms));
+    }
+    Ok(log.timeline(rule.window_ms))
+}
+
 /// Re-evaluates a statement against the runs' request logs; `Err` says why it is false.
 pub fn check(s: &Statement, logs: &Logs) -> Result<(), String> {
     match s {
@@ -150,6 +160,69 @@ pub fn check(s: &Statement, logs: &Logs) -> Result<(), String> {
             let found = super::WindowFinding::of(&log.window_p99s(*width_ms, first), *width_ms, *from_ms, *level_ms);
             if found != *finding {
                 return Err(format!("the windows of run {run} show {found:?}, not {finding:?}"));
+            }
+            Ok(())
+        }
+        Statement::Recovery { run, rule, verdict, sustained_over, .. } => {
+            let ticks = timeline_of(logs, run, rule)?;
+            let found = rule.verdict(&ticks);
+            if found != *verdict {
+                return Err(format!("run {run}'s windows give {found:?}, not {verdict:?}"));
+            }
+            if let Some(cap) = sustained_over {
+                let i = ticks.len().saturating_sub(1);
+                let last = ticks.get(i).ok_or_else(|| format!("run {run} has no window"))?;
+                let span = rule.window_ms.min(rule.run_ms - i as f64 * rule.window_ms);
+                let rate = (last.first_tries + last.retries) as f64 * 1000.0 / span;
+                if !(last.retries > 0 && span > 0.0 && rate > *cap) {
+                    return Err(format!("run {run}'s last window: {rate} tries/s, {} retries, not above {cap}", last.retries));
+                }
+            }
+            Ok(())
+        }
+        Statement::Phase { cells, stuck, edges, .. } => {
+            let mut verdicts = Vec::new();
+            for (run, size, len, rule) in cells {
+                verdicts.push((*size, *len, rule.verdict(&timeline_of(logs, run, rule)?)));
+            }
+            let n = verdicts.iter().filter(|v| v.2 == crate::stochastic::Verdict::Stuck).count();
+            if n != *stuck {
+                return Err(format!("{n} cells did not recover by their records, not {stuck}"));
+            }
+            let mut lens: Vec<u32> = Vec::new();
+            for (_, len, _) in &verdicts {
+                if !lens.contains(len) {
+                    lens.push(*len);
+                }
+            }
+            let found: Vec<(u32, f64)> = lens
+                .into_iter()
+                .filter_map(|len| {
+                    let mut row: Vec<_> = verdicts.iter().filter(|v| v.1 == len).collect();
+                    row.sort_by(|a, b| a.0.total_cmp(&b.0));
+                    let first = row.iter().position(|v| v.2 == crate::stochastic::Verdict::Stuck)?;
+                    row[first..].iter().all(|v| v.2 == crate::stochastic::Verdict::Stuck).then_some((len, row[first].0))
+                })
+                .collect();
+            if *stuck > 0 && found != *edges {
+                return Err(format!("the boundaries by the records are {found:?}, not {edges:?}"));
+            }
+            Ok(())
+        }
+        Statement::Search { tried, answer, stuck_at, .. } => {
+            let (mut best, mut stop) = (None, None);
+            for (k, (v, run, rule)) in tried.iter().enumerate() {
+                if rule.verdict(&timeline_of(logs, run, rule)?) == crate::stochastic::Verdict::Stuck {
+                    stop = Some(*v);
+                    if k + 1 != tried.len() {
+                        return Err(format!("the search went on past {v}, which did not recover"));
+                    }
+                    break;
+                }
+                best = Some(*v);
+            }
+            if (best, stop) != (*answer, *stuck_at) {
+                return Err(format!("the runs give {best:?} and {stop:?}, not {answer:?} and {stuck_at:?}"));
             }
             Ok(())
         }

@@ -32,6 +32,10 @@ pub struct Req {
     /// Counted in the class success shares (arrived early enough for a full
     /// deadline inside the window; `true` elsewhere).
     pub scored: bool,
+    /// Sent to the server (`false`: the caller's adaptive throttling
+    /// rejected the try locally; such a try is in no set but
+    /// [`Count::Throttled`]).
+    pub sent: bool,
 }
 
 impl Req {
@@ -48,7 +52,13 @@ impl Req {
             attempt,
             critical: false,
             scored: true,
+            sent: true,
         }
+    }
+
+    /// A try the caller's throttling rejected locally at `send_ms`.
+    pub fn throttled(send_ms: f64, deadline_ms: f64, attempt: u32) -> Req {
+        Req { sent: false, ..Req::refused(send_ms, deadline_ms, attempt) }
     }
 
     /// An admitted request that was never answered.
@@ -69,10 +79,14 @@ impl Req {
             attempt: 0,
             critical: false,
             scored: true,
+            sent: true,
         }
     }
 
     fn is(&self, c: Count) -> bool {
+        if !self.sent {
+            return c == Count::Throttled;
+        }
         let answered = self.in_system_ms.is_some();
         let on_time = self.in_system_ms.is_some_and(|t| t <= self.deadline_ms);
         match c {
@@ -89,6 +103,7 @@ impl Req {
             Count::CriticalServed => self.scored && self.critical && answered,
             Count::ScoredBackground => self.scored && !self.critical,
             Count::BackgroundServed => self.scored && !self.critical && answered,
+            Count::Throttled => false,
         }
     }
 
@@ -199,6 +214,41 @@ impl RunLog {
             }
         }
         by.into_iter().map(|(i, mut v)| (i, crate::numerics::percentile_of_values(&mut v, 99.0))).collect()
+    }
+
+    /// The timeline's windows `[i × width, (i + 1) × width)` of the log's
+    /// window (`ceil(window / width)` of them), re-formed from the records by
+    /// the time of each event: answers within the deadline and late answers
+    /// by completion, refusals by arrival, local rejections and every try
+    /// (first or retry, sent or not) by send time. Events at or after the
+    /// window's end count in none.
+    pub fn timeline(&self, width_ms: f64) -> Vec<crate::stochastic::Window> {
+        use crate::stochastic::Window;
+        let n = if width_ms > 0.0 { libm::ceil(self.window_ms / width_ms).clamp(1.0, 1e6) as usize } else { 0 };
+        let mut w = vec![Window::default(); n];
+        let slot = |t: f64| (t >= 0.0 && t < self.window_ms).then(|| libm::floor(t / width_ms) as usize);
+        for r in &self.reqs {
+            if let Some(x) = slot(r.arrival_ms).and_then(|i| w.get_mut(i)) {
+                if r.attempt == 0 {
+                    x.first_tries += 1;
+                } else {
+                    x.retries += 1;
+                }
+                if !r.sent {
+                    x.throttled += 1;
+                } else if !r.admitted {
+                    x.refused += 1;
+                }
+            }
+            if let Some(x) = r.end_ms.filter(|_| r.sent).and_then(slot).and_then(|i| w.get_mut(i)) {
+                if r.is(Count::OnTime) {
+                    x.ok += 1;
+                } else if r.is(Count::Late) {
+                    x.late += 1;
+                }
+            }
+        }
+        w
     }
 
     /// How far a stated value may lie from [`RunLog::eval`]: the lab's

@@ -306,6 +306,47 @@ pub enum Statement {
         /// What the windows show.
         finding: WindowFinding,
     },
+    /// The recovery rule's verdict on one run (`docs/metastable.md`): its
+    /// windows re-formed from the run's records and judged healthy or not
+    /// by `rule`; within the time the run lasts after the trigger's end.
+    Recovery {
+        /// The run's key.
+        run: String,
+        /// Whose run, as the sentence opens ("naive").
+        who: String,
+        /// The windows, the trigger's end and what healthy means.
+        rule: crate::stochastic::Rule,
+        /// The verdict stated.
+        verdict: crate::stochastic::Verdict,
+        /// Where stated (a run that did not recover): the capacity, rps,
+        /// its last window's tries (retries among them) exceed.
+        sustained_over: Option<f64>,
+    },
+    /// Of a grid of runs (one policy at every trigger size × length), how
+    /// many did not recover, and per length the smallest size from which
+    /// every larger one did not (the boundary).
+    Phase {
+        /// Whose runs ("naive").
+        who: String,
+        /// Each cell: its run's key, size (×), length (ms) and rule.
+        cells: Vec<(String, f64, u32, crate::stochastic::Rule)>,
+        /// Cells that did not recover.
+        stuck: usize,
+        /// Per length with a boundary: (length, size), in the order given.
+        edges: Vec<(u32, f64)>,
+    },
+    /// A search upward over one setting, a run per value, stopping at the
+    /// first value that does not recover: the largest value before it.
+    Search {
+        /// The setting, as named ("naive retry count").
+        what: String,
+        /// Each value tried, in order, with its run's key and rule.
+        tried: Vec<(f64, String, crate::stochastic::Rule)>,
+        /// The largest value with every value up to it recovered.
+        answer: Option<f64>,
+        /// The value the search stopped at, if one did not recover.
+        stuck_at: Option<f64>,
+    },
     /// An assumption of the model or a limit of the explanation, marked as such.
     Assumption(String),
     /// A quantity's definition.
@@ -329,6 +370,9 @@ impl Statement {
             Statement::Result { .. } => "result",
             Statement::SafeQueue { .. } => "safe-queue",
             Statement::WindowP99 { .. } => "window-verdict",
+            Statement::Recovery { .. } => "verdict",
+            Statement::Phase { .. } => "phase",
+            Statement::Search { .. } => "search",
             Statement::Assumption(_) => "assumption",
             Statement::Definition(_) => "definition",
         }

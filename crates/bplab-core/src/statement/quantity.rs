@@ -35,6 +35,9 @@ pub enum Count {
     ScoredBackground,
     /// Of those, the ones served.
     BackgroundServed,
+    /// Tries the caller's adaptive throttling rejected locally (never sent,
+    /// so in no other set).
+    Throttled,
 }
 
 impl Count {
@@ -54,6 +57,7 @@ impl Count {
             Count::CriticalServed => "scored critical arrivals served",
             Count::ScoredBackground => "scored background arrivals",
             Count::BackgroundServed => "scored background arrivals served",
+            Count::Throttled => "tries rejected locally by the caller",
         }
     }
 
@@ -71,6 +75,7 @@ impl Count {
             Count::Shed => "shed",
             Count::CriticalServed | Count::BackgroundServed => "served",
             Count::ScoredCritical | Count::ScoredBackground => "scored",
+            Count::Throttled => "rejected locally",
         }
     }
 }
@@ -265,13 +270,16 @@ pub const BACKGROUND_SUCCESS_PCT: Quantity =
     q(Some("background success"), Rule::Share(Count::BackgroundServed, Count::ScoredBackground), Unit::Pct);
 /// How many critical arrivals were scored.
 pub const SCORED_CRITICAL: Quantity = q(None, Rule::Count(Count::ScoredCritical), Unit::Requests);
+/// Tries the caller's throttling rejected locally.
+pub const THROTTLED: Quantity = q(None, Rule::Count(Count::Throttled), Unit::Requests);
 /// The downstream peak rate.
 pub const PEAK_RPS: Quantity = q(None, Rule::PeakRate, Unit::Rps);
 /// Server utilisation.
 pub const UTILISATION_PCT: Quantity = q(None, Rule::Busy, Unit::Pct);
 
 /// Every quantity of the vocabulary (the docs and the tests iterate it).
-pub const VOCABULARY: [Quantity; 24] = [
+pub const VOCABULARY: [Quantity; 25] = [
+    THROTTLED,
     P99_ON_TIME_MS,
     SCORED_CRITICAL,
     CRITICAL_SUCCESS_PCT,

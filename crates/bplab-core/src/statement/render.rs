@@ -160,9 +160,68 @@ pub fn clause(s: &Statement) -> Option<String> {
                 ),
             }
         }
+        Statement::Recovery { who, rule, verdict, sustained_over, .. } => {
+            use crate::stochastic::Verdict;
+            let horizon = format!(
+                "within the {} ms the run lasts after the trigger's end",
+                given((rule.run_ms - rule.end_ms).max(0.0))
+            );
+            let w = given(rule.window_ms);
+            match verdict {
+                Verdict::Recovered { after_ms } if *after_ms == first_window_after(rule) => {
+                    format!("{who}: every {w} ms window after the trigger's end is healthy, {horizon}")
+                }
+                Verdict::Recovered { after_ms } => format!(
+                    "{who} recovered {after_ms} ms after the trigger's end (the start of the first {w} ms window from which every window is healthy), {horizon}"
+                ),
+                Verdict::Stuck => {
+                    let mut t = format!(
+                        "{who} did not recover {horizon} (goodput under {} rps and failed tries in the last window)",
+                        super::Measure::new(super::quantity::GOODPUT_RPS, "", "", rule.healthy_rps).shown().trim_end_matches(" rps")
+                    );
+                    if let Some(cap) = sustained_over {
+                        t.push_str(&format!(
+                            "; it stays stuck: its last window's tries, retries included, exceed the capacity of {} rps",
+                            super::Measure::new(super::quantity::GOODPUT_RPS, "", "", *cap).shown().trim_end_matches(" rps")
+                        ));
+                    }
+                    t
+                }
+                Verdict::NoWindow => format!("{who}: no whole window after the trigger's end to judge"),
+            }
+        }
+        Statement::Phase { who, cells, stuck, edges } => {
+            let mut t = format!("{who} did not recover by the end of the run in {stuck} of {} cells", cells.len());
+            if *stuck > 0 && !edges.is_empty() {
+                let e: Vec<String> = edges.iter().map(|(len, size)| format!("{}× at {len} ms", given(*size))).collect();
+                t.push_str(&format!(" (from {})", e.join(", ")));
+            }
+            t
+        }
+        Statement::Search { what, tried, answer, stuck_at } => {
+            let list = tried.iter().map(|(v, ..)| given(*v)).collect::<Vec<_>>().join(", ");
+            match (answer, stuck_at) {
+                (Some(a), Some(s)) => format!(
+                    "at this load and trigger the largest {what} that recovers is {}; {} does not recover by the end of the run (tried {list})",
+                    given(*a),
+                    given(*s)
+                ),
+                (Some(a), None) => format!("every {what} tried recovers, up to {} (tried {list})", given(*a)),
+                (None, _) => format!(
+                    "even the smallest {what} tried, {}, does not recover by the end of the run",
+                    tried.first().map_or_else(String::new, |(v, ..)| given(*v))
+                ),
+            }
+        }
         Statement::Assumption(text) => text.trim_end_matches('.').to_owned(),
         Statement::Definition(q) => q.definition(),
     })
+}
+
+/// ms from the trigger's end to the start of the first window judged (the
+/// recovery time of a run that was never unhealthy).
+pub(super) fn first_window_after(rule: &crate::stochastic::Rule) -> u64 {
+    libm::round((rule.first_after() as f64 * rule.window_ms - rule.end_ms).max(0.0)) as u64
 }
 
 /// The labels of the items whose value is `v`, in order.

@@ -1,30 +1,16 @@
-//! What happened, as checked claims: the per-policy verdicts, the wasted
-//! work, why the loop sustains itself, the phase diagram and the sizing.
+//! What happened, as statements over every try of every run: the
+//! per-policy verdicts (the windows re-formed from the records), the wasted
+//! work, the arithmetic of the loop, the phase diagram and the sizing; what
+//! another policy in place of naive retries would change.
 
-use super::{Knob, Lane, MetastableReport, POLICIES, Policy, Trigger, Verdict, phase, policy};
-use crate::calc::{Explanation, Step, fmt_num};
+use super::{Knob, Lane, MetastableReport, POLICIES, Policy, Trigger, Verdict, cell_key, lane_key, policy, sizing_key};
+use crate::calc::{Explanation, fmt_num};
+use crate::claim::Cmp;
 use crate::claim::equation::{add, ceil, div, mul, n};
-use crate::claim::{Agg, Claim, Cmp, Equation, Fact};
 use crate::experiments::{Readout, rps};
 use crate::params::Named;
-
-const SUMMARY: &str = "metastable-summary.csv";
-const PHASE: &str = "metastable-phase.csv";
-const SIZING: &str = "metastable-sizing.csv";
-
-fn said(claims: &mut Vec<Claim>, kind: &'static str, variant: &'static str, text: String, fact: Fact) -> String {
-    claims.push(Claim::new(kind, variant, text.clone(), fact));
-    text
-}
-
-fn count(table: &'static str, filter: Vec<(&'static str, String)>, value: usize) -> Fact {
-    let column = if table == SIZING { "knob" } else { "policy" };
-    Fact::Column { table, filter, column, agg: Agg::Count, cmp: Cmp::Eq, value: value as f64, tol: 0.0 }
-}
-
-fn column(table: &'static str, filter: Vec<(&'static str, String)>, column: &'static str, agg: Agg, v: f64) -> Fact {
-    Fact::Column { table, filter, column, agg, cmp: Cmp::Eq, value: v, tol: 0.0 }
-}
+use crate::statement::quantity::{GOODPUT_RPS, LATE, THROTTLED};
+use crate::statement::{Arith, Doc, Measure, Quantity, Statement};
 
 fn trigger_words(r: &MetastableReport) -> String {
     let what = if r.trigger == Trigger::Spike {
@@ -33,11 +19,6 @@ fn trigger_words(r: &MetastableReport) -> String {
         format!("a slowdown to {}× the service time", fmt_num(r.trigger_size))
     };
     format!("{what} from {} ms for {} ms", r.trigger_at_ms, r.trigger_ms)
-}
-
-/// The time the run lasts after the trigger's end, ms: every verdict's horizon.
-fn remaining_ms(r: &MetastableReport) -> f64 {
-    (r.run_ms - r.rule.end_ms).max(0.0)
 }
 
 /// Whether the lane's last window shows the loop that keeps it down: it
@@ -52,377 +33,219 @@ fn sustained(r: &MetastableReport, l: &Lane) -> bool {
         && (w.first_tries + w.retries) as f64 * 1000.0 / span > r.capacity_rps
 }
 
-fn verdict_line(r: &MetastableReport, l: &Lane, claims: &mut Vec<Claim>) -> String {
-    let by = |v: &str| vec![("policy", l.policy.name().to_owned()), ("verdict", v.to_owned())];
-    let horizon = format!("within the {} ms the run lasts after the trigger's end", fmt_num(remaining_ms(r)));
-    match l.verdict {
-        Verdict::Recovered { after_ms } => {
-            // T28: from the first whole window on, nothing was ever unhealthy: no recovery to time.
-            let first = (r.rule.first_after() as f64 * r.rule.window_ms - r.rule.end_ms).max(0.0).round() as u64;
-            if after_ms == first {
-                said(
-                    claims,
-                    "verdict",
-                    "never-unhealthy",
-                    format!(
-                        "{}: every {} ms window after the trigger's end is healthy, {horizon}",
-                        l.policy.name(),
-                        r.window_ms
-                    ),
-                    column(SUMMARY, by("recovered"), "recovery_ms", Agg::Max, after_ms as f64),
-                )
-            } else {
-                said(
-                    claims,
-                    "verdict",
-                    "recovered",
-                    format!(
-                        "{} recovered {after_ms} ms after the trigger's end (the start of the first {} ms window from which every window is healthy), {horizon}",
-                        l.policy.name(),
-                        r.window_ms
-                    ),
-                    column(SUMMARY, by("recovered"), "recovery_ms", Agg::Max, after_ms as f64),
-                )
-            }
-        }
-        Verdict::Stuck => {
-            // T19: "stays stuck" only where the last window shows retries keeping the tries above capacity.
-            let loop_words = if sustained(r, l) {
-                format!(
-                    "; it stays stuck: its last window's tries, retries included, exceed the capacity of {}",
-                    rps(r.capacity_rps)
-                )
-            } else {
-                String::new()
-            };
-            said(
-                claims,
-                "verdict",
-                if loop_words.is_empty() { "not-recovered" } else { "stuck" },
-                format!(
-                    "{} did not recover {horizon} (goodput under {} and failed tries in the last window){loop_words}",
-                    l.policy.name(),
-                    rps(r.rule.healthy_rps)
-                ),
-                count(SUMMARY, by("stuck"), 1),
-            )
-        }
-        Verdict::NoWindow => said(
-            claims,
-            "verdict",
-            "no-window",
-            format!("{}: no whole window after the trigger's end to judge", l.policy.name()),
-            count(SUMMARY, by("no-window"), 1),
-        ),
+fn verdict(r: &MetastableReport, l: &Lane) -> Statement {
+    Statement::Recovery {
+        run: lane_key(l.policy),
+        who: l.policy.name().to_owned(),
+        rule: r.rule,
+        verdict: l.verdict,
+        // T19: "stays stuck" only where the last window shows retries keeping the tries above capacity.
+        sustained_over: (l.verdict == Verdict::Stuck && sustained(r, l)).then_some(r.capacity_rps),
     }
 }
 
-fn phase_line(r: &MetastableReport, cells: &[phase::Cell], policy: Policy, claims: &mut Vec<Claim>) -> String {
-    let name = policy.name();
-    let stuck = cells.iter().filter(|c| c.policy == policy && c.verdict == Verdict::Stuck).count();
-    let all = cells.iter().filter(|c| c.policy == policy).count();
-    let mut text = said(
-        claims,
-        "phase",
-        if stuck == 0 { "never-stuck" } else { "claim" },
-        format!("{name} did not recover by the end of the run in {stuck} of {all} cells"),
-        count(PHASE, vec![("policy", name.to_owned()), ("verdict", "stuck".to_owned())], stuck),
-    );
-    let edges: Vec<String> = r
+fn phase_line(r: &MetastableReport, policy: Policy) -> Statement {
+    let cells: Vec<&super::Cell> = r.cells().iter().filter(|c| c.policy == policy).collect();
+    let edges = r
         .lengths_ms
         .iter()
-        .filter_map(|&len| phase::boundary(cells, policy, len).map(|s| format!("{}× at {len} ms", fmt_num(s))))
+        .filter_map(|&len| super::phase::boundary(r.cells(), policy, len).map(|s| (len, s)))
         .collect();
-    if stuck > 0 && !edges.is_empty() {
-        let t = format!("(from {})", edges.join(", "));
-        // Each edge: the smallest size that does not recover at that length.
-        for &len in &r.lengths_ms {
-            if let Some(size) = phase::boundary(cells, policy, len) {
-                claims.push(Claim::new(
-                    "phase",
-                    "edge",
-                    t.clone(),
-                    Fact::Column {
-                        table: PHASE,
-                        filter: vec![
-                            ("policy", name.to_owned()),
-                            ("trigger_ms", len.to_string()),
-                            ("verdict", "stuck".to_owned()),
-                        ],
-                        column: "trigger_size",
-                        agg: Agg::Min,
-                        cmp: Cmp::Eq,
-                        value: size,
-                        // The table shows sizes to 2 decimals.
-                        tol: 0.0051,
-                    },
-                ));
-            }
-        }
-        text.push_str(&format!(" {t}"));
+    let rule = |len: u32| crate::stochastic::Rule { end_ms: f64::from(r.trigger_at_ms) + f64::from(len), ..r.rule };
+    Statement::Phase {
+        who: policy.name().to_owned(),
+        cells: cells.iter().map(|c| (cell_key(policy, c.size, c.len_ms), c.size, c.len_ms, rule(c.len_ms))).collect(),
+        stuck: cells.iter().filter(|c| c.verdict == Verdict::Stuck).count(),
+        edges,
     }
-    text
 }
 
-/// What a readout or a sentence about the sizing search says before it has run.
-const SIZING_PENDING: &str = "pending: the sizing search runs after the chosen point";
+fn search(r: &MetastableReport, knob: Knob, what: String) -> Option<Statement> {
+    let s = r.sizing.as_ref()?;
+    let tried: Vec<(f64, String, crate::stochastic::Rule)> =
+        s.runs.iter().filter(|x| x.0 == knob).map(|x| (x.1, sizing_key(knob, x.1), r.rule)).collect();
+    if tried.is_empty() {
+        return None;
+    }
+    let (answer, stuck_at) = match knob {
+        Knob::Retries => (s.retries.map(f64::from), s.retries_stuck_at.map(f64::from)),
+        Knob::BudgetRatio => (s.ratio, s.ratio_stuck_at),
+    };
+    Some(Statement::Search { what, tried, answer, stuck_at })
+}
 
-fn sizing_lines(r: &MetastableReport, claims: &mut Vec<Claim>) -> Vec<String> {
-    let Some(s) = &r.sizing else {
-        return vec![said(
-            claims,
-            "sizing",
-            "pending",
-            "The sizing search (naive retry counts, then budget ratios, at this trigger) has not run yet: it runs after the chosen point is shown".to_owned(),
-            count(SIZING, Vec::new(), 0),
-        )];
-    };
-    let tried = |knob: Knob| s.runs.iter().filter(|x| x.0 == knob).map(|x| fmt_num(x.1)).collect::<Vec<_>>().join(", ");
-    let by = |knob: Knob, v: &str| vec![("knob", knob.name().to_owned()), ("verdict", v.to_owned())];
-    let mut out = Vec::new();
-    let retries = match (s.retries, s.retries_stuck_at) {
-        (Some(k), Some(stuck)) => {
-            said(
-                claims,
-                "sizing",
-                "claim",
-                format!("At this load and trigger the largest naive retry count that recovers is {k}"),
-                column(SIZING, by(Knob::Retries, "recovered"), "value", Agg::Max, f64::from(k)),
-            ) + &said(
-                claims,
-                "sizing",
-                "next-stuck",
-                format!("; {stuck} does not recover by the end of the run (tried {})", tried(Knob::Retries)),
-                column(SIZING, by(Knob::Retries, "stuck"), "value", Agg::Min, f64::from(stuck)),
-            )
-        }
-        (Some(k), None) => said(
-            claims,
-            "sizing",
-            "all-recover",
-            format!("Every naive retry count tried recovers, up to {k} (tried {})", tried(Knob::Retries)),
-            column(SIZING, by(Knob::Retries, "recovered"), "value", Agg::Max, f64::from(k)),
-        ),
-        (None, _) => said(
-            claims,
-            "sizing",
-            "none-recovers",
-            "Even without retries the server does not recover within the run".to_owned(),
-            count(SIZING, by(Knob::Retries, "stuck"), 1),
-        ),
-    };
-    out.push(retries);
-    if r.retries == 0 {
-        out.push(said(
-            claims,
-            "sizing",
-            "no-retries",
-            "With 0 retries there is nothing for a budget to limit".to_owned(),
-            Fact::Compare { lhs: f64::from(r.retries), cmp: Cmp::Eq, rhs: 0.0 },
+/// The diagram and the sizing: what other triggers and settings do.
+fn grid(r: &MetastableReport) -> Doc {
+    let mut d = Doc::new("Where each policy stays stuck");
+    match &r.phase {
+        Some(_) => d.answer.extend(POLICIES.iter().map(|&p| phase_line(r, p))),
+        None => d.answer.push(Statement::Assumption(format!(
+            "The phase diagram ({} trigger sizes × {} lengths per policy) has not run yet: it runs after the chosen point is shown",
+            r.sizes.len(),
+            r.lengths_ms.len()
+        ))),
+    }
+    if r.sizing.is_none() {
+        d.answer.push(Statement::Assumption(
+            "The sizing search (naive retry counts, then budget ratios, at this trigger) has not run yet: it runs after the chosen point is shown".into(),
         ));
-        return out;
+        return d;
     }
-    let ratio = match (s.ratio, s.ratio_stuck_at) {
-        (Some(x), Some(stuck)) => {
-            said(
-                claims,
-                "sizing",
-                "claim",
-                format!("with {} retries, the largest budget ratio that recovers is {}", r.retries, fmt_num(x)),
-                column(SIZING, by(Knob::BudgetRatio, "recovered"), "value", Agg::Max, x),
-            ) + &said(
-                claims,
-                "sizing",
-                "next-stuck",
-                format!(
-                    "; {} does not recover by the end of the run (tried {})",
-                    fmt_num(stuck),
-                    tried(Knob::BudgetRatio)
-                ),
-                column(SIZING, by(Knob::BudgetRatio, "stuck"), "value", Agg::Min, stuck),
-            )
-        }
-        (Some(x), None) => said(
-            claims,
-            "sizing",
-            "all-recover",
-            format!(
-                "with {} retries every budget ratio tried recovers, up to {} (tried {}): while nothing succeeds only the {} held tokens and the clock's {} per second pay for retries",
-                r.retries,
-                fmt_num(x),
-                tried(Knob::BudgetRatio),
-                fmt_num(policy::BUDGET_MAX_TOKENS),
-                fmt_num(policy::BUDGET_FLOOR_RPS)
-            ),
-            column(SIZING, by(Knob::BudgetRatio, "recovered"), "value", Agg::Max, x),
-        ),
-        (None, _) => said(
-            claims,
-            "sizing",
-            "none-recovers",
-            format!(
-                "with {} retries even the smallest budget ratio tried does not recover by the end of the run",
-                r.retries
-            ),
-            count(SIZING, by(Knob::BudgetRatio, "stuck"), 1),
-        ),
-    };
-    out.push(ratio);
-    out
+    d.answer.extend(search(r, Knob::Retries, "naive retry count".into()));
+    if r.retries == 0 {
+        d.answer.push(Statement::Assumption("With 0 retries there is nothing for a budget to limit".into()));
+    } else {
+        d.answer.extend(search(r, Knob::BudgetRatio, format!("budget ratio with {} retries", r.retries)));
+    }
+    d.assumes.push(Statement::Assumption(format!(
+        "Each cell and each search step is the chosen run with one setting changed: the trigger's size and length, or the naive retry count, or the budget ratio; the same first tries, service times and {} ms windows",
+        r.window_ms
+    )));
+    d
 }
 
-/// The report's explanations: one.
-pub(in crate::experiments) fn explanations(r: &MetastableReport) -> Vec<Explanation> {
-    vec![explanation(r)]
-}
-
-fn explanation(r: &MetastableReport) -> Explanation {
-    let mut claims = Vec::new();
-    let stable = said(
-        &mut claims,
-        "stable",
-        "claim",
-        format!(
-            "{} of first tries is below the capacity of {}, so without a trigger the server keeps up",
-            rps(r.load_rps),
-            rps(r.capacity_rps)
-        ),
-        Fact::Compare { lhs: r.load_rps, cmp: Cmp::Lt, rhs: r.capacity_rps },
-    );
-    let verdicts: Vec<String> = r.lanes.iter().map(|l| verdict_line(r, l, &mut claims)).collect();
-    let trigger = said(&mut claims, "assumption", "claim", format!("After {}", trigger_words(r)), Fact::Assumed);
-    let mut answer = format!("{trigger}: {}.", verdicts.join("; "));
+fn race(r: &MetastableReport) -> Doc {
+    let mut d = Doc::new("A failure that outlives its trigger");
+    let p = r.params.as_ref();
+    let w = f64::from(r.workers);
+    let cap = || div(mul(n(w), n(1000.0)), n(r.service_mean_ms));
+    d.steps.push(Statement::Arith {
+        label: "capacity".into(),
+        formula: "workers × 1000 / mean service (ms)".into(),
+        eq: Arith::new(cap(), "rps"),
+    });
+    if let Some(p) = p {
+        d.answer.push(Statement::Relation {
+            a_label: "the first tries' rate outside the trigger (load × capacity)".into(),
+            a: Arith::new(mul(n(p.load), cap()), "rps"),
+            cmp: if p.load < 1.0 { Cmp::Lt } else { Cmp::Ge },
+            b_label: "the capacity".into(),
+            b: Arith::new(cap(), "rps"),
+        });
+    }
+    d.answer.push(Statement::Assumption(format!("The trigger: {}", trigger_words(r))));
+    d.answer.extend(r.lanes.iter().map(|l| verdict(r, l)));
     if let Some(l) = r.lane(Policy::Naive) {
-        let t = said(
-            &mut claims,
-            "wasted",
-            if l.totals.late == 0 { "none" } else { "claim" },
-            format!(
-                "Under naive retries the server served {} requests for callers who had already left",
-                l.totals.late
-            ),
-            column(SUMMARY, vec![("policy", "naive".to_owned())], "late", Agg::Sum, l.totals.late as f64),
-        );
-        answer.push_str(&format!(" {t}."));
+        d.answer.push(Statement::Value(Measure::new(LATE, lane_key(l.policy), "under naive retries", l.totals.late as f64)));
     }
     if let Some(l) = r.lane(Policy::Throttle) {
-        let t = said(
-            &mut claims,
-            "throttled",
-            if l.totals.throttled == 0 { "none" } else { "claim" },
-            format!("Throttling rejected {} tries locally", l.totals.throttled),
-            column(SUMMARY, vec![("policy", "throttle".to_owned())], "throttled", Agg::Sum, l.totals.throttled as f64),
-        );
-        answer.push_str(&format!(" {t}."));
+        d.answer.push(Statement::Value(Measure::new(
+            THROTTLED,
+            lane_key(l.policy),
+            "under client throttling",
+            l.totals.throttled as f64,
+        )));
     }
-    let cap_eq = Equation::new(div(mul(n(f64::from(r.workers)), n(1000.0)), n(r.service_mean_ms)), "rps");
-    let mut steps = vec![Step::eq("capacity", "workers × 1000 / mean service (ms)", cap_eq, "")];
     // T11: the full-line time is a bound only for a fixed service time.
     let fixed = r.service_words.starts_with("every request takes exactly");
     if let Some(limit) = r.line_limit.filter(|_| fixed) {
-        let w = f64::from(r.workers.max(1));
-        let wait = Equation::new(mul(add(ceil(div(n(f64::from(limit)), n(w))), n(1.0)), n(r.service_mean_ms)), "ms");
-        let full = (libm::ceil(f64::from(limit) / w) + 1.0) * r.service_mean_ms;
-        let versus = said(
-            &mut claims,
-            "line",
-            if full > f64::from(r.timeout_ms) { "past-timeout" } else { "within-timeout" },
-            if full > f64::from(r.timeout_ms) {
-                format!("past the {} ms timeout: a caller behind a full line gives up before its answer", r.timeout_ms)
-            } else {
-                format!("within the {} ms timeout: a full line still answers in time", r.timeout_ms)
-            },
-            Fact::Compare {
-                lhs: full,
-                cmp: if full > f64::from(r.timeout_ms) { Cmp::Gt } else { Cmp::Le },
-                rhs: f64::from(r.timeout_ms),
-            },
-        );
-        steps.push(Step::eq(
-            "time in the system behind a full line",
-            "(ceil(line limit / workers) + 1) × service",
-            wait,
-            &versus,
-        ));
+        let full = Arith::new(mul(add(ceil(div(n(f64::from(limit)), n(w.max(1.0)))), n(1.0)), n(r.service_mean_ms)), "ms");
+        let value = crate::statement::arith::value(&full.expr);
+        d.steps.push(Statement::Arith {
+            label: "time in the system behind a full line".into(),
+            formula: "(ceil(line limit / workers) + 1) × service".into(),
+            eq: full.clone(),
+        });
+        d.answer.push(Statement::Relation {
+            a_label: "the time in the system behind a full line".into(),
+            a: full,
+            cmp: if value > f64::from(r.timeout_ms) { Cmp::Gt } else { Cmp::Le },
+            b_label: "the client timeout".into(),
+            b: Arith::new(n(f64::from(r.timeout_ms)), "ms"),
+        });
     }
-    let amp = Equation::new(mul(add(n(1.0), n(f64::from(r.retries))), n(r.load_rps)), "rps");
-    let tries = (1.0 + f64::from(r.retries)) * r.load_rps;
-    let over = said(
-        &mut claims,
-        "amplification",
-        if tries > r.capacity_rps { "over" } else { "under" },
-        if tries > r.capacity_rps {
-            format!(
-                "above the capacity of {}: once every try fails, the retries alone keep the line {}",
-                rps(r.capacity_rps),
-                // A line of any length is never full: it grows (M2).
-                if r.line_limit.is_some() { "full" } else { "growing" }
-            )
-        } else {
-            format!("within the capacity of {}: even when every try fails the line drains", rps(r.capacity_rps))
-        },
-        Fact::Compare { lhs: tries, cmp: if tries > r.capacity_rps { Cmp::Gt } else { Cmp::Le }, rhs: r.capacity_rps },
-    );
-    steps.push(Step::eq("tries per second when every try fails (naive)", "(1 + retries) × first tries", amp, &over));
-    let mut would_change: Vec<String> = match &r.phase {
-        Some(cells) => POLICIES.iter().map(|&p| phase_line(r, cells, p, &mut claims)).collect(),
-        None => vec![said(
-            &mut claims,
-            "phase",
-            "pending",
-            format!(
-                "The phase diagram ({} trigger sizes × {} lengths per policy) has not run yet: it runs after the chosen point is shown",
-                r.sizes.len(),
-                r.lengths_ms.len()
-            ),
-            count(PHASE, Vec::new(), 0),
-        )],
-    };
-    would_change.extend(sizing_lines(r, &mut claims));
-    let described: Vec<String> = vec![
-            format!(
-                "Poisson first tries, the same for every policy (common random numbers); {}, {} worker(s), a line of {} behind them.",
-                r.service_words,
-                r.workers,
-                r.line_limit.map_or("any length".to_owned(), |l| format!("at most {l} waiting"))
-            ),
-            format!(
-                "A caller gives up {} ms after sending; the server still serves what it queued, for nobody. A refusal carries Retry-After {} ms.",
-                r.timeout_ms, r.retry_after_ms
-            ),
-            format!(
-                "Recovered: from some window on, every window to the end of the run has goodput of at least {} % of min(first tries, capacity) = {}, or no failed try (late, refused or rejected locally); the recovery time is from the trigger's end to the start of the first such window ({} ms windows).",
-                fmt_num(super::HEALTHY_SHARE * 100.0),
-                rps(r.rule.healthy_rps),
-                r.window_ms
-            ),
-        ]
-        .into_iter()
-        .chain(POLICIES.iter().map(|&p| {
-            policy::describe(p, r.retries, f64::from(r.backoff_ms), r.budget_ratio, r.throttle_k) + "."
-        }))
-        .collect();
-    let mut assumes = vec![stable];
-    for t in described {
-        assumes.push(said(&mut claims, "assumption", "claim", t, Fact::Assumed));
+    if let Some(p) = p {
+        let tries = Arith::new(mul(add(n(1.0), n(f64::from(r.retries))), mul(n(p.load), cap())), "rps");
+        let value = crate::statement::arith::value(&tries.expr);
+        d.steps.push(Statement::Arith {
+            label: "tries per second when every try fails (naive)".into(),
+            formula: "(1 + retries) × load × capacity".into(),
+            eq: tries.clone(),
+        });
+        d.answer.push(Statement::Relation {
+            a_label: "the tries per second when every try fails (naive)".into(),
+            a: tries,
+            cmp: if value > r.capacity_rps { Cmp::Gt } else { Cmp::Le },
+            b_label: "the capacity".into(),
+            b: Arith::new(cap(), "rps"),
+        });
     }
-    let ignores = [
-        "Network time, connection limits and what a refusal costs the caller.",
-        "Callers' correlation beyond the shared server: each first try is an independent caller.",
-    ]
-    .into_iter()
-    .map(|t| said(&mut claims, "assumption", "claim", t.to_owned(), Fact::Assumed))
-    .collect();
-    Explanation {
-        title: "A failure that outlives its trigger".into(),
-        answer,
-        steps,
-        assumes,
-        ignores,
-        would_change,
-        claims,
-    }
+    d.assumes = vec![
+        Statement::Definition(GOODPUT_RPS),
+        Statement::Assumption(format!(
+            "Poisson first tries, the same for every policy (common random numbers); {}, {} worker(s), a line of {} behind them",
+            r.service_words.trim_end_matches('.'),
+            r.workers,
+            r.line_limit.map_or("any length".to_owned(), |l| format!("at most {l} waiting"))
+        )),
+        Statement::Assumption(format!(
+            "A caller gives up {} ms after sending (the deadline); the server still serves what it queued, for nobody; a refusal carries Retry-After {} ms",
+            r.timeout_ms, r.retry_after_ms
+        )),
+        Statement::Assumption(format!(
+            "Recovered: from some window on, every window to the end of the run has goodput of at least {} % of min(first tries, capacity) = {}, or no failed try (late, refused or rejected locally); the recovery time is from the trigger's end to the start of the first such window ({} ms windows, events counted by when they happen)",
+            fmt_num(super::HEALTHY_SHARE * 100.0),
+            rps(r.rule.healthy_rps),
+            r.window_ms
+        )),
+    ];
+    d.assumes.extend(POLICIES.iter().map(|&p| {
+        Statement::Assumption(policy::describe(p, r.retries, f64::from(r.backoff_ms), r.budget_ratio, r.throttle_k))
+    }));
+    d.ignores = vec![
+        Statement::Assumption("Network time, connection limits and what a refusal costs the caller".into()),
+        Statement::Assumption(
+            "Callers' correlation beyond the shared server: each first try is an independent caller".into(),
+        ),
+    ];
+    d.would_change = instead(r);
+    d
 }
+
+/// Each other policy in place of naive retries, on the same first tries:
+/// its goodput over the run, and the work it served for nobody.
+fn instead(r: &MetastableReport) -> Vec<Statement> {
+    let Some(base) = r.lane(Policy::Naive) else { return Vec::new() };
+    let dir = |then: f64, now: f64| match then.total_cmp(&now) {
+        std::cmp::Ordering::Less => Cmp::Lt,
+        std::cmp::Ordering::Equal => Cmp::Eq,
+        std::cmp::Ordering::Greater => Cmp::Gt,
+    };
+    let secs = r.run_ms / 1000.0;
+    let mut out = Vec::new();
+    for l in r.lanes.iter().filter(|l| l.policy != Policy::Naive) {
+        let change = format!("with {} instead of naive retries", l.policy.name());
+        let m = |q: Quantity, lane: &Lane, v: f64| Measure::new(q, lane_key(lane.policy), "over the run", v);
+        let ok = |lane: &Lane| lane.totals.ok as f64 / secs;
+        let (now, then) = (ok(base), ok(l));
+        out.push(Statement::Counterfactual {
+            change: change.clone(),
+            now: m(GOODPUT_RPS, base, now),
+            then: m(GOODPUT_RPS, l, then),
+            cmp: dir(then, now),
+            same_arrivals: true,
+        });
+        let (now, then) = (base.totals.late as f64, l.totals.late as f64);
+        if now > 0.0 || then > 0.0 {
+            out.push(Statement::Counterfactual {
+                change,
+                now: m(LATE, base, now),
+                then: m(LATE, l, then),
+                cmp: dir(then, now),
+                same_arrivals: true,
+            });
+        }
+    }
+    out
+}
+
+/// The report's explanations: the race, then the diagram and the sizing.
+pub(in crate::experiments) fn explanations(r: &MetastableReport) -> Vec<Explanation> {
+    vec![race(r).explanation(), grid(r).explanation()]
+}
+
+/// What a readout about the sizing search says before it has run.
+const SIZING_PENDING: &str = "pending: the sizing search runs after the chosen point";
 
 /// One readout name per policy (names are stable).
 const RECOVERY_NAMES: [&str; 6] = [

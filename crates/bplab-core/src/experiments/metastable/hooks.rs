@@ -9,9 +9,8 @@ pub(in crate::experiments) fn lint(_: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// No request logs: the report does not carry its seed and traffic, so
-/// they cannot be re-made from it here; its explanation's run facts are
-/// claims checked against its CSV tables (summary, timeline, phase) instead.
-pub(in crate::experiments) fn request_logs(_: &MetastableReport) -> Logs {
-    Logs::default()
+/// Every run the explanations name, re-made from the parameters the report
+/// ran with, every try kept (none for a report without its parameters).
+pub(in crate::experiments) fn request_logs(r: &MetastableReport) -> Logs {
+    r.params.as_ref().map(|p| super::request_logs(r, p)).unwrap_or_default()
 }

@@ -31,6 +31,7 @@ pub use crate::stochastic::{HEALTHY_SHARE, Rule, Verdict};
 use super::{ChartSpec, Estimate, Exec, Experiment, ExperimentId, RunTally, par_map, poisson_bound};
 use crate::error::ConfigError;
 use crate::params::{Named, ParamSpec, ParamValue, WINDOW_MS};
+use crate::statement::RunLog;
 use crate::stochastic::ServiceTime;
 use params::{AFTER_SECONDS, TRIGGER_SIZES};
 use crate::table::{Row, Table, TableSpec};
@@ -182,6 +183,10 @@ pub struct MetastableReport {
     pub phase: Option<Vec<Cell>>,
     /// The sizing search (`None` in the preview: not run yet).
     pub sizing: Option<Sizing>,
+    /// The parameters it ran with: the statement checker re-makes its runs
+    /// from them with every try kept (not serialized).
+    #[serde(skip)]
+    pub params: Option<MetastableParams>,
 }
 
 impl MetastableReport {
@@ -399,14 +404,15 @@ impl Setup {
         v
     }
 
-    fn run_now(&self, p: &MetastableParams, client: sim::Client, size: f64, len_ms: u32) -> (Vec<Window>, Totals, Verdict) {
+    /// The world of a trigger of `size` × lasting `len_ms`, given to `f`.
+    fn with_world<R>(&self, p: &MetastableParams, size: f64, len_ms: u32, f: impl FnOnce(sim::World<'_>) -> R) -> R {
         let at = f64::from(p.trigger_at_ms);
         let spiked = self.spike.then(|| self.spike_traffic(at, size, len_ms));
         let (arrivals, work) = match &spiked {
             Some(m) => (m.0.as_slice(), m.1.as_slice()),
             None => (self.traffic.base.as_slice(), self.traffic.base_work.as_slice()),
         };
-        let world = sim::World {
+        f(sim::World {
             arrivals,
             work_ms: work,
             workers: p.workers,
@@ -417,10 +423,24 @@ impl Setup {
             run_ms: self.run_ms,
             window_ms: f64::from(p.window_ms),
             seed: u64::from(p.seed),
-        };
-        let (ticks, totals) = sim::simulate(world, client);
+        })
+    }
+
+    fn run_now(&self, p: &MetastableParams, client: sim::Client, size: f64, len_ms: u32) -> (Vec<Window>, Totals, Verdict) {
+        let (ticks, totals) = self.with_world(p, size, len_ms, |w| sim::simulate(w, client));
         let verdict = self.rule(p, len_ms).verdict(&ticks);
         (ticks, totals, verdict)
+    }
+
+    /// The run's every try as request records (the deadline is the
+    /// caller's timeout), for the statement checker.
+    pub(crate) fn log(&self, p: &MetastableParams, client: sim::Client, size: f64, len_ms: u32, key: String) -> RunLog {
+        let timeout = f64::from(p.client_timeout_ms);
+        let reqs = self
+            .with_world(p, size, len_ms, |w| sim::run(w, client))
+            .map(|run| super::lesson::explain::runs::records(&run, Some(timeout), |_| true))
+            .unwrap_or_default();
+        RunLog { reqs, ..RunLog::new(key, self.run_ms) }
     }
 }
 
@@ -468,7 +488,45 @@ fn report(p: &MetastableParams, exec: &dyn Exec, sweeps: bool) -> MetastableRepo
         lengths_ms: p.trigger_lengths_ms.clone(),
         phase,
         sizing,
+        params: Some(p.clone()),
     }
+}
+
+/// The key of a lane's run in the request logs.
+pub(super) fn lane_key(policy: Policy) -> String {
+    format!("lane/{}", policy.name())
+}
+
+/// The key of a phase-diagram cell's run.
+pub(super) fn cell_key(policy: Policy, size: f64, len_ms: u32) -> String {
+    format!("cell/{}/{}/{len_ms}", policy.name(), crate::statement::given(size))
+}
+
+/// The key of a sizing search's run.
+pub(super) fn sizing_key(knob: Knob, value: f64) -> String {
+    format!("sizing/{}/{}", knob.name(), crate::statement::given(value))
+}
+
+/// Every run the report's explanations name, re-made with every try kept:
+/// the lanes, and the phase diagram's cells and the sizing search's runs
+/// where the report ran them.
+pub(super) fn request_logs(r: &MetastableReport, p: &MetastableParams) -> crate::statement::Logs {
+    let setup = Setup::new(p);
+    let mut runs: Vec<RunLog> = POLICIES
+        .iter()
+        .map(|&policy| setup.log(p, client_of(p, policy), p.trigger_size, p.trigger_ms, lane_key(policy)))
+        .collect();
+    for c in r.cells() {
+        runs.push(setup.log(p, client_of(p, c.policy), c.size, c.len_ms, cell_key(c.policy, c.size, c.len_ms)));
+    }
+    for &(knob, value, ..) in r.sizing.iter().flat_map(|s| &s.runs) {
+        let client = match knob {
+            Knob::Retries => policy::client(Policy::Naive, value as u32, f64::from(p.retry_backoff_ms), p.budget_ratio, p.throttle_k),
+            Knob::BudgetRatio => policy::client(Policy::Budget, p.retries, f64::from(p.retry_backoff_ms), value, p.throttle_k),
+        };
+        runs.push(setup.log(p, client, p.trigger_size, p.trigger_ms, sizing_key(knob, value)));
+    }
+    crate::statement::Logs { runs }
 }
 
 fn opt(v: Option<u64>) -> String {

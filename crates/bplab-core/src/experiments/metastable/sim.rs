@@ -92,6 +92,23 @@ impl Totals {
 /// retries). A world the engine refuses (the experiment's `check` keeps
 /// every value in its ranges) gives an empty timeline.
 pub fn simulate(w: World<'_>, c: Client) -> (Vec<Window>, Totals) {
+    let Some(run) = run(w, c) else { return (Vec::new(), Totals::default()) };
+    let t = &run.tally;
+    let totals = Totals {
+        first_tries: t.first_tries,
+        retries: t.retries,
+        throttled: t.throttled,
+        refused: t.refused + t.shed,
+        ok: t.ok,
+        late: t.late,
+        denied: t.budget_denied,
+    };
+    (run.timeline, totals)
+}
+
+/// The engine's run of `client` on `world`, every try kept (`None`: a
+/// world the engine refuses).
+pub fn run(w: World<'_>, c: Client) -> Option<crate::stochastic::Run> {
     use crate::stochastic as st;
     let client = st::Client {
         timeout_ms: Some(w.timeout_ms),
@@ -111,18 +128,7 @@ pub fn simulate(w: World<'_>, c: Client) -> (Vec<Window>, Totals) {
         seed: w.seed,
         ..st::Model::new(w.arrivals, w.work_ms, w.workers, w.run_ms)
     };
-    let Ok(run) = model.run() else { return (Vec::new(), Totals::default()) };
-    let t = &run.tally;
-    let totals = Totals {
-        first_tries: t.first_tries,
-        retries: t.retries,
-        throttled: t.throttled,
-        refused: t.refused + t.shed,
-        ok: t.ok,
-        late: t.late,
-        denied: t.budget_denied,
-    };
-    (run.timeline, totals)
+    model.run().ok()
 }
 
 #[cfg(test)]

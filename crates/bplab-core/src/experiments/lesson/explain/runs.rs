@@ -15,8 +15,9 @@ pub(in crate::experiments) const POISSON: &str = "at/poisson";
 pub(in crate::experiments) const EVEN: &str = "at/even";
 
 /// Every try of an engine run as a request record: the deadline is the
-/// caller's timeout (`f64::INFINITY` without one); throttled tries were
-/// never sent and are left out; a shed request counts as refused.
+/// caller's timeout (`f64::INFINITY` without one); a try the caller's
+/// throttling rejected is recorded as never sent; a shed request counts as
+/// refused.
 pub(in crate::experiments) fn records(
     run: &Run,
     timeout_ms: Option<f64>,
@@ -25,13 +26,14 @@ pub(in crate::experiments) fn records(
     let deadline = timeout_ms.unwrap_or(f64::INFINITY);
     run.requests
         .iter()
-        .filter(|r| r.outcome != Outcome::Throttled && keep(r))
+        .filter(|r| keep(r))
         .map(|r| {
             let mut q = match (r.outcome, r.start_ms, r.end_ms) {
                 (Outcome::Ok | Outcome::Late, Some(s), Some(e)) => {
                     Req::answered(r.arrival_ms, s, e, judged_time(e - r.arrival_ms, deadline, r.outcome), deadline)
                 }
                 (Outcome::Refused | Outcome::Shed, ..) => Req::refused(r.arrival_ms, deadline, 0),
+                (Outcome::Throttled, ..) => Req::throttled(r.arrival_ms, deadline, 0),
                 _ => Req::dropped(r.arrival_ms, deadline, 0),
             };
             q.attempt = r.attempt;
