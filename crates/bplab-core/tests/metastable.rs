@@ -326,10 +326,16 @@ fn the_preview_is_the_lanes_of_the_full_run() {
                 assert_eq!(a.value, b.value, "{edits:?}: {}", a.name);
             }
         }
+        // The preview states no phase line or search result, and says both are pending.
         let claims = bplab_core::claim::check_report("metastable", &preview).unwrap();
-        for kind in ["phase", "sizing"] {
-            assert!(claims.iter().any(|c| (c.kind, c.variant) == (kind, "pending")), "{edits:?}: {kind}");
-            assert!(!claims.iter().any(|c| c.kind == kind && c.variant != "pending"), "{edits:?}: {kind}");
+        assert!(!claims.iter().any(|c| c.kind == "phase" || c.kind == "search"), "{edits:?}");
+        let said: String = claims.iter().map(|c| c.text.as_str()).collect();
+        for what in ["The phase diagram (", "The sizing search ("] {
+            assert!(said.contains(what) && said.contains("has not run yet"), "{edits:?}: {what}");
+        }
+        let full_claims = bplab_core::claim::check_report("metastable", &full).unwrap();
+        for kind in ["phase", "search"] {
+            assert!(full_claims.iter().any(|c| c.kind == kind), "{edits:?}: {kind}");
         }
     }
 }
