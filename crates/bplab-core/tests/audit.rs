@@ -299,7 +299,10 @@ fn a23_steady_overload_has_no_deploy() {
     assert!(!t.contains("(40 rps first step)") && !t.contains("after the deploy"), "{t}");
     assert!(t.contains("no deploy in this run"), "{t}");
     // The fixed door's half-up 10 is labelled beside the number the calculator ships.
-    assert!(t.contains("9 queued requests is the largest queue") && t.contains("fixed limit − workers = 11 − 1 = 10"), "{t}");
+    assert!(
+        t.contains("9 queued requests is the largest queue") && t.contains("fixed limit − workers = 11 − 1 = 10"),
+        "{t}"
+    );
 }
 
 #[test]
@@ -312,7 +315,10 @@ fn a24_stuck_downstream_drops() {
     let t = text("adaptive", &[("preset", "stuck-downstream")]);
     assert!(!t.contains("nothing is dropped") && t.contains("for codel over the run (served for nobody) is 0."), "{t}");
     let t = text("adaptive", &[("preset", "stuck-downstream"), ("rate-schedule", "600")]);
-    assert!(!t.contains("nothing is dropped") && !t.contains("for codel over the run (served for nobody) is 0."), "{t}");
+    assert!(
+        !t.contains("nothing is dropped") && !t.contains("for codel over the run (served for nobody) is 0."),
+        "{t}"
+    );
     let t = text("adaptive", &[("preset", "stuck-downstream")]);
     assert!(!t.contains("× 21 × 2 = 462 ms") && t.contains("calls at once for the whole run"), "{t}");
     assert!(!t.contains("grows toward its maximum"), "{t}");
@@ -321,7 +327,10 @@ fn a24_stuck_downstream_drops() {
 #[test]
 fn a25_codel_that_never_refuses() {
     let t = text("adaptive", &[("slowdown-factor", "5")]);
-    assert!(!t.contains("keeps the queue short but") && t.contains("refused arrivals for codel over the run is 9."), "{t}");
+    assert!(
+        !t.contains("keeps the queue short but") && t.contains("refused arrivals for codel over the run is 9."),
+        "{t}"
+    );
 }
 
 #[test]

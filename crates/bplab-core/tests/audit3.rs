@@ -251,7 +251,9 @@ fn a2_a_backlog_drained_over_the_budget_does_not_win_the_race() {
     let t = text("adaptive", &edits);
     assert!(!t.contains("gradient2 has the best") && !t.contains("gradient2 share"), "{t}");
     assert!(
-        t.contains("Of the controllers raced whose p99 latency after the deploy was within 230 ms in every window as well"),
+        t.contains(
+            "Of the controllers raced whose p99 latency after the deploy was within 230 ms in every window as well"
+        ),
         "{t}"
     );
 }

@@ -172,7 +172,11 @@ fn explanations_agree_with_the_model() {
                     let label = a.sweep.iter().find(|o| o.limit.bound() == best).unwrap().limit.label();
                     // A tie is named as one: every limit at the top, the smallest first.
                     if a.sweep.iter().filter(|o| o.goodput == top).count() > 1 {
-                        assert!(text.contains(&format!(", limit {label}, ")) || text.contains(&format!(", limit {label} and ")), "{text}");
+                        assert!(
+                            text.contains(&format!(", limit {label}, "))
+                                || text.contains(&format!(", limit {label} and ")),
+                            "{text}"
+                        );
                         assert!(text.contains("share the best goodput"), "{text}");
                     } else {
                         assert!(text.contains(&format!("limit {label} has the best goodput")), "{text}");

@@ -134,7 +134,10 @@ fn t2_no_failure_mode_the_run_does_not_show() {
         let t = text("adaptive", edits);
         assert!(!t.contains("nothing in its signal pushes the limit down"), "{t}");
         // What the run shows of gradient is stated from its records instead.
-        assert!(t.contains("gradient: how it fared") && t.contains("The goodput for gradient after the deploy is"), "{t}");
+        assert!(
+            t.contains("gradient: how it fared") && t.contains("The goodput for gradient after the deploy is"),
+            "{t}"
+        );
     }
 }
 
@@ -158,7 +161,10 @@ fn t26_the_calculator_bound_is_for_a_fixed_service_time() {
         ],
     );
     assert!(!t.contains("whose worst time fits the budget)"), "{t}");
-    assert!(t.contains("That figure holds for a fixed service time at the mean; this run's service time varies."), "{t}");
+    assert!(
+        t.contains("That figure holds for a fixed service time at the mean; this run's service time varies."),
+        "{t}"
+    );
 }
 
 #[test]

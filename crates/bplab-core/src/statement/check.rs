@@ -25,9 +25,13 @@ fn check_value_at(m: &Measure, logs: &Logs, decimals: usize) -> Result<f64, Stri
 
 /// The windows of run `run` re-formed from its records, for `rule` (whose
 /// run length must be the log's window).
-fn timeline_of(logs: &Logs, run: &str, rule: &crate::stochastic::Rule) -> Result<Vec<crate::stochastic::Window>, String> {
+fn timeline_of(
+    logs: &Logs,
+    run: &str,
+    rule: &crate::stochastic::Rule,
+) -> Result<Vec<crate::stochastic::Window>, String> {
     let log = logs.get(run).ok_or_else(|| format!("no request log for run {run}"))?;
-    if log.window_ms != rule.run_ms || !(rule.window_ms > 0.0) {
+    if log.window_ms != rule.run_ms || rule.window_ms.is_nan() || rule.window_ms <= 0.0 {
         return Err(format!("run {run} lasts {} ms, the rule {} ms", log.window_ms, rule.run_ms));
     }
     Ok(log.timeline(rule.window_ms))
@@ -175,7 +179,10 @@ pub fn check(s: &Statement, logs: &Logs) -> Result<(), String> {
                 let span = rule.window_ms.min(rule.run_ms - i as f64 * rule.window_ms);
                 let rate = (last.first_tries + last.retries) as f64 * 1000.0 / span;
                 if !(last.retries > 0 && span > 0.0 && rate > *cap) {
-                    return Err(format!("run {run}'s last window: {rate} tries/s, {} retries, not above {cap}", last.retries));
+                    return Err(format!(
+                        "run {run}'s last window: {rate} tries/s, {} retries, not above {cap}",
+                        last.retries
+                    ));
                 }
             }
             Ok(())

@@ -177,7 +177,9 @@ pub fn clause(s: &Statement) -> Option<String> {
                 Verdict::Stuck => {
                     let mut t = format!(
                         "{who} did not recover {horizon} (goodput under {} rps and failed tries in the last window)",
-                        super::Measure::new(super::quantity::GOODPUT_RPS, "", "", rule.healthy_rps).shown().trim_end_matches(" rps")
+                        super::Measure::new(super::quantity::GOODPUT_RPS, "", "", rule.healthy_rps)
+                            .shown()
+                            .trim_end_matches(" rps")
                     );
                     if let Some(cap) = sustained_over {
                         t.push_str(&format!(
