@@ -166,3 +166,134 @@ fn a_counterfactual_with_a_wrong_value_direction_or_run_is_caught() {
     };
     assert!(check(&swapped, &logs).is_err());
 }
+
+/// Every statement the report's explanations render, with its evidence.
+fn statements(exp: &str) -> (Vec<Statement>, Logs) {
+    let e = bplab_core::EXPERIMENTS.iter().find(|e| e.name == exp).unwrap();
+    let r = Scenario::defaults(e.id).run();
+    let logs = r.request_logs();
+    let all = r
+        .explanations()
+        .into_iter()
+        .flat_map(|x| x.claims)
+        .filter_map(|c| match c.fact {
+            bplab_core::claim::Fact::Statement(s) => Some(*s),
+            _ => None,
+        })
+        .collect();
+    (all, logs)
+}
+
+#[test]
+fn a_window_verdict_that_is_not_what_the_windows_show_is_caught() {
+    use bplab_core::statement::WindowFinding;
+    let (all, logs) = statements("adaptive");
+    let mut seen = 0;
+    for s in all.iter().filter(|s| matches!(s, Statement::WindowP99 { .. })) {
+        check(s, &logs).unwrap();
+        let Statement::WindowP99 { finding, .. } = s else { unreachable!() };
+        // Every other finding, and the right one moved by a window, is false.
+        let others = [
+            WindowFinding::NoneAbove,
+            WindowFinding::StillAbove,
+            WindowFinding::LastAboveEnds { after_ms: 500.0 },
+            WindowFinding::LastAboveEnds { after_ms: 16_500.0 },
+        ];
+        for f in others.into_iter().filter(|f| f != finding) {
+            let mut m = s.clone();
+            if let Statement::WindowP99 { finding, .. } = &mut m {
+                *finding = f;
+            }
+            assert!(check(&m, &logs).is_err(), "{f:?} passed for {}", render(s).unwrap());
+        }
+        seen += 1;
+    }
+    assert!(seen >= 6, "a window verdict per controller");
+}
+
+#[test]
+fn a_recovery_verdict_or_a_stuck_loop_the_tries_do_not_show_is_caught() {
+    use bplab_core::stochastic::Verdict;
+    let (all, logs) = statements("metastable");
+    let mut kinds = Vec::new();
+    for s in &all {
+        match s {
+            Statement::Recovery { verdict, sustained_over, .. } => {
+                check(s, &logs).unwrap();
+                for v in [
+                    Verdict::Stuck,
+                    Verdict::NoWindow,
+                    Verdict::Recovered { after_ms: 0 },
+                    Verdict::Recovered { after_ms: 7000 },
+                ] {
+                    if v == *verdict {
+                        continue;
+                    }
+                    let mut m = s.clone();
+                    if let Statement::Recovery { verdict, sustained_over, .. } = &mut m {
+                        *verdict = v;
+                        *sustained_over = None;
+                    }
+                    assert!(check(&m, &logs).is_err(), "{v:?} passed for {}", render(s).unwrap());
+                }
+                // "Stays stuck" said of a run whose last window's tries are below the level.
+                if let Some(cap) = sustained_over {
+                    let mut m = s.clone();
+                    if let Statement::Recovery { sustained_over, .. } = &mut m {
+                        *sustained_over = Some(cap * 1000.0);
+                    }
+                    assert!(check(&m, &logs).is_err());
+                }
+                kinds.push("recovery");
+            }
+            Statement::Phase { stuck, edges, .. } => {
+                check(s, &logs).unwrap();
+                let mut m = s.clone();
+                if let Statement::Phase { stuck, .. } = &mut m {
+                    *stuck += 1;
+                }
+                assert!(check(&m, &logs).is_err());
+                if *stuck > 0 && !edges.is_empty() {
+                    let mut m = s.clone();
+                    if let Statement::Phase { edges, .. } = &mut m {
+                        edges[0].1 *= 2.0;
+                    }
+                    assert!(check(&m, &logs).is_err());
+                }
+                kinds.push("phase");
+            }
+            Statement::Search { answer, stuck_at, .. } => {
+                check(s, &logs).unwrap();
+                let mut m = s.clone();
+                if let Statement::Search { answer: a, stuck_at: st, .. } = &mut m {
+                    (*a, *st) = (answer.map(|x| x + 1.0).or(Some(0.0)), *stuck_at);
+                }
+                assert!(check(&m, &logs).is_err());
+                kinds.push("search");
+            }
+            _ => {}
+        }
+    }
+    for k in ["recovery", "phase", "search"] {
+        assert!(kinds.contains(&k), "no {k} statement at the defaults");
+    }
+}
+
+#[test]
+fn a_tie_on_the_best_the_requests_do_not_show_is_caught() {
+    let (all, logs) = statements("admission");
+    let best = all.iter().find(|s| matches!(s, Statement::Best { .. })).expect("a best at the defaults");
+    check(best, &logs).unwrap();
+    let Statement::Best { items, winner, .. } = best else { unreachable!() };
+    assert!(items.len() > 1);
+    {
+        // Another item stated at the winner's value: a tie its requests do not give.
+        let mut m = best.clone();
+        if let Statement::Best { items, .. } = &mut m {
+            let other = if *winner == 0 { 1 } else { 0 };
+            items[other].1.value = items[*winner].1.value;
+        }
+        assert!(render(&m).unwrap().contains("share the best"));
+        assert!(check(&m, &logs).is_err());
+    }
+}
