@@ -136,6 +136,56 @@ fn no_limit_is_shipped_when_the_services_own_p99_passes_the_budget() {
     assert!(stderr(&o).contains("no queue limit meets the 90 ms budget"), "{}", stderr(&o));
 }
 
+/// `bplab load`'s printed output from a run on two busy cores, as the tool
+/// wrote it: its notes say the client fell behind its schedule at both
+/// rates (`bplab load --rate 5,40 --seconds 5` against `bplab serve
+/// --workers 2 --spin-ms 1 --wait-ms 99 --limit 4`).
+const BEHIND_AT_LOW_LOAD: &str = "\
+ offered    sent     ok  refused  gaveup  error  ok_per_sec   p50_ms   p99_ms    done    lost  queued
+       5      30     30        0       0      0         6.0    115.7    229.4      30       0       2
+note: the client fell behind its schedule at 5 rps: send lag p99 71.7 ms (above 50 ms); the load offered was not the one planned
+      40     190     98       92       0      0        19.6    284.4    473.9      98       0       4
+note: the client fell behind its schedule at 40 rps: send lag p99 132.1 ms (above 50 ms); the load offered was not the one planned
+";
+
+/// The same run's kind where the client kept its schedule at the low load
+/// and fell behind only at the high one.
+const BEHIND_AT_HIGH_LOAD: &str = "\
+ offered    sent     ok  refused  gaveup  error  ok_per_sec   p50_ms   p99_ms    done    lost  queued
+       5      30     30        0       0      0         6.0    113.5    206.1      30       0       2
+      40     190     98       92       0      0        19.6    283.6    422.9      98       0       4
+note: the client fell behind its schedule at 40 rps: send lag p99 59.6 ms (above 50 ms); the load offered was not the one planned
+";
+
+/// A client that fell behind while measuring the low-load sample measured
+/// its own delay too: the fit says it is poor, and why, with the lag.
+#[test]
+fn a_client_behind_its_schedule_at_low_load_makes_the_fit_poor() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fit = |name: &str, text: &str| -> serde_json::Value {
+        let path = tmp.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let o = bplab(&["fit", "--json", path.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_str(&stdout(&o)).unwrap()
+    };
+    let v = fit("low.txt", BEHIND_AT_LOW_LOAD);
+    let behind: Vec<&serde_json::Value> =
+        v["reasons"].as_array().unwrap().iter().filter(|r| r["reason"] == "low-load-client-behind").collect();
+    assert_eq!(behind.len(), 1, "{v}");
+    assert_eq!((behind[0]["index"].as_u64(), behind[0]["send_lag_p99_ms"].as_f64()), (Some(1), Some(71.7)));
+    let poor: Vec<&str> = v["sentences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["kind"] == "poor")
+        .filter_map(|s| s["text"].as_str())
+        .collect();
+    assert!(poor.iter().any(|s| s.contains("fell behind its schedule") && s.contains("71.7 ms")), "{poor:?}");
+    let v = fit("high.txt", BEHIND_AT_HIGH_LOAD);
+    assert!(!v["reasons"].as_array().unwrap().iter().any(|r| r["reason"] == "low-load-client-behind"), "{v}");
+}
+
 fn tune_json(extra: &[&str]) -> serde_json::Value {
     let f = fixture("bplab-load.csv");
     let mut args = vec!["tune", f.as_str(), "--budget-ms", "400", "--factors", "0.5,1,2", "--json"];
