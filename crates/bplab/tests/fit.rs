@@ -136,6 +136,56 @@ fn no_limit_is_shipped_when_the_services_own_p99_passes_the_budget() {
     assert!(stderr(&o).contains("no queue limit meets the 90 ms budget"), "{}", stderr(&o));
 }
 
+/// `bplab load`'s printed output from a run on two busy cores, as the tool
+/// wrote it: its notes say the client fell behind its schedule at both
+/// rates (`bplab load --rate 5,40 --seconds 5` against `bplab serve
+/// --workers 2 --spin-ms 1 --wait-ms 99 --limit 4`).
+const BEHIND_AT_LOW_LOAD: &str = "\
+ offered    sent     ok  refused  gaveup  error  ok_per_sec   p50_ms   p99_ms    done    lost  queued
+       5      30     30        0       0      0         6.0    115.7    229.4      30       0       2
+note: the client fell behind its schedule at 5 rps: send lag p99 71.7 ms (above 50 ms); the load offered was not the one planned
+      40     190     98       92       0      0        19.6    284.4    473.9      98       0       4
+note: the client fell behind its schedule at 40 rps: send lag p99 132.1 ms (above 50 ms); the load offered was not the one planned
+";
+
+/// The same run's kind where the client kept its schedule at the low load
+/// and fell behind only at the high one.
+const BEHIND_AT_HIGH_LOAD: &str = "\
+ offered    sent     ok  refused  gaveup  error  ok_per_sec   p50_ms   p99_ms    done    lost  queued
+       5      30     30        0       0      0         6.0    113.5    206.1      30       0       2
+      40     190     98       92       0      0        19.6    283.6    422.9      98       0       4
+note: the client fell behind its schedule at 40 rps: send lag p99 59.6 ms (above 50 ms); the load offered was not the one planned
+";
+
+/// A client that fell behind while measuring the low-load sample measured
+/// its own delay too: the fit says it is poor, and why, with the lag.
+#[test]
+fn a_client_behind_its_schedule_at_low_load_makes_the_fit_poor() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fit = |name: &str, text: &str| -> serde_json::Value {
+        let path = tmp.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        let o = bplab(&["fit", "--json", path.to_str().unwrap()]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_str(&stdout(&o)).unwrap()
+    };
+    let v = fit("low.txt", BEHIND_AT_LOW_LOAD);
+    let behind: Vec<&serde_json::Value> =
+        v["reasons"].as_array().unwrap().iter().filter(|r| r["reason"] == "low-load-client-behind").collect();
+    assert_eq!(behind.len(), 1, "{v}");
+    assert_eq!((behind[0]["index"].as_u64(), behind[0]["send_lag_p99_ms"].as_f64()), (Some(1), Some(71.7)));
+    let poor: Vec<&str> = v["sentences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["kind"] == "poor")
+        .filter_map(|s| s["text"].as_str())
+        .collect();
+    assert!(poor.iter().any(|s| s.contains("fell behind its schedule") && s.contains("71.7 ms")), "{poor:?}");
+    let v = fit("high.txt", BEHIND_AT_HIGH_LOAD);
+    assert!(!v["reasons"].as_array().unwrap().iter().any(|r| r["reason"] == "low-load-client-behind"), "{v}");
+}
+
 fn tune_json(extra: &[&str]) -> serde_json::Value {
     let f = fixture("bplab-load.csv");
     let mut args = vec!["tune", f.as_str(), "--budget-ms", "400", "--factors", "0.5,1,2", "--json"];
@@ -255,14 +305,84 @@ fn run_tool(tool: &str, args: &[&str], out: Option<&Path>) {
     }
 }
 
-/// Fits `files` and checks the live server's settings: 2 workers, 100 ms,
-/// 20/s, the limit (within `slack`).
-fn fits_live(files: &[&Path], limit: Option<u64>, slack: u64) {
+/// The most of a live run's wall time during which some task waited for a
+/// CPU (Linux's CPU pressure, `some`) for the run to have measured the
+/// server rather than the machine. A request's latency grows by at most the
+/// stall time during its life, so at this share the latencies the machine
+/// added stay well inside the 10 % the server's settings are checked to,
+/// even when all of the stall falls in one of the run's loads.
+const MAX_STALL_SHARE: f64 = 0.02;
+
+/// The machine's CPU stall so far, µs: the time during which some runnable
+/// task waited for a CPU (`/proc/pressure/cpu`, `some … total=`); `None`
+/// where it cannot be read.
+fn cpu_stall_us() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/pressure/cpu").ok()?;
+    let some = text.lines().find(|l| l.starts_with("some "))?;
+    some.split_whitespace().find_map(|f| f.strip_prefix("total="))?.parse().ok()
+}
+
+/// The machine's CPU stall over a live run's load, from its start.
+struct Watch(std::time::Instant, Option<u64>);
+
+impl Watch {
+    fn start() -> Self {
+        Watch(std::time::Instant::now(), cpu_stall_us())
+    }
+
+    /// Why the machine may have starved the run so far (its latencies then
+    /// hold waits for a CPU, the server's and the client's); `None` when
+    /// it left every task its CPU.
+    fn busy(&self) -> Option<String> {
+        let wall_us = self.0.elapsed().as_micros() as f64;
+        match (self.1, cpu_stall_us()) {
+            (Some(before), Some(after)) => {
+                let share = after.saturating_sub(before) as f64 / wall_us.max(1.0);
+                (share > MAX_STALL_SHARE).then(|| {
+                    format!(
+                        "some task waited for a CPU {:.1} % of the run, above {} %",
+                        share * 100.0,
+                        MAX_STALL_SHARE * 100.0
+                    )
+                })
+            }
+            _ => Some("/proc/pressure/cpu cannot be read, so whether the machine starved the run is unknown".into()),
+        }
+    }
+}
+
+/// Fits `files` and checks what holds of any fit, whatever the machine
+/// did to the measurement: its figures agree with each other and each
+/// model row's verdict is its errors against the tolerances.
+fn fit_live(files: &[&Path]) -> serde_json::Value {
     let mut args = vec!["fit", "--json"];
     args.extend(files.iter().map(|p| p.to_str().unwrap()));
     let o = bplab_within(&args, Duration::from_secs(60));
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert!(v["service"].as_str().unwrap().parse::<bplab_core::stochastic::ServiceTime>().is_ok(), "{v}");
+    assert!(!v["sentences"].as_array().unwrap().is_empty(), "{v}");
+    let (w, x) = (v["workers"].as_u64().unwrap(), v["workers_estimate"].as_f64().unwrap());
+    if let Some(c) = v["capacity_rps"].as_f64() {
+        assert_eq!(w, x.round().max(1.0) as u64, "{v}");
+        let low = v["low_load"]["mean_ms"].as_f64().unwrap();
+        assert!((x - c * low / 1000.0).abs() <= 1e-9 * x.abs().max(1.0), "{v}");
+    }
+    for r in v["rows"].as_array().unwrap() {
+        let ok = r["ok_error"].as_f64().unwrap().abs() <= bplab_core::fit::OK_TOLERANCE;
+        let p99 = r["p99_error"].as_f64().is_none_or(|e| e.abs() <= bplab_core::fit::P99_TOLERANCE);
+        assert_eq!(r["within"].as_bool(), Some(ok && p99), "{r}");
+    }
+    v
+}
+
+/// Fits `files` and checks the live server's settings: 2 workers, 100 ms,
+/// 20/s, the limit (within `slack`) — unless the fit says it is poor, and
+/// why, or the machine was `busy` during the run (then the figures are
+/// partly the machine's, and only what holds of any fit is checked).
+/// Whether the settings were checked.
+fn fits_live(files: &[&Path], limit: Option<u64>, slack: u64, busy: Option<&str>) -> bool {
+    let v = fit_live(files);
     // A live run on a machine whose cores are busy can starve the caller
     // (latency and rate that are the client's, not the server's). Then the
     // issue's other branch applies: the fit must say it is poor, and why.
@@ -273,16 +393,27 @@ fn fits_live(files: &[&Path], limit: Option<u64>, slack: u64) {
         .filter(|r| r["reason"] != "no-status" && r["reason"] != "approximate-distribution")
         .collect();
     if !poor.is_empty() {
-        let said: Vec<&str> = v["sentences"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|s| s["kind"] == "poor")
-            .filter_map(|s| s["text"].as_str())
-            .collect();
-        assert!(!said.is_empty(), "poor without saying why: {v}");
-        println!("note: this live run was noisy and the fit says so: {said:?}");
-        return;
+        let said = |kind: &str, start: &str| -> Vec<&str> {
+            let all = v["sentences"].as_array().unwrap().iter();
+            all.filter(|s| s["kind"] == kind)
+                .filter_map(|s| s["text"].as_str())
+                .filter(|t| t.starts_with(start))
+                .collect()
+        };
+        // A load whose model is off the measurement is said in the verdict
+        // (each figure beside its tolerance, then "The fit is poor: …");
+        // every other reason in sentences of its own.
+        let (why, rows) = (said("poor", ""), said("verdict", "The fit is poor"));
+        for r in &poor {
+            let of_a_row = r["reason"] == "ok-rate" || r["reason"] == "p99";
+            assert!(!(if of_a_row { &rows } else { &why }).is_empty(), "poor ({r}) without saying why: {v}");
+        }
+        println!("note: this live run was noisy and the fit says so: {why:?} {rows:?}");
+        return false;
+    }
+    if let Some(why) = busy {
+        println!("note: the machine was busy during this live run ({why}); the server's settings are not checked: {v}");
+        return false;
     }
     assert_eq!(v["workers"], 2, "{v}");
     let (s, c) = (v["mean_service_ms"].as_f64().unwrap(), v["capacity_rps"].as_f64().unwrap());
@@ -291,6 +422,7 @@ fn fits_live(files: &[&Path], limit: Option<u64>, slack: u64) {
         (Some(got), Some(want)) => assert!(got.abs_diff(want) <= slack, "limit {got}, want {want}"),
         (got, want) => assert_eq!(got, want, "{v}"),
     }
+    true
 }
 
 #[test]
@@ -302,9 +434,10 @@ fn live_hey_against_bplab_serve_is_fitted() {
     let server = serve("4");
     let tmp = tempfile::tempdir().unwrap();
     let (low, high) = (tmp.path().join("low.csv"), tmp.path().join("high.csv"));
+    let watch = Watch::start();
     run_tool("hey", &["-n", "40", "-c", "1", "-o", "csv", &server.1], Some(&low));
     run_tool("hey", &["-z", "4s", "-c", "12", "-q", "5", "-o", "csv", &server.1], Some(&high));
-    fits_live(&[&low, &high], Some(4), 0);
+    let _ = fits_live(&[&low, &high], Some(4), 0, watch.busy().as_deref());
 }
 
 #[test]
@@ -316,9 +449,10 @@ fn live_ab_against_bplab_serve_is_fitted() {
     let server = serve("off");
     let tmp = tempfile::tempdir().unwrap();
     let (low, high) = (tmp.path().join("low.tsv"), tmp.path().join("high.tsv"));
+    let watch = Watch::start();
     run_tool("ab", &["-q", "-n", "40", "-c", "1", "-g", low.to_str().unwrap(), &server.1], None);
     run_tool("ab", &["-q", "-n", "100", "-c", "6", "-g", high.to_str().unwrap(), &server.1], None);
-    fits_live(&[&low, &high], None, 0);
+    let _ = fits_live(&[&low, &high], None, 0, watch.busy().as_deref());
 }
 
 #[test]
@@ -326,13 +460,23 @@ fn live_bplab_load_against_bplab_serve_is_fitted() {
     let _one = one_at_a_time();
     let server = serve("4");
     let tmp = tempfile::tempdir().unwrap();
-    let csv = tmp.path().join("load.csv");
+    let (csv, printed) = (tmp.path().join("load.csv"), tmp.path().join("load.txt"));
+    let watch = Watch::start();
     let o = bplab_within(
         &["load", "--target", &server.1, "--rate", "5,40", "--seconds", "5", "--csv", csv.to_str().unwrap(), "-q"],
         Duration::from_secs(60),
     );
+    let busy = watch.busy();
     assert!(o.status.success(), "{}", stderr(&o));
-    fits_live(&[&csv], Some(4), 0);
+    // The printed table carries the note that the client fell behind its
+    // schedule; the CSV has no column for it. So the printed output decides
+    // whether this run measured the server, for both.
+    std::fs::write(&printed, &o.stdout).unwrap();
+    if fits_live(&[&printed], Some(4), 0, busy.as_deref()) {
+        fits_live(&[&csv], Some(4), 0, None);
+    } else {
+        fit_live(&[&csv]);
+    }
 }
 
 #[test]
@@ -345,6 +489,7 @@ fn live_locust_against_bplab_serve_is_fitted() {
     let tmp = tempfile::tempdir().unwrap();
     let locustfile = fixtures().join("locustfile.py");
     let mut files = Vec::new();
+    let watch = Watch::start();
     for users in ["1", "12"] {
         let prefix = tmp.path().join(format!("u{users}"));
         let o = Command::new("locust")
@@ -359,7 +504,7 @@ fn live_locust_against_bplab_serve_is_fitted() {
         files.push(tmp.path().join(format!("u{users}_stats.csv")));
     }
     let refs: Vec<&Path> = files.iter().map(PathBuf::as_path).collect();
-    fits_live(&refs, Some(4), 1);
+    let _ = fits_live(&refs, Some(4), 1, watch.busy().as_deref());
 }
 
 /// F4: without a saturated load the capacity is not measured, and the

@@ -144,6 +144,13 @@ pub fn fit(levels: Vec<Level>, seed: u64) -> Result<Fit, FitError> {
     {
         reasons.push(Reason::LowLoadSaturated { file: levels[first].file.clone(), index: levels[first].index });
     }
+    // The client fell behind while it measured the sample: its own delay is in it.
+    for &i in &from {
+        if let Some(lag) = levels[i].client_lag_p99_ms {
+            let (file, index) = (levels[i].file.clone(), levels[i].index);
+            reasons.push(Reason::LowLoadClientBehind { file, index, send_lag_p99_ms: lag });
+        }
+    }
     let capacity = levels.iter().zip(&saturated).filter(|(_, s)| **s).map(|(l, _)| l.ok_per_sec()).reduce(f64::max);
     let (workers, estimate, mean_service) = match capacity {
         Some(c) if c > 0.0 => {

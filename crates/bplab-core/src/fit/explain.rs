@@ -366,6 +366,14 @@ fn fit_statements(f: &Fit, ev: &FitLogs) -> Vec<(Kind, Said)> {
                     )),
                 );
             }
+            Reason::LowLoadClientBehind { file, index, send_lag_p99_ms } => say(
+                Kind::Poor,
+                Said::Assume(format!(
+                    "the client that measured {} fell behind its schedule, as bplab load noted (send lag p99 {} ms): the low-load latencies, timed from each request's due time, include the client's own delay, so the fitted service time, workers and distribution may be the client's; run the load where the client is not starved of CPU and fit again",
+                    at(file, *index, f),
+                    fmt_num(*send_lag_p99_ms)
+                )),
+            ),
             Reason::LatencyGrowsBeforeSaturation { file, index, measured_p50_ms, model_p50_ms } => {
                 let key = measured_key(file, *index);
                 let place = format!("at {}", at(file, *index, f));

@@ -128,6 +128,10 @@ pub struct Level {
     pub users: Option<u64>,
     /// The `--timeline` windows of this rate, when printed.
     pub windows: Vec<TimelineWindow>,
+    /// `bplab load`'s printed note that its client fell behind its
+    /// schedule at this rate: the send lag p99 it gave, ms. Its latencies,
+    /// timed from each request's due time, include the client's own delay.
+    pub client_lag_p99_ms: Option<f64>,
 }
 
 impl Level {
@@ -153,6 +157,7 @@ impl Level {
             peak_queue: None,
             users: None,
             windows: Vec::new(),
+            client_lag_p99_ms: None,
         }
     }
 

@@ -115,6 +115,18 @@ pub enum Reason {
         /// The estimate before rounding.
         estimate: f64,
     },
+    /// `bplab load` noted that its client fell behind its schedule at a load
+    /// the low-load sample came from: the sample's latencies include the
+    /// client's own delay, so the fitted service time, workers and
+    /// distribution may be the client's, not the server's.
+    LowLoadClientBehind {
+        /// File.
+        file: String,
+        /// Index in the file.
+        index: usize,
+        /// The send lag p99 the note gave, ms.
+        send_lag_p99_ms: f64,
+    },
     /// The file has no send times and its callers waited for answers: the
     /// model sends Poisson at the measured rate instead.
     ClosedLoopAsPoisson {
@@ -183,7 +195,13 @@ impl Fit {
     pub fn good(&self) -> bool {
         self.rows.iter().all(|r| r.within)
             && !self.reasons.iter().any(|r| {
-                matches!(r, Reason::NotSaturated | Reason::WorkersNotWhole { .. } | Reason::LowLoadSaturated { .. })
+                matches!(
+                    r,
+                    Reason::NotSaturated
+                        | Reason::WorkersNotWhole { .. }
+                        | Reason::LowLoadSaturated { .. }
+                        | Reason::LowLoadClientBehind { .. }
+                )
             })
     }
 }

@@ -55,9 +55,24 @@ enum Block {
     Timeline,
 }
 
+/// The start of `bplab load`'s note under a rate whose client fell behind
+/// its schedule; the note goes on `… send lag p99 {ms} ms …`.
+const BEHIND_NOTE: &str = "note: the client fell behind its schedule at ";
+
+/// The send lag p99 of a [`BEHIND_NOTE`] line, ms.
+fn lag_p99_ms(line: &Line<'_>) -> Result<f64, FitError> {
+    line.text
+        .split_once("send lag p99 ")
+        .and_then(|(_, rest)| rest.split_whitespace().next())
+        .and_then(|v| v.parse::<f64>().ok())
+        .filter(|v| v.is_finite() && *v >= 0.0)
+        .ok_or_else(|| line.bad("the note's `send lag p99 MS ms`"))
+}
+
 /// `bplab load` printed output: the rows of its table, each followed by
-/// its timeline when `--timeline` was given. Lines that are neither (notes,
-/// the model's columns' headings) are skipped.
+/// its timeline when `--timeline` was given, and the note that the client
+/// fell behind its schedule at a rate (kept on that rate). Other lines
+/// (other notes, the model's columns' headings) are skipped.
 pub(crate) fn printed(file: &str, text: &str) -> Result<Vec<Level>, FitError> {
     let mut out: Vec<Level> = Vec::new();
     let mut block = Block::Table;
@@ -72,6 +87,10 @@ pub(crate) fn printed(file: &str, text: &str) -> Result<Vec<Level>, FitError> {
             }
             Some("timeline") => block = Block::Timeline,
             Some("start_ms") => {}
+            Some("note:") if l.trim_start().starts_with(BEHIND_NOTE) => match out.last_mut() {
+                Some(level) => level.client_lag_p99_ms = Some(lag_p99_ms(&line)?),
+                None => return Err(line.bad("a table row before its note")),
+            },
             Some(f) if f.parse::<f64>().is_ok() => match block {
                 // A table row after a timeline has the table's width.
                 _ if fields.len() >= head.len() && !head.is_empty() => {

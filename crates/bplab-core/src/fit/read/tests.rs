@@ -47,6 +47,27 @@ timeline 80 rps, door fixed, windows of 1000 ms by when each outcome happened\n\
 }
 
 #[test]
+fn the_printed_note_that_the_client_fell_behind_stays_with_its_rate() {
+    let table = " offered    sent     ok  refused  gaveup  error  ok_per_sec   p50_ms   p99_ms    done    lost  queued\n\
+       5      30     30        0       0      0         6.0    113.5    206.1      30       0       2\n\
+      40     190     98       92       0      0        19.6    283.6    422.9      98       0       4\n";
+    let behind = "note: the client fell behind its schedule at 40 rps: send lag p99 59.6 ms (above 50 ms); \
+                  the load offered was not the one planned\n";
+    let l = read("n.txt", &format!("{table}{behind}")).unwrap();
+    assert_eq!(l.iter().map(|x| x.client_lag_p99_ms).collect::<Vec<_>>(), vec![None, Some(59.6)]);
+    // Other notes are not it; a lag that is not a number is named.
+    let other = "note: 3 retries at 40 rps were not sent: the send cap allows 3 times the offered rate\n";
+    assert!(read("o.txt", &format!("{table}{other}")).unwrap().iter().all(|x| x.client_lag_p99_ms.is_none()));
+    let bad = behind.replace("59.6", "x");
+    assert!(
+        err("b.txt", &format!("{table}{bad}"))
+            .starts_with("b.txt, line 4: expected the note's `send lag p99 MS ms`, found `note: the client fell"),
+        "{}",
+        err("b.txt", &format!("{table}{bad}"))
+    );
+}
+
+#[test]
 fn a_malformed_line_is_named_with_what_was_expected() {
     let hey = "response-time,DNS+dialup,DNS,Request-write,Response-delay,Response-read,status-code,offset\n\
                0.08,0,0,0,0.08,0,200,0.0\n0.08,0,0,0,0.08,0,2x0,0.1\n";
