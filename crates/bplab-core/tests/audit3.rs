@@ -128,7 +128,7 @@ fn a6_the_retry_storm_sentence_states_the_run_s_backoff_and_no_storm_without_ret
             ("slowdown-factor", "4"),
         ],
     );
-    assert!(t.contains("retries up to 10 times after 0 ms"), "{t}");
+    assert!(t.contains("retries up to 10 times, 0 ms after its refusal or its give-up"), "{t}");
     let t = text(
         "adaptive",
         &[("preset", "retry-storm"), ("retries", "0"), ("controllers", "fixed,codel"), ("slowdown-factor", "1.5")],

@@ -83,6 +83,13 @@ impl Req {
         }
     }
 
+    /// When what happened to it happened: its answer's end, else the time a
+    /// worker took it off the line to shed it, else its arrival (a refusal,
+    /// a local rejection).
+    pub fn event_ms(&self) -> f64 {
+        self.end_ms.or(self.start_ms).unwrap_or(self.arrival_ms)
+    }
+
     fn is(&self, c: Count) -> bool {
         if !self.sent {
             return c == Count::Throttled;
@@ -196,6 +203,17 @@ impl RunLog {
         }
     }
 
+    /// The part of this run whose events ([`Req::event_ms`]) fall in
+    /// `[from, to)`, as its own log (`part_of` this one), its rates divided
+    /// by `to − from`.
+    pub fn within(&self, key: impl Into<String>, from_ms: f64, to_ms: f64) -> RunLog {
+        RunLog {
+            reqs: self.reqs.iter().filter(|r| (from_ms..to_ms).contains(&r.event_ms())).copied().collect(),
+            part_of: Some(self.key.clone()),
+            ..RunLog::new(key, to_ms - from_ms)
+        }
+    }
+
     /// The timeline's windows `[i × width, (i + 1) × width)` of run time
     /// inside the log's window, from window `first` on: for each window with
     /// an answer within the deadline (by completion time), its index and the
@@ -239,6 +257,10 @@ impl RunLog {
                 } else if !r.admitted {
                     x.refused += 1;
                 }
+            }
+            // Shed from the line: refused when a worker took it off.
+            if let Some(x) = r.start_ms.filter(|_| r.is(Count::Dropped)).and_then(slot).and_then(|i| w.get_mut(i)) {
+                x.refused += 1;
             }
             if let Some(x) = r.end_ms.filter(|_| r.sent).and_then(slot).and_then(|i| w.get_mut(i)) {
                 if r.is(Count::OnTime) {

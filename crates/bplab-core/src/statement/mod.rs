@@ -126,6 +126,8 @@ impl Pre {
 /// What a [`Statement::WindowP99`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub enum WindowFinding {
+    /// No window has an answer within the deadline: none is judged.
+    NoAnswers,
     /// No judged window is above the level.
     NoneAbove,
     /// Some are; the last of them ends `after_ms` after the start time, and
@@ -143,6 +145,7 @@ impl WindowFinding {
     pub fn of(p99s: &[(usize, u64)], width_ms: f64, from_ms: f64, level_ms: f64) -> WindowFinding {
         let above = |p: u64| p as f64 > level_ms;
         match p99s.iter().rposition(|&(_, p)| above(p)) {
+            None if p99s.is_empty() => WindowFinding::NoAnswers,
             None => WindowFinding::NoneAbove,
             Some(k) if k + 1 == p99s.len() => WindowFinding::StillAbove,
             Some(k) => WindowFinding::LastAboveEnds { after_ms: (p99s[k].0 + 1) as f64 * width_ms - from_ms },

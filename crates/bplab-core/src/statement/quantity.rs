@@ -52,7 +52,7 @@ impl Count {
             Count::Late => "requests answered after the deadline",
             Count::Dropped => "admitted requests never answered",
             Count::FirstTries => "first tries",
-            Count::Shed => "shed arrivals",
+            Count::Shed => "arrivals refused or shed",
             Count::ScoredCritical => "scored critical arrivals",
             Count::CriticalServed => "scored critical arrivals served",
             Count::ScoredBackground => "scored background arrivals",
@@ -270,6 +270,8 @@ pub const BACKGROUND_SUCCESS_PCT: Quantity =
     q(Some("background success"), Rule::Share(Count::BackgroundServed, Count::ScoredBackground), Unit::Pct);
 /// How many critical arrivals were scored.
 pub const SCORED_CRITICAL: Quantity = q(None, Rule::Count(Count::ScoredCritical), Unit::Requests);
+/// Arrivals refused at the door or shed from the line.
+pub const SHED: Quantity = q(None, Rule::Count(Count::Shed), Unit::Requests);
 /// Tries the caller's throttling rejected locally.
 pub const THROTTLED: Quantity = q(None, Rule::Count(Count::Throttled), Unit::Requests);
 /// The downstream peak rate.
@@ -278,7 +280,8 @@ pub const PEAK_RPS: Quantity = q(None, Rule::PeakRate, Unit::Rps);
 pub const UTILISATION_PCT: Quantity = q(None, Rule::Busy, Unit::Pct);
 
 /// Every quantity of the vocabulary (the docs and the tests iterate it).
-pub const VOCABULARY: [Quantity; 25] = [
+pub const VOCABULARY: [Quantity; 26] = [
+    SHED,
     THROTTLED,
     P99_ON_TIME_MS,
     SCORED_CRITICAL,

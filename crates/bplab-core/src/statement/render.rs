@@ -97,12 +97,9 @@ pub fn clause(s: &Statement) -> Option<String> {
                 // A tie is named, not decided by the order.
                 return Some(format!("{set}, {} share the best {}, {}", and_list(&tied), m.q.name(), m.shown()));
             }
-            let tie = if items.len() > 1 {
-                format!(", the {order} that reaches the {ext} {}", m.q.name())
-            } else {
-                String::new()
-            };
-            format!("{set}, {label} has the best {}, {}{tie}", m.q.name(), m.shown())
+            // Without a tie the order decides nothing: it is not said.
+            let _ = (order, ext);
+            format!("{set}, {label} has the best {}, {}", m.q.name(), m.shown())
         }
         Statement::Verdict { claim, horizon } => format!("within {horizon}, {}", clause(claim)?),
         Statement::Cause { effect, cause, without } => {
@@ -148,6 +145,9 @@ pub fn clause(s: &Statement) -> Option<String> {
             let (w, level) = (given(*width_ms), given(*level_ms));
             let p99 = super::quantity::P99_ON_TIME_MS.name();
             match finding {
+                super::WindowFinding::NoAnswers => format!(
+                    "{at}, no {w} ms window from the one holding {from_words} to the run's end has an answer within the deadline"
+                ),
                 super::WindowFinding::NoneAbove => format!(
                     "{at}, no {w} ms window from the one holding {from_words} to the run's end has a {p99} above {level} ms"
                 ),
@@ -164,7 +164,7 @@ pub fn clause(s: &Statement) -> Option<String> {
             use crate::stochastic::Verdict;
             let horizon = format!(
                 "within the {} ms the run lasts after the trigger's end",
-                given((rule.run_ms - rule.end_ms).max(0.0))
+                crate::calc::fmt_num((rule.run_ms - rule.end_ms).max(0.0))
             );
             let w = given(rule.window_ms);
             match verdict {
@@ -183,7 +183,7 @@ pub fn clause(s: &Statement) -> Option<String> {
                     );
                     if let Some(cap) = sustained_over {
                         t.push_str(&format!(
-                            "; it stays stuck: its last window's tries, retries included, exceed the capacity of {} rps",
+                            "; retries were keeping it down when the run ended: its last window's tries, retries included, exceed the capacity of {} rps",
                             super::Measure::new(super::quantity::GOODPUT_RPS, "", "", *cap).shown().trim_end_matches(" rps")
                         ));
                     }
@@ -193,10 +193,28 @@ pub fn clause(s: &Statement) -> Option<String> {
             }
         }
         Statement::Phase { who, cells, stuck, edges } => {
-            let mut t = format!("{who} did not recover by the end of the run in {stuck} of {} cells", cells.len());
+            let left: Vec<f64> = cells.iter().map(|c| (c.3.run_ms - c.3.end_ms).max(0.0)).collect();
+            let (lo, hi) = left.iter().fold((f64::INFINITY, 0.0f64), |(a, b), x| (a.min(*x), b.max(*x)));
+            let ms = crate::calc::fmt_num;
+            let horizon = if lo == hi {
+                format!("within the {} ms each run lasts after its trigger's end", ms(hi))
+            } else {
+                format!("within the {}–{} ms each run lasts after its trigger's end", ms(lo), ms(hi))
+            };
+            let mut t = format!("{who}: {stuck} of {} cells not recovered {horizon}", cells.len());
             if *stuck > 0 && !edges.is_empty() {
-                let e: Vec<String> = edges.iter().map(|(len, size)| format!("{}× at {len} ms", given(*size))).collect();
-                t.push_str(&format!(" (from {})", e.join(", ")));
+                let smallest = cells.iter().map(|c| c.1).fold(f64::INFINITY, f64::min);
+                let e: Vec<String> = edges
+                    .iter()
+                    .map(|(len, size)| {
+                        if *size == smallest {
+                            format!("every size tried at {len} ms")
+                        } else {
+                            format!("{}× and up at {len} ms", given(*size))
+                        }
+                    })
+                    .collect();
+                t.push_str(&format!(" ({})", e.join(", ")));
             }
             t
         }
@@ -204,9 +222,10 @@ pub fn clause(s: &Statement) -> Option<String> {
             let list = tried.iter().map(|(v, ..)| given(*v)).collect::<Vec<_>>().join(", ");
             match (answer, stuck_at) {
                 (Some(a), Some(s)) => format!(
-                    "at this load and trigger the largest {what} that recovers is {}; {} does not recover by the end of the run (tried {list})",
-                    given(*a),
-                    given(*s)
+                    "searching upward from {}, the first {what} that does not recover by the end of the run is {}, and the last that does is {} (tried {list})",
+                    tried.first().map_or_else(String::new, |(v, ..)| given(*v)),
+                    given(*s),
+                    given(*a)
                 ),
                 (Some(a), None) => format!("every {what} tried recovers, up to {} (tried {list})", given(*a)),
                 (None, _) => format!(

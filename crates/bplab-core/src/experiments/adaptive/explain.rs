@@ -1,13 +1,13 @@
 //! Per controller: what it measures, what it assumes, how it fails; and the
 //! race's outcome in numbers from the run.
 
-use super::{AdaptiveReport, Bucket, Controller, Deploy, Lane, Preset};
+use super::{AdaptiveReport, Bucket, Controller, Deploy, Lane};
 use crate::calc::{Explanation, fmt_num};
 use crate::claim::Cmp;
 use crate::claim::equation::{add, ceil, div, mul, n, round, sub, u};
 use crate::experiments::Readout;
 use crate::statement::WindowFinding;
-use crate::statement::quantity::{GOODPUT_RPS, LATE, P99_ON_TIME_MS, REFUSED};
+use crate::statement::quantity::{GOODPUT_RPS, LATE, P99_ON_TIME_MS, SHED};
 use crate::statement::{Arith, Doc, Measure, Quantity, Statement};
 
 /// ms after `at_ms` until every later window with answers has p99 within
@@ -61,7 +61,9 @@ pub(crate) fn character(c: Controller) -> &'static str {
 /// Whether a deploy happens inside the run: a factor other than 1, at a time
 /// before the run's end, and not the steady-overload preset (no deploy).
 fn deploy_in_run(r: &AdaptiveReport) -> bool {
-    r.preset != Preset::SteadyOverload && (r.slowdown.1 != 1.0 || stuck(r)) && phases(r).1
+    // By the settings the run was given, whatever the preset (a flag given
+    // beside a preset wins over it).
+    (r.slowdown.1 != 1.0 || stuck(r)) && phases(r).1
 }
 
 /// Whether the deploy is a stuck downstream (by the deploy the run was
@@ -114,6 +116,8 @@ pub(super) fn key(c: Controller, phase: &str) -> String {
 pub(super) const BEFORE: &str = "before";
 /// The phase from the change point to the run's end.
 pub(super) const AFTER: &str = "after";
+/// The whole run's window (events after its end left out).
+pub(super) const RUN: &str = "run";
 
 fn on(q: Quantity, c: Controller, phase: &str, words: &str, value: f64) -> Measure {
     let at = if words.is_empty() { format!("for {c}") } else { format!("for {c} {words}") };
@@ -162,27 +166,36 @@ fn best(r: &AdaptiveReport) -> Option<Statement> {
     Some(Statement::Best { set, order: "first in the race's order".into(), items, higher: true, winner })
 }
 
-/// The scene: what the preset or the deploy does, marked as the model's setting.
+/// Requests the server holds in service at once: the workers, or a stuck
+/// downstream's concurrent calls.
+fn slots(r: &AdaptiveReport) -> u32 {
+    if stuck(r) { r.workers.max(super::STUCK_WORKERS) } else { r.workers.max(1) }
+}
+
+/// The offered traffic as given: "40 rps", or each step and its start.
+fn offered(r: &AdaptiveReport) -> String {
+    match r.params.as_ref().map(|p| p.rate_schedule.as_slice()) {
+        Some([(rate, _)]) => format!("{} rps", fmt_num(*rate)),
+        Some(steps) if !steps.is_empty() => {
+            steps.iter().map(|(rate, at)| format!("{} rps from {at} ms", fmt_num(*rate))).collect::<Vec<_>>().join(", ")
+        }
+        _ => format!("{} rps", fmt_num(r.rate_rps)),
+    }
+}
+
+/// The scene, from the settings the run was given (a preset is only a set
+/// of them): the deploy, and the retries.
 fn scene(r: &AdaptiveReport) -> Vec<Statement> {
     let mut out = Vec::new();
-    let text = match r.preset {
-        Preset::RetryStorm if r.retries == 0 => {
-            "Retry-storm preset with retries set to 0: no caller retries, so no attempt is amplified".to_owned()
-        }
-        Preset::SteadyOverload => format!(
-            "Modest steady overload: 1.1 × capacity = {} offered throughout, no deploy (the rate and factor settings are overridden)",
-            rps_of(r)
-        ),
-        Preset::RetryStorm => format!(
-            "Retry storm: every refused or abandoned caller retries up to {} times after {} ms (Post 1's amplification)",
-            r.retries, r.retry_backoff_ms
-        ),
-        _ if stuck(r) => format!(
-            "Downstream stuck at the timeout: from the deploy every call takes exactly {} ms and the handler waits on I/O ({} concurrent calls allowed), so latency has no variance",
+    let text = if stuck(r) && phases(r).1 {
+        format!(
+            "Downstream stuck at the timeout: from {} ms every call takes exactly {} ms and the handler waits on I/O ({} calls at once), so latency has no variance",
+            r.slowdown.0,
             r.timeout_ms,
-            super::STUCK_WORKERS
-        ),
-        _ if deploy_in_run(r) => format!(
+            slots(r)
+        )
+    } else if deploy_in_run(r) {
+        format!(
             "Deploy {} at {} ms: the fixed limit of {} was derived from the old service time",
             if r.slowdown.1 > 1.0 {
                 format!("{}× slower", fmt_num(r.slowdown.1))
@@ -191,10 +204,21 @@ fn scene(r: &AdaptiveReport) -> Vec<Statement> {
             },
             r.slowdown.0,
             r.fixed_limit
-        ),
-        _ => format!("No deploy in this run (factor {}, at {} ms)", fmt_num(r.slowdown.1), r.slowdown.0),
+        )
+    } else {
+        format!(
+            "No deploy in this run ({} at {} ms)",
+            if stuck(r) { "a stuck downstream".to_owned() } else { format!("factor {}", fmt_num(r.slowdown.1)) },
+            r.slowdown.0
+        )
     };
     out.push(Statement::Assumption(text));
+    if r.retries > 0 {
+        out.push(Statement::Assumption(format!(
+            "Every refused or abandoned caller retries up to {} times, {} ms after its refusal or its give-up",
+            r.retries, r.retry_backoff_ms
+        )));
+    }
     if !phases(r).1 {
         // A7: a change point at or past the run's end leaves no time after it.
         out.push(Statement::Relation {
@@ -206,10 +230,6 @@ fn scene(r: &AdaptiveReport) -> Vec<Statement> {
         });
     }
     out
-}
-
-fn rps_of(r: &AdaptiveReport) -> String {
-    format!("{} rps", fmt_num(1.1 * crate::calc::capacity_rps(r.service_mean_ms.max(1e-9), r.workers)))
 }
 
 /// The fixed limit's derivation, the calculator's figure beside it, and the
@@ -232,11 +252,39 @@ fn derivation(r: &AdaptiveReport, d: &mut Doc) {
             formula: "round(workers × (budget − service) / service) + workers".into(),
             eq: Arith::with_result(formula, f64::from(r.fixed_limit), ""),
         });
+    } else if budget < svc || svc <= 0.0 {
+        d.answer.push(Statement::Assumption(format!(
+            "The budget is not above the service time, so the lesson's formula gives no queue: the fixed door admits the {} worker(s) alone ({} in the system)",
+            r.workers, r.fixed_limit
+        )));
     } else {
         d.answer.push(Statement::Assumption(format!(
-            "The fixed door admits {} in the system: the lesson's formula clamped to the limits the door takes (at least 1)",
+            "The fixed door admits {} in the system: the lesson's formula, clamped to the largest limit the door takes",
             r.fixed_limit
         )));
+    }
+    if stuck(r) {
+        if i64::from(r.fixed_limit) <= i64::from(slots(r)) {
+            // Up to `slots` calls run at once: the fixed door's limit is no queue.
+            d.answer.push(Statement::Assumption(format!(
+                "With up to {} calls at once, no request waits in a line behind the fixed door's {}: the door bounds the calls in flight, not a queue",
+                slots(r),
+                r.fixed_limit
+            )));
+        } else {
+            d.steps.push(Statement::Arith {
+                label: "the fixed door's queue behind the calls at once".into(),
+                formula: "fixed limit − calls at once".into(),
+                eq: Arith::new(sub(n(f64::from(r.fixed_limit)), n(f64::from(slots(r)))), ""),
+            });
+        }
+        if phases(r).1 {
+            d.answer.push(Statement::Assumption(format!(
+                "After {change} every call takes the {} ms timeout: no service-time bound applies, the downstream sets the time",
+                r.timeout_ms
+            )));
+        }
+        return;
     }
     if i64::from(r.fixed_limit) >= i64::from(w) {
         d.steps.push(Statement::Arith {
@@ -256,13 +304,6 @@ fn derivation(r: &AdaptiveReport, d: &mut Doc) {
     }
     if !phases(r).1 {
         return; // no time after the change point to bound (A7)
-    }
-    if stuck(r) {
-        d.answer.push(Statement::Assumption(format!(
-            "After {change} every call takes the {} ms timeout: no service-time bound applies, the downstream sets the time",
-            r.timeout_ms
-        )));
-        return;
     }
     let eq = Arith::new(
         mul(mul(add(ceil(div(n(queue as f64), n(f64::from(w)))), n(1.0)), u(svc, "ms")), n(r.slowdown.1)),
@@ -299,21 +340,41 @@ fn race(r: &AdaptiveReport) -> Doc {
     derivation(r, &mut d);
     let workers = if stuck(r) {
         format!(
-            "Up to {} calls at once for the whole run, not {} worker(s): the handler is modelled as waiting on I/O from the start, so before the deploy no call waits for a worker",
-            super::STUCK_WORKERS,
-            r.workers
+            "Up to {} calls at once for the whole run (the handler is modelled as waiting on I/O from the start, so no call waits for a worker)",
+            slots(r)
         )
     } else {
         format!("{} worker(s) behind one FIFO line", r.workers)
     };
+    let (has_before, has_after) = phases(r);
+    if has_before && has_after {
+        d.steps.push(Statement::Arith {
+            label: format!("time after {}", change_words(r)),
+            formula: "run − change point".into(),
+            eq: Arith::new(sub(u(r.run_ms, "ms"), u(f64::from(r.slowdown.0), "ms")), "ms"),
+        });
+    }
+    if r.budget_ms >= r.timeout_ms {
+        // Every answer the p99 counts came within the deadline, so within the budget too.
+        d.answer.push(Statement::Relation {
+            a_label: "the budget".into(),
+            a: Arith::new(u(f64::from(r.budget_ms), "ms"), "ms"),
+            cmp: Cmp::Ge,
+            b_label: "the deadline (the client timeout), which every answer the p99 latency counts came within".into(),
+            b: Arith::new(u(f64::from(r.timeout_ms), "ms"), "ms"),
+        });
+    }
     d.assumes = vec![
         Statement::Definition(GOODPUT_RPS),
         Statement::Definition(P99_ON_TIME_MS),
+        Statement::Definition(SHED),
+        Statement::Assumption(
+            "The p99 latency leaves out the answers that came after their caller gave up (served for nobody): they are counted apart".into(),
+        ),
         Statement::Assumption(format!(
-            "Every controller sees the same Poisson {} ({} offered{}) and the same base service times: {}",
-            if r.retries > 0 { "first tries (retries depend on each controller's refusals)" } else { "arrivals" },
-            if r.preset == Preset::SteadyOverload { rps_of(r) } else { format!("{} rps", fmt_num(r.rate_rps)) },
-            if r.preset == Preset::SteadyOverload { "" } else { " first step" },
+            "Every controller sees the same Poisson {}, offered at {}, and the same base service times: {}",
+            if r.retries > 0 { "first tries (retries depend on each controller's refusals and give-ups)" } else { "arrivals" },
+            offered(r),
             r.service_words.trim_end_matches('.')
         )),
         Statement::Assumption(format!(
@@ -321,7 +382,7 @@ fn race(r: &AdaptiveReport) -> Doc {
             r.timeout_ms
         )),
         Statement::Assumption(
-            "A phase's answers and refusals are counted by when they happen: the answers of requests admitted before the change point that finish after it count after it, and those finishing after the run's end count in neither".into(),
+            "A phase's answers and refusals are counted by when they happen, and its rates divide by the phase's length: the answers of requests admitted before the change point that finish after it count after it, and those finishing after the run's end count in neither".into(),
         ),
         Statement::Assumption("Limiters are asked at each arrival (refuse when requests in the system reach the limit) and fed each completion: RTT, in flight at arrival, dropped = answered after the caller left".into()),
         Statement::Assumption(format!("CoDel (target {} ms, interval {} ms) is asked as a worker takes a request off the line, as fbthrift does", r.codel_target_ms, super::CODEL_INTERVAL_MS)),
@@ -398,23 +459,25 @@ fn lane(r: &AdaptiveReport, l: &Lane) -> Doc {
         (true, false) => phase(BEFORE, judged(r).1, l.p99_ms.0, l.ok_per_sec.0),
         _ => phase(AFTER, "over the whole run (the change point is at 0 ms)".to_owned(), l.p99_ms.1, l.ok_per_sec.1),
     }
-    d.answer.push(Statement::Value(on(REFUSED, c, "", "over the run", l.out.refused as f64)));
-    d.answer.push(Statement::Value(on(LATE, c, "", "over the run (served for nobody)", l.out.wasted as f64)));
+    // Within the run: what finished or was turned away after its end counts in no window.
+    let shed: u64 = l.out.buckets.iter().map(|b| b.refused).sum();
+    let late: u64 = l.out.buckets.iter().map(|b| b.wasted).sum();
+    d.answer.push(Statement::Value(on(SHED, c, RUN, "within the run", shed as f64)));
+    d.answer.push(Statement::Value(on(LATE, c, RUN, "within the run (served for nobody)", late as f64)));
     if has_after {
         let from = f64::from(r.slowdown.0);
-        let finding = match l.recovery_ms {
-            Some(0) => WindowFinding::NoneAbove,
-            Some(ms) => WindowFinding::LastAboveEnds { after_ms: ms as f64 },
-            None => WindowFinding::StillAbove,
-        };
+        let w = f64::from(r.window_ms.max(1));
+        let first = libm::floor(from / w) as usize;
+        let p99s: Vec<(usize, u64)> =
+            l.out.buckets.iter().enumerate().skip(first).filter_map(|(i, b)| b.p99_ms.map(|p| (i, p))).collect();
         d.answer.push(Statement::WindowP99 {
             run: key(c, ""),
             at: format!("for {c}"),
-            width_ms: f64::from(r.window_ms),
+            width_ms: w,
             from_ms: from,
             from_words: change.to_owned(),
             level_ms: f64::from(r.budget_ms),
-            finding,
+            finding: WindowFinding::of(&p99s, w, from, f64::from(r.budget_ms)),
         });
     }
     d.assumes.push(Statement::Assumption(character(c).to_owned()));

@@ -260,21 +260,11 @@ pub(super) fn request_logs(p: &AdaptiveParams) -> crate::statement::Logs {
     let mut runs = Vec::new();
     for &c in &p.controllers {
         let Some(run) = door(c, p, fixed_limit(p)).ok().and_then(|d| tr.model(d).run().ok()) else { continue };
-        let when = |q: &crate::stochastic::Request| match q.end_ms {
-            Some(e) => e,
-            None => q.arrival_ms,
-        };
-        let before = records(&run, timeout, |q| when(q) < at);
-        let after = records(&run, timeout, |q| (at..run_ms).contains(&when(q)));
-        let whole = explain::key(c, "");
-        let part = |phase: &str, window_ms: f64, reqs| RunLog {
-            reqs,
-            part_of: Some(whole.clone()),
-            ..RunLog::new(explain::key(c, phase), window_ms)
-        };
-        runs.push(part(explain::BEFORE, at, before));
-        runs.push(part(explain::AFTER, run_ms - at, after));
-        runs.push(RunLog { reqs: records(&run, timeout, |_| true), ..RunLog::new(whole, run_ms) });
+        let whole = RunLog { reqs: records(&run, timeout, |_| true), ..RunLog::new(explain::key(c, ""), run_ms) };
+        runs.push(whole.within(explain::key(c, explain::BEFORE), 0.0, at));
+        runs.push(whole.within(explain::key(c, explain::AFTER), at, run_ms));
+        runs.push(whole.within(explain::key(c, explain::RUN), 0.0, run_ms));
+        runs.push(whole);
     }
     crate::statement::Logs { runs }
 }

@@ -3,10 +3,10 @@
 //! work, the arithmetic of the loop, the phase diagram and the sizing; what
 //! another policy in place of naive retries would change.
 
-use super::{Knob, Lane, MetastableReport, POLICIES, Policy, Trigger, Verdict, cell_key, lane_key, policy, sizing_key};
+use super::{Knob, Lane, MetastableReport, POLICIES, Policy, Trigger, Verdict, cell_key, lane_key, policy, run_key, sizing_key};
 use crate::calc::{Explanation, fmt_num};
 use crate::claim::Cmp;
-use crate::claim::equation::{add, ceil, div, mul, n};
+use crate::claim::equation::{add, ceil, div, mul, n, u};
 use crate::experiments::{Readout, rps};
 use crate::params::Named;
 use crate::statement::quantity::{GOODPUT_RPS, LATE, THROTTLED};
@@ -14,7 +14,7 @@ use crate::statement::{Arith, Doc, Measure, Quantity, Statement};
 
 fn trigger_words(r: &MetastableReport) -> String {
     let what = if r.trigger == Trigger::Spike {
-        format!("a spike to {}× the first tries", fmt_num(r.trigger_size))
+        format!("a spike to {}× the first tries' rate", fmt_num(r.trigger_size))
     } else {
         format!("a slowdown to {}× the service time", fmt_num(r.trigger_size))
     };
@@ -46,11 +46,14 @@ fn verdict(r: &MetastableReport, l: &Lane) -> Statement {
 
 fn phase_line(r: &MetastableReport, policy: Policy) -> Statement {
     let cells: Vec<&super::Cell> = r.cells().iter().filter(|c| c.policy == policy).collect();
-    let edges = r
-        .lengths_ms
-        .iter()
-        .filter_map(|&len| super::phase::boundary(r.cells(), policy, len).map(|s| (len, s)))
-        .collect();
+    let mut lengths: Vec<u32> = Vec::new();
+    for &len in &r.lengths_ms {
+        if !lengths.contains(&len) {
+            lengths.push(len);
+        }
+    }
+    let edges =
+        lengths.into_iter().filter_map(|len| super::phase::boundary(r.cells(), policy, len).map(|s| (len, s))).collect();
     let rule = |len: u32| crate::stochastic::Rule { end_ms: f64::from(r.trigger_at_ms) + f64::from(len), ..r.rule };
     Statement::Phase {
         who: policy.name().to_owned(),
@@ -98,7 +101,7 @@ fn grid(r: &MetastableReport) -> Doc {
         d.answer.extend(search(r, Knob::BudgetRatio, format!("budget ratio with {} retries", r.retries)));
     }
     d.assumes.push(Statement::Assumption(format!(
-        "Each cell and each search step is the chosen run with one setting changed: the trigger's size and length, or the naive retry count, or the budget ratio; the same first tries, service times and {} ms windows",
+        "Each cell and each search step is the chosen run with one setting changed: the trigger's size and length, or the naive retry count, or the budget ratio; the same base first tries (a spike adds its own), service times and {} ms windows",
         r.window_ms
     )));
     d
@@ -125,21 +128,25 @@ fn race(r: &MetastableReport) -> Doc {
     }
     d.answer.push(Statement::Assumption(format!("The trigger: {}", trigger_words(r))));
     d.answer.extend(r.lanes.iter().map(|l| verdict(r, l)));
+    // Within the run: what finished after its end counts in no window.
+    let sum = |l: &Lane, f: fn(&super::Window) -> u64| l.ticks.iter().map(f).sum::<u64>() as f64;
     if let Some(l) = r.lane(Policy::Naive) {
-        d.answer.push(Statement::Value(Measure::new(LATE, lane_key(l.policy), "under naive retries", l.totals.late as f64)));
+        let late = sum(l, |t| t.late);
+        d.answer.push(Statement::Value(Measure::new(LATE, run_key(l.policy), "under naive retries within the run", late)));
     }
     if let Some(l) = r.lane(Policy::Throttle) {
+        let throttled = sum(l, |t| t.throttled);
         d.answer.push(Statement::Value(Measure::new(
             THROTTLED,
-            lane_key(l.policy),
-            "under client throttling",
-            l.totals.throttled as f64,
+            run_key(l.policy),
+            "under client throttling within the run",
+            throttled,
         )));
     }
     // T11: the full-line time is a bound only for a fixed service time.
     let fixed = r.service_words.starts_with("every request takes exactly");
     if let Some(limit) = r.line_limit.filter(|_| fixed) {
-        let full = Arith::new(mul(add(ceil(div(n(f64::from(limit)), n(w.max(1.0)))), n(1.0)), n(r.service_mean_ms)), "ms");
+        let full = Arith::new(mul(add(ceil(div(n(f64::from(limit)), n(w.max(1.0)))), n(1.0)), u(r.service_mean_ms, "ms")), "ms");
         let value = crate::statement::arith::value(&full.expr);
         d.steps.push(Statement::Arith {
             label: "time in the system behind a full line".into(),
@@ -151,7 +158,7 @@ fn race(r: &MetastableReport) -> Doc {
             a: full,
             cmp: if value > f64::from(r.timeout_ms) { Cmp::Gt } else { Cmp::Le },
             b_label: "the client timeout".into(),
-            b: Arith::new(n(f64::from(r.timeout_ms)), "ms"),
+            b: Arith::new(u(f64::from(r.timeout_ms), "ms"), "ms"),
         });
     }
     if let Some(p) = p {
@@ -183,7 +190,7 @@ fn race(r: &MetastableReport) -> Doc {
             r.timeout_ms, r.retry_after_ms
         )),
         Statement::Assumption(format!(
-            "Recovered: from some window on, every window to the end of the run has goodput of at least {} % of min(first tries, capacity) = {}, or no failed try (late, refused or rejected locally); the recovery time is from the trigger's end to the start of the first such window ({} ms windows, events counted by when they happen)",
+            "Recovered: from some window on, every window to the end of the run has goodput of at least {} % of min(the first tries' rate, capacity) = {}, or no failed try (late, refused or rejected locally); the recovery time is from the trigger's end to the start of the first such window ({} ms windows, events counted by when they happen)",
             fmt_num(super::HEALTHY_SHARE * 100.0),
             rps(r.rule.healthy_rps),
             r.window_ms
@@ -213,11 +220,12 @@ fn instead(r: &MetastableReport) -> Vec<Statement> {
     };
     let secs = r.run_ms / 1000.0;
     let mut out = Vec::new();
+    // Within the run: what finished after its end counts in no window.
+    let sum = |l: &Lane, f: fn(&super::Window) -> u64| l.ticks.iter().map(f).sum::<u64>() as f64;
     for l in r.lanes.iter().filter(|l| l.policy != Policy::Naive) {
         let change = format!("with {} instead of naive retries", l.policy.name());
-        let m = |q: Quantity, lane: &Lane, v: f64| Measure::new(q, lane_key(lane.policy), "over the run", v);
-        let ok = |lane: &Lane| lane.totals.ok as f64 / secs;
-        let (now, then) = (ok(base), ok(l));
+        let m = |q: Quantity, lane: &Lane, v: f64| Measure::new(q, run_key(lane.policy), "within the run", v);
+        let (now, then) = (sum(base, |t| t.ok) / secs, sum(l, |t| t.ok) / secs);
         out.push(Statement::Counterfactual {
             change: change.clone(),
             now: m(GOODPUT_RPS, base, now),
@@ -225,7 +233,7 @@ fn instead(r: &MetastableReport) -> Vec<Statement> {
             cmp: dir(then, now),
             same_arrivals: true,
         });
-        let (now, then) = (base.totals.late as f64, l.totals.late as f64);
+        let (now, then) = (sum(base, |t| t.late), sum(l, |t| t.late));
         if now > 0.0 || then > 0.0 {
             out.push(Statement::Counterfactual {
                 change,

@@ -497,6 +497,11 @@ pub(super) fn lane_key(policy: Policy) -> String {
     format!("lane/{}", policy.name())
 }
 
+/// The key of a lane's run within its window (what happened after its end left out).
+pub(super) fn run_key(policy: Policy) -> String {
+    format!("lane/{}/run", policy.name())
+}
+
 /// The key of a phase-diagram cell's run.
 pub(super) fn cell_key(policy: Policy, size: f64, len_ms: u32) -> String {
     format!("cell/{}/{}/{len_ms}", policy.name(), crate::statement::given(size))
@@ -512,10 +517,12 @@ pub(super) fn sizing_key(knob: Knob, value: f64) -> String {
 /// where the report ran them.
 pub(super) fn request_logs(r: &MetastableReport, p: &MetastableParams) -> crate::statement::Logs {
     let setup = Setup::new(p);
-    let mut runs: Vec<RunLog> = POLICIES
-        .iter()
-        .map(|&policy| setup.log(p, client_of(p, policy), p.trigger_size, p.trigger_ms, lane_key(policy)))
-        .collect();
+    let mut runs: Vec<RunLog> = Vec::new();
+    for policy in POLICIES {
+        let whole = setup.log(p, client_of(p, policy), p.trigger_size, p.trigger_ms, lane_key(policy));
+        runs.push(whole.within(run_key(policy), 0.0, setup.run_ms));
+        runs.push(whole);
+    }
     for c in r.cells() {
         runs.push(setup.log(p, client_of(p, c.policy), c.size, c.len_ms, cell_key(c.policy, c.size, c.len_ms)));
     }

@@ -16,8 +16,8 @@ pub(in crate::experiments) const EVEN: &str = "at/even";
 
 /// Every try of an engine run as a request record: the deadline is the
 /// caller's timeout (`f64::INFINITY` without one); a try the caller's
-/// throttling rejected is recorded as never sent; a shed request counts as
-/// refused.
+/// throttling rejected is recorded as never sent; a shed request as
+/// admitted and never answered, taken off the line when a worker shed it.
 pub(in crate::experiments) fn records(
     run: &Run,
     timeout_ms: Option<f64>,
@@ -32,7 +32,9 @@ pub(in crate::experiments) fn records(
                 (Outcome::Ok | Outcome::Late, Some(s), Some(e)) => {
                     Req::answered(r.arrival_ms, s, e, judged_time(e - r.arrival_ms, deadline, r.outcome), deadline)
                 }
-                (Outcome::Refused | Outcome::Shed, ..) => Req::refused(r.arrival_ms, deadline, 0),
+                (Outcome::Refused, ..) => Req::refused(r.arrival_ms, deadline, 0),
+                // Admitted, then taken off the line by a worker and shed unserved.
+                (Outcome::Shed, ..) => Req { start_ms: r.start_ms, ..Req::dropped(r.arrival_ms, deadline, 0) },
                 (Outcome::Throttled, ..) => Req::throttled(r.arrival_ms, deadline, 0),
                 _ => Req::dropped(r.arrival_ms, deadline, 0),
             };
