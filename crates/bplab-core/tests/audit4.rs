@@ -1,0 +1,137 @@
+//! A fourth skeptical read, of the adaptive race and the metastable failure
+//! once their explanations were statements: each finding at the reader's
+//! exact flags, a regression test that failed before its fix. Every
+//! statement of each run is also re-checked on its requests (`common`).
+
+use bplab_core::Report;
+
+mod common;
+
+fn text(exp: &str, edits: &[(&str, &str)]) -> String {
+    common::checked_run(exp, edits).explanations().iter().map(|e| e.to_text()).collect()
+}
+
+#[test]
+fn f1_f2_a_flag_beside_a_preset_is_what_the_text_describes() {
+    // The factor given beside the steady-overload preset deploys 3× at 10 s.
+    let t = text("adaptive", &[("preset", "steady-overload"), ("slowdown-factor", "3")]);
+    assert!(!t.contains("no deploy") && t.contains("Deploy 3× slower at 10000 ms"), "{t}");
+    // The rate given beside it is what is offered.
+    let t = text("adaptive", &[("preset", "steady-overload"), ("rate-schedule", "10@0")]);
+    assert!(!t.contains("52.38 rps offered") && t.contains("offered at 10 rps"), "{t}");
+}
+
+#[test]
+fn f3_a_stuck_downstream_holds_the_run_s_own_calls_at_once() {
+    let t = text("adaptive", &[("preset", "stuck-downstream"), ("workers", "1024")]);
+    assert!(!t.contains("1000 concurrent calls") && !t.contains("Up to 1000 calls"), "{t}");
+    assert!(t.contains("Up to 1024 calls at once") && t.contains("11215 − 1024 = 10191"), "{t}");
+}
+
+#[test]
+fn f4_the_fixed_door_s_clamp_is_given_its_reason() {
+    let t = text("adaptive", &[("budget-ms", "1"), ("workers", "4")]);
+    assert!(!t.contains("(at least 1)"), "{t}");
+    assert!(t.contains("the lesson's formula gives no queue: the fixed door admits the 4 worker(s) alone"), "{t}");
+}
+
+#[test]
+fn m1_counts_over_the_run_leave_out_the_drain_after_it() {
+    let r = common::checked_run("adaptive", &[("slowdown-factor", "100"), ("client-timeout-ms", "500")]);
+    let Report::Adaptive(a) = &r else { unreachable!() };
+    let codel = a.lanes.iter().find(|l| l.controller.name() == "codel").unwrap();
+    let in_run: u64 = codel.out.buckets.iter().map(|b| b.wasted).sum();
+    assert!(codel.out.wasted > in_run, "the drain is what this finding is about");
+    let t: String = r.explanations().iter().map(|e| e.to_text()).collect();
+    assert!(!t.contains(&format!("is {}.", codel.out.wasted)), "{t}");
+    assert!(t.contains(&format!("for codel within the run (served for nobody) is {in_run}.")), "{t}");
+    // Metastable: the goodput within the run, not the drained total.
+    let t = text("metastable", &[]);
+    assert!(!t.contains("32.27 rps") && t.contains("within the run"), "{t}");
+}
+
+#[test]
+fn m2_windows_without_an_answer_in_time_are_not_called_within_the_budget() {
+    let t = text("adaptive", &[("slowdown-factor", "100"), ("client-timeout-ms", "500")]);
+    assert!(!t.contains("has a p99 latency above 230 ms"), "{t}");
+    assert!(t.contains("For fixed, no 500 ms window from the one holding the deploy to the run's end has an answer within the deadline."), "{t}");
+}
+
+#[test]
+fn m3_the_p99_names_what_it_leaves_out() {
+    let t = text("adaptive", &[("budget-ms", "100000")]);
+    assert!(t.contains("The budget (100000 ms) is at least the deadline (the client timeout)"), "{t}");
+    assert!(t.contains("The p99 latency leaves out the answers that came after their caller gave up"), "{t}");
+}
+
+#[test]
+fn m4_the_judged_phase_s_length_is_shown() {
+    let t = text("adaptive", &[("slowdown-at-ms", "29980")]);
+    assert!(t.contains("time after the deploy: run − change point = 30000 ms − 29980 ms = 20 ms"), "{t}");
+}
+
+#[test]
+fn m5_no_stuck_scene_without_a_deploy_and_no_queue_behind_the_calls_at_once() {
+    let t = text("adaptive", &[("preset", "stuck-downstream"), ("slowdown-at-ms", "999999")]);
+    assert!(!t.contains("Downstream stuck at the timeout"), "{t}");
+    let t = text("adaptive", &[("preset", "stuck-downstream")]);
+    assert!(!t.contains("the fixed door's queue: fixed limit − workers") && !t.contains("9 queued requests"), "{t}");
+    assert!(t.contains("no request waits in a line behind the fixed door's 11"), "{t}");
+}
+
+#[test]
+fn m6_every_phase_line_names_its_cells_horizon() {
+    let t = text("metastable", &[("seconds", "1")]);
+    assert!(!t.contains("did not recover by the end of the run in"), "{t}");
+    assert!(
+        t.contains("None: 4 of 12 cells not recovered within the 1000–4000 ms each run lasts after its trigger's end"),
+        "{t}"
+    );
+}
+
+#[test]
+fn m7_codel_s_shed_requests_are_not_called_refused_arrivals() {
+    let t = text("adaptive", &[]);
+    assert!(!t.contains("refused arrivals for codel"), "{t}");
+    assert!(t.contains("The number of arrivals refused or shed for codel within the run is"), "{t}");
+}
+
+#[test]
+fn i1_no_order_clause_without_a_tie() {
+    let t = text("adaptive", &[("preset", "steady-overload")]);
+    assert!(!t.contains("the first in the race's order"), "{t}");
+}
+
+#[test]
+fn i2_i3_the_search_says_where_it_stopped_and_an_edge_at_the_smallest_size_says_so() {
+    let t = text("metastable", &[]);
+    assert!(!t.contains("the largest naive retry count that recovers is"), "{t}");
+    assert!(
+        t.contains(
+            "the first naive retry count that does not recover by the end of the run is 1, and the last that does is 0"
+        ),
+        "{t}"
+    );
+    let t = text("metastable", &[("load", "0.98")]);
+    assert!(!t.contains("(from 1.5× at"), "{t}");
+}
+
+#[test]
+fn fuzz_case_155577_a_length_given_twice_has_one_boundary() {
+    let t = text(
+        "metastable",
+        &[
+            ("trigger-at-ms", "371702"),
+            ("trigger-ms", "1"),
+            ("seconds", "2.54121888971518e4"),
+            ("service", "exp:60000"),
+            ("retries", "0"),
+            ("retry-backoff-ms", "1384271"),
+            ("budget-ratio", "1e-10"),
+            ("retry-after-ms", "2814012"),
+            ("window-ms", "3600000"),
+            ("trigger-lengths-ms", "2,1,19887,19887"),
+        ],
+    );
+    assert_eq!(t.matches("every size tried at 19887 ms").count(), 6, "{t}");
+}
