@@ -74,6 +74,8 @@ fn edge_exports(doc: &Document, parent: &Element, w: &Rc<RefCell<Littles>>) -> R
 
 /// Widget name (URL prefix, embed name, ids).
 pub const NAME: &str = "littles";
+/// Its title.
+pub const TITLE: &str = "Little's law and the limit";
 
 // The six inputs come from the core's calculator table (`CALC_PARAMS`):
 // λ, W, L, workers, budget, service.
@@ -360,7 +362,7 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query, extras: Extras) -> Res
         doc,
         parent,
         NAME,
-        "Little's law and the limit",
+        TITLE,
         "Post 2 and the course lesson",
         "L = λ × W: give two, get the third. The queue limit a latency budget allows is the largest whose worst time in the system, (ceil(queue / workers) + 1) × service, fits the budget; the course lesson's workers × (budget − service) / service, rounded half-up, can be one past it.",
     )?;
