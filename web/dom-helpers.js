@@ -40,6 +40,11 @@ globalThis.bplabDom = {
     const stubs = at.querySelectorAll('section.stub');
     this.io?.disconnect();
     if (typeof IntersectionObserver !== 'function') return stubs.forEach((s) => f(s.id.slice(2)));
+    // Those on screen now at once: the observer reports only after the next frame.
+    for (const s of stubs) {
+      const r = s.getBoundingClientRect();
+      if (r.bottom > 0 && r.top < innerHeight) f(s.id.slice(2));
+    }
     this.io = new IntersectionObserver((es) => {
       for (const e of es) if (e.isIntersecting) { this.io.unobserve(e.target); f(e.target.id.slice(2)); }
     }, { rootMargin: '0px 0px 100% 0px' });

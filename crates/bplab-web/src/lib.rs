@@ -250,6 +250,9 @@ fn want(name: &str, jump: bool) {
     }
     let mut queue = m.queue.borrow_mut();
     let fresh = !queue.contains(&name);
+    if !(fresh || jump) {
+        return;
+    }
     queue.retain(|n| *n != name);
     let at = if jump { 0 } else { queue.len() };
     queue.insert(at, name);

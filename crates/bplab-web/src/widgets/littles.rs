@@ -223,8 +223,13 @@ impl Littles {
         // From a later task, not from the handler: the frame right after
         // the input then shows the control moved, and the redraw comes
         // after that frame's callbacks (like an experiment widget's answer).
+        // The first, at mount, in the frame that shows the widget.
         let me = Rc::downgrade(&me);
-        crate::dom::later(0, move || frame_render(me));
+        if self.generation == 1 {
+            frame_render(me);
+        } else {
+            crate::dom::later(0, move || frame_render(me));
+        }
     }
 
     /// The frame's redraw: the newest values, whatever edit asked for it.
