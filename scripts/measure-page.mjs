@@ -36,20 +36,29 @@
 //
 // Then heavy accepted settings (lesson and adaptive at 20,000 rps): the
 // longest main-thread task while the widget computes them. Then the first
-// load: to every widget answering (the root no longer aria-busy: every widget
-// built, its controls live; and every widget's first answer, numbers and
-// charts in view, on screen: data-shown, with every widget on screen rendered
-// and its charts on screen drawn, timed after that frame's paint; see init)
-// and to everything settled (nothing aria-busy: every full run shown, every
-// chart drawn); and the page weight
-// (gzip of what the page loads: index.html, wasm, js, css).
+// load (a fresh page each time; times from the navigation's start, see init):
+//   first   the first widget on screen shows its numbers and charts: its
+//           data-shown set, its content rendered (not skipped by
+//           content-visibility) and its canvases on screen drawn, timed in
+//           the task after that frame (its paint);
+//   key     at that moment its main slider is moved one step (as the moves
+//           below do; a reader pressing an arrow key as soon as the numbers
+//           are up): when that edit's answer is drawn (data-drawn-at of the
+//           edit's generation), and how long after the edit;
+//   far     then, once the page is quiet, the widget far down (--far,
+//           metastable, the last) is scrolled into view: to its numbers and
+//           charts on screen, as for `first` (built first, on a page that
+//           builds a widget as it nears the viewport), and then one step of
+//           its main slider to that edit's answer;
+// and the page weight (gzip of what the page loads: index.html, wasm, js, css).
 //
-// Usage: node scripts/measure-page.mjs [--json] [--moves N] [--rates 1,4] [--load-only] [--worker-formula] [--widgets a,b] [--loads N] [--query Q]
+// Usage: node scripts/measure-page.mjs [--json] [--moves N] [--rates 1,4] [--load-only] [--worker-formula] [--widgets a,b] [--loads N] [--query Q] [--far W]
 //   --load-only measures the first loads and the weight alone (no moves, no heavy settings).
 //   --worker-formula: the worker unslowed, its compute time added (k − 1) times (see above).
 //   --widgets lesson,metastable: only those widgets' moves.
 //   --loads N: first loads measured per rate (5).
 //   --query Q: the page's query string, e.g. '?embed=lesson' (one widget, as a course page embeds it).
+//   --far W: the widget scrolled to after the first load (metastable); none in an embed.
 //   DIST_DIR=/path/to/dist to measure another build (e.g. the one before a change).
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -59,7 +68,12 @@ import { DIST, launch, openPage, ready, site } from '../tests/e2e/harness.mjs';
 const USAGE = `Usage: node scripts/measure-page.mjs [options]
 Measures the built page (dist/, or DIST_DIR) in headless chromium at 1x and 4x CPU:
 slider moves per widget (input -> next frame, chosen point, settled), long tasks,
-heavy settings, first loads, and the page weight (gzip).
+heavy settings, first loads, and the page weight (gzip). A first load is timed from
+the navigation's start to: the first widget on screen showing its numbers and charts;
+the answer to one step of its main slider made at that moment; then, the page quiet,
+the widget far down (--far) scrolled into view showing its numbers and charts (built
+on the way, on a page that builds widgets as they near the viewport), and the answer
+to one step of its main slider.
   --json               print the results as JSON
   --moves N            slider moves per widget (40)
   --rates 1,4          CPU throttling rates (1,4)
@@ -67,11 +81,12 @@ heavy settings, first loads, and the page weight (gzip).
   --worker-formula     the worker unslowed, its compute time added (k - 1) times
   --widgets a,b        only these widgets' moves
   --loads N            first loads measured per rate (5)
-  --query Q            the page's query string, e.g. '?embed=lesson'
+  --query Q            the page's query string, e.g. '?embed=lesson' or '#w-lesson'
+  --far W              the widget scrolled to after the first load (metastable)
   -h, --help           this help
 Environment: DIST_DIR=/path/to/dist measures another build; BASE_URL a served one.`;
 const FLAGS = ['--json', '--load-only', '--worker-formula'];
-const VALUED = ['--moves', '--rates', '--widgets', '--loads', '--query'];
+const VALUED = ['--moves', '--rates', '--widgets', '--loads', '--query', '--far'];
 const usageError = (msg) => {
   console.error(`measure-page: ${msg}\n${USAGE}`);
   process.exit(2);
@@ -105,6 +120,8 @@ const RATES = arg('--rates', '1,4').split(',').map(Number);
 if (RATES.some((r) => !(r >= 1 && r <= 20))) usageError(`--rates: '${arg('--rates')}' is not accepted; expected comma-separated rates from 1 to 20`);
 const LOADS = count('--loads', 5);
 const QUERY = arg('--query', '');
+const FAR = arg('--far', 'metastable');
+if (!/^[a-z]+$/.test(FAR)) usageError(`--far: '${FAR}' is not a widget name`);
 const json = process.argv.includes('--json');
 const loadOnly = process.argv.includes('--load-only');
 const formula = process.argv.includes('--worker-formula');
@@ -116,8 +133,8 @@ function pct(xs, p) {
   return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))];
 }
 
-// Recorded from the first script of every page: long tasks and the moment
-// every widget first answered.
+// Recorded from the first script of every page: long tasks, and the first
+// widget on screen answering (then one step of its main slider, answered).
 function init() {
   window.__long = [];
   try {
@@ -125,67 +142,91 @@ function init() {
       for (const e of l.getEntries()) window.__long.push({ start: e.startTime, duration: e.duration });
     }).observe({ type: 'longtask', buffered: true });
   } catch {}
-  // Answering: every widget mounted (the root is no longer aria-busy), its controls live and its
-  // first answer (the chosen point's numbers, and its charts in view) on screen: data-shown on
-  // every widget, and every widget on screen rendered (not skipped by content-visibility: the
-  // page once marked widgets shown before the browser had rendered any) with its charts on
-  // screen drawn; timed in the task after that frame, once its layout and paint are done.
-  // Settled: nothing busy anywhere (every full run shown, every chart drawn, off screen too),
-  // timed the same way.
-  const total = () => {
-    let ms = 0;
-    for (const x of document.querySelectorAll('section.widget')) ms += Number(x.dataset.computeMs || 0);
-    return ms;
-  };
+  // Boxes are read only once a widget is marked shown: reading one forces a layout, which
+  // mid-load would change the load.
   const onScreen = (e) => {
     const r = e.getBoundingClientRect();
     return r.bottom > 0 && r.top < innerHeight;
   };
-  const rendered = () => [...document.querySelectorAll('section.widget')].filter(onScreen).every((w) => {
+  // Its numbers rendered (not skipped by content-visibility) and its canvases on screen drawn.
+  window.__rendered = (w) => {
     const o = w.querySelector('output');
     return (!o || o.checkVisibility({ contentVisibilityAuto: true }))
       && [...w.querySelectorAll('canvas')].filter(onScreen).every((c) => c.hasAttribute('data-layout'));
-  });
-  // After the rendering of the frame this runs in (a frame callback): the next task.
-  const afterFrame = (then) => setTimeout(() => then(performance.now()), 0);
-  let answering = false;
-  let settling = false;
-  const check = () => {
-    const s = document.querySelectorAll('section.widget');
-    const root = document.getElementById('bplab');
-    if (!s.length || (root && root.getAttribute('aria-busy') === 'true')) return;
-    if (!answering && [...s].every((x) => x.dataset.shown)) {
-      answering = true;
-      // Read only from here on: reading boxes forces a layout, which mid-load would change the load.
-      const when = () => (rendered()
-        ? afterFrame((at) => { window.__answered = { at, computeMs: total() }; check(); })
-        : requestAnimationFrame(when));
-      when();
-    }
-    if (window.__answered && !settling && !document.querySelector('[aria-busy=true]')) {
-      settling = true;
-      afterFrame((at) => {
-        window.__settled = { at, computeMs: total() };
-        window.__settledNow();
-      });
-    }
   };
+  // After the rendering of the frame this runs in (a frame callback): the next task.
+  window.__afterFrame = (then) => setTimeout(() => then(performance.now()), 0);
+  // Resolves with the time `w` answered (numbers and charts on screen), once it has.
+  window.__answers = (w) => new Promise((ok) => {
+    const when = () => (window.__rendered(w) ? window.__afterFrame(ok) : requestAnimationFrame(when));
+    when();
+  });
+  // One step of `w`'s main slider (as the moves do); resolves with when its answer was drawn.
+  window.__step = (w) => {
+    const s = w.querySelector('input[type=range][data-main]');
+    if (!s) return Promise.resolve({ error: 'no main slider' });
+    const t0 = performance.now();
+    s.value = String(Math.min(Number(s.max), Number(s.value) + (Number(s.step) || 1)));
+    s.dispatchEvent(new Event('input', { bubbles: true }));
+    const gen = w.dataset.gen;
+    return new Promise((ok) => {
+      const done = () => (w.dataset.shown || '').startsWith(`${gen}:`);
+      const end = () => ok({ t0, at: Number(w.dataset.drawnAt), computeMs: Number(w.dataset.computeMs || 0) });
+      if (done()) return end();
+      const mo = new MutationObserver(() => { if (done()) { mo.disconnect(); end(); } });
+      mo.observe(w, { attributes: true });
+    });
+  };
+  // Scrolls widget `name` into view; resolves with its section once it is built (on a page that
+  // builds widgets as they near the viewport, at once otherwise).
+  window.__built = (name) => new Promise((ok) => {
+    document.getElementById(`w-${name}`).scrollIntoView({ block: 'start' });
+    const built = () => document.querySelector(`section.widget#w-${name}`);
+    if (built()) return ok(built());
+    const mo = new MutationObserver(() => { if (built()) { mo.disconnect(); ok(built()); } });
+    mo.observe(document, { subtree: true, childList: true });
+  });
+  let seen = false;
   // Awaited over CDP (Runtime.evaluate), so that waiting for the load injects nothing into the page:
   // Playwright's waitForSelector/waitForFunction would evaluate its selector engine there mid-load
   // (about 25–30 ms of main-thread script at 4×, counted as the page's).
-  window.__settledPromise = new Promise((ok) => { window.__settledNow = ok; });
-  new MutationObserver(check).observe(document, {
-    subtree: true, childList: true, attributes: true, attributeFilter: ['aria-busy', 'data-shown'],
+  window.__firstPromise = new Promise((ok) => {
+    new MutationObserver((rs) => {
+      if (seen) return;
+      const w = rs.map((r) => r.target).find((t) => t.matches('section.widget') && t.dataset.shown && onScreen(t));
+      if (!w) return;
+      seen = true;
+      window.__answers(w).then(async (at) => {
+        const key = await window.__step(w);
+        ok({ widget: w.dataset.widget, at, computeMs: Number(w.dataset.computeMs || 0), key });
+      });
+    }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-shown'] });
   });
+}
+
+/** Scrolls widget `far` into view; when it answered, and then one step of its main slider. */
+async function scrolledTo(page, far) {
+  return page.evaluate(async (far) => {
+    const t0 = performance.now();
+    document.getElementById(`w-${far}`).scrollIntoView({ block: 'start' });
+    const w = await new Promise((ok) => {
+      const built = () => document.querySelector(`section.widget#w-${far}[data-shown]`);
+      if (built()) return ok(built());
+      const mo = new MutationObserver(() => { if (built()) { mo.disconnect(); ok(built()); } });
+      mo.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-shown'] });
+    });
+    const at = await window.__answers(w);
+    const key = await window.__step(w);
+    return { t0, at, computeMs: Number(w.dataset.computeMs || 0), key };
+  }, far);
 }
 
 async function moves(page, widget, n) {
   return page.evaluate(async ({ widget, n }) => {
-    const sec = document.querySelector(`section.widget[data-widget="${widget}"]`);
+    // A user moves a slider they can see: its widget in view (charts out of view are drawn later).
+    const sec = await window.__built(widget);
     const s = sec.querySelector('input[type=range][data-main]');
     if (!s) return { error: 'no main slider' };
-    // A user moves a slider they can see: its widget in view (charts out of view are drawn later).
-    sec.scrollIntoView({ block: 'start' });
     const [min, max, step] = [Number(s.min), Number(s.max), Number(s.step) || 1];
     const start = Number(s.value);
     const frame = () => new Promise((ok) => requestAnimationFrame(() => ok(performance.now())));
@@ -235,7 +276,7 @@ async function moves(page, widget, n) {
 /** Types `value` into `widget`'s `param` box; the longest main-thread task until it settled. */
 async function heavy(page, widget, param, value) {
   return page.evaluate(async ({ widget, param, value }) => {
-    const sec = document.querySelector(`section.widget[data-widget="${widget}"]`);
+    const sec = await window.__built(widget);
     // A setting that is not a main control sits under "More settings", built when it opens.
     const more = sec.querySelector('details.more');
     if (more && !more.open && !sec.querySelector(`input[type=text][data-param="${param}"]`)) {
@@ -314,33 +355,45 @@ try {
     // How many more times a worker's compute time is counted (0: the worker itself was slowed).
     const extra = formula ? rate - 1 : 0;
     results.rates[rate] = r;
-    // First load to every widget answering (a fresh page each time).
+    // First loads (a fresh page each time).
     for (let i = 0; i < LOADS; i++) {
       const page = await throttled(browser, origin, rate);
       const cdp = await page.context().newCDPSession(page);
       await page.goto(srv.url + QUERY, { waitUntil: 'commit' });
       const waited = await cdp.send('Runtime.evaluate', {
-        expression: 'Promise.race([window.__settledPromise.then(() => "ok"), new Promise((ok) => setTimeout(() => ok("timeout"), 60000))])',
+        expression: 'Promise.race([window.__firstPromise, new Promise((ok) => setTimeout(() => ok("timeout"), 60000))])',
         awaitPromise: true, returnByValue: true,
       });
-      if (waited.result?.value !== 'ok') throw new Error(`first load did not settle: ${JSON.stringify(waited.result || waited.exceptionDetails)}`);
-      await page.waitForTimeout(150);
+      const first = waited.result?.value;
+      if (!first || first === 'timeout' || first.key.error) throw new Error(`first load: no widget answered: ${JSON.stringify(waited.result || waited.exceptionDetails)}`);
+      // The page quiet: what it builds and computes after the first widget done.
+      await page.waitForFunction(() => !document.querySelector('[aria-busy=true]'), null, { polling: 100, timeout: 60000 });
+      await page.waitForTimeout(1500);
+      const embedded = await page.evaluate(() => document.body.classList.contains('embed'));
+      const far = embedded ? null : await scrolledTo(page, FAR);
+      if (far?.key.error) throw new Error(`${FAR}: ${far.key.error}`);
       const load = await page.evaluate(() => ({
-        answered: window.__answered, settled: window.__settled,
         longest: Math.max(0, ...window.__long.map((t) => t.duration)), longTasks: window.__long.length,
-        workers: document.querySelectorAll('section.widget[data-compute="worker"]').length,
-        // When the wasm started building the page, and when its last widget was built.
+        // When the wasm started building the page, and when it was built (the widgets it builds at first).
         mount: performance.getEntriesByName('bplab:mount').map((m) => [m.startTime, m.startTime + m.duration])[0] || [0, 0],
       }));
-      const acc = (x) => x.at + (load.workers ? extra * x.computeMs : 0);
-      r.load.push({ ...load, at: load.answered.at, computeMs: load.answered.computeMs, accounted: acc(load.answered), settledAccounted: acc(load.settled) });
+      const worker = (ms) => extra * ms;
+      r.load.push({
+        ...load, widget: first.widget,
+        first: first.at + worker(first.computeMs),
+        key: first.key.at + worker(first.key.computeMs),
+        keyAfter: first.key.at - first.key.t0 + worker(first.key.computeMs),
+        far: far && far.at - far.t0 + worker(far.computeMs),
+        farKey: far && far.key.at - far.key.t0 + worker(far.key.computeMs),
+      });
       await page.context().close();
     }
     if (loadOnly) continue;
     const page = await throttled(browser, origin, rate);
     await page.goto(srv.url + QUERY);
     await ready(page);
-    const widgets = await page.$$eval('section.widget', (s) => s.map((e) => e.dataset.widget));
+    // Every widget of the page (built or a placeholder still), or the embed's one.
+    const widgets = await page.$$eval('section.widget, section.stub', (s) => s.map((e) => e.id.slice(2)));
     // The long tasks of this page's own load (to everything settled) are not the moves':
     // counted from here on.
     await page.waitForFunction(() => !document.querySelector('[aria-busy=true]'));
@@ -398,14 +451,16 @@ if (json) {
     for (const h of r.heavy) {
       console.log(`heavy: ${h.widget} ${h.param}=${h.value}: ${h.refused ? 'REFUSED' : 'accepted'}; handler ${h.handler.toFixed(1)} ms, settled ${h.accounted.toFixed(0)} ms (worker ${h.computeMs.toFixed(0)} ms), longest main-thread task ${h.longest.toFixed(0)} ms (${h.longTasks} long)`);
     }
-    const loads = r.load.map((l) => l.accounted);
-    console.log(`first load to every widget answering: p50 ${pct(loads, 50).toFixed(0)} ms, max ${Math.max(...loads).toFixed(0)} ms ` +
-      `(${how(pct(r.load.map((l) => l.at), 50).toFixed(0), pct(r.load.map((l) => l.computeMs), 50).toFixed(0))}); ` +
-      `longest task ${Math.max(...r.load.map((l) => l.longest)).toFixed(0)} ms`);
+    const p50 = (k) => pct(r.load.map((l) => l[k]), 50).toFixed(0);
+    const max = (k) => Math.max(...r.load.map((l) => l[k])).toFixed(0);
+    console.log(`first load (${r.load.length}; p50, max; ms from the navigation's start)${extra ? `, worker compute added ${extra}×` : ''}:`);
+    console.log(`  first widget on screen (${r.load[0].widget}) shows numbers and charts: ${p50('first')}, ${max('first')}`);
+    console.log(`  a step of its main slider made then is answered at: ${p50('key')}, ${max('key')} (${p50('keyAfter')}, ${max('keyAfter')} after the step)`);
+    if (r.load[0].far !== null) {
+      console.log(`  ${FAR} scrolled into view (page quiet): numbers and charts ${p50('far')}, ${max('far')} after the scroll; a step then answered in ${p50('farKey')}, ${max('farKey')}`);
+    }
     console.log(`  the wasm starts building the page at p50 ${pct(r.load.map((l) => l.mount[0]), 50).toFixed(0)} ms; ` +
-      `its last widget is built at ${pct(r.load.map((l) => l.mount[1]), 50).toFixed(0)} ms`);
-    console.log(`first load to every widget settled (full runs, every chart drawn): p50 ${pct(r.load.map((l) => l.settledAccounted), 50).toFixed(0)} ms ` +
-      `(${how(pct(r.load.map((l) => l.settled.at), 50).toFixed(0), pct(r.load.map((l) => l.settled.computeMs), 50).toFixed(0))})`);
+      `its first widgets are built at ${pct(r.load.map((l) => l.mount[1]), 50).toFixed(0)} ms; longest task ${max('longest')} ms`);
   }
   const kb = (b) => (b / 1024).toFixed(1);
   console.log('\nPage weight            raw KB   gzip KB');

@@ -1,6 +1,6 @@
 // The page's JavaScript helpers for the wasm: `globalThis.bplabDom`, which
 // crates/bplab-web binds with `#[wasm_bindgen(js_namespace = bplabDom)]`
-// (dom.rs: make, mark_on_screen, guarded; explain.rs: copy_text; embed.rs:
+// (dom.rs: make, mark_on_screen, watch, guarded; explain.rs: copy_text; embed.rs:
 // post_height; worker.rs: worker_url).
 //
 // A plain classic script, inlined into the page by Trunk (rel="inline") before
@@ -28,6 +28,27 @@ globalThis.bplabDom = {
       return r.bottom > 0 && r.top < innerHeight;
     });
     for (const e of seen) e.setAttribute(attr, '');
+  },
+
+  /**
+   * Calls `f(name)` once for each `section.stub` under `at` (id `w-<name>`) when it comes on screen
+   * or within a screen below it (for all at once without IntersectionObserver); one page's at a
+   * time. Not above: a widget built above what is on screen would move it (a link's target; the
+   * browser keeps what is on screen in place only once the reader has scrolled).
+   */
+  watch(at, f) {
+    const stubs = at.querySelectorAll('section.stub');
+    this.io?.disconnect();
+    if (typeof IntersectionObserver !== 'function') return stubs.forEach((s) => f(s.id.slice(2)));
+    // Those on screen now at once: the observer reports only after the next frame.
+    for (const s of stubs) {
+      const r = s.getBoundingClientRect();
+      if (r.bottom > 0 && r.top < innerHeight) f(s.id.slice(2));
+    }
+    this.io = new IntersectionObserver((es) => {
+      for (const e of es) if (e.isIntersecting) { this.io.unobserve(e.target); f(e.target.id.slice(2)); }
+    }, { rootMargin: '0px 0px 100% 0px' });
+    stubs.forEach((s) => this.io.observe(s));
   },
 
   /** Calls `f`; if it throws, no widget stays busy and the error is logged as `what` failed. */

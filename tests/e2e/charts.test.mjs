@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SHOTS, launch, openPage, ready, site } from './harness.mjs';
+import { SHOTS, launch, openPage, ready, showAll, site } from './harness.mjs';
 
 let srv;
 let browser;
@@ -33,6 +33,7 @@ async function open(query, viewport, options = {}) {
   if (options.colorScheme) await page.emulateMedia({ colorScheme: options.colorScheme });
   await page.goto(srv.url + query);
   await ready(page);
+  await showAll(page); // every widget built (each as it is scrolled to)
   await settled(page);
   return page;
 }

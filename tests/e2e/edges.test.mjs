@@ -4,7 +4,7 @@
 // its readouts show the default result again.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lab, openMore, settle } from './harness.mjs';
+import { lab, openMore, settle, show, showAll } from './harness.mjs';
 
 const L = lab();
 
@@ -17,11 +17,11 @@ const EDGES = [
 
 test('edge values in every control never break a widget', async () => {
   const page = await L.open();
-  const widgets = await page.locator('section.widget').evaluateAll((ss) => ss.map((s) => s.getAttribute('data-widget')));
+  const widgets = await showAll(page);
   assert.ok(widgets.length >= 7, `all widgets mounted (${widgets})`);
   let typed = 0;
   for (const w of widgets) {
-    const section = page.locator(`section.widget[data-widget="${w}"]`);
+    const section = await show(page, w);
     await openMore(section);
     const outputs = section.locator('output');
     const before = await outputs.allTextContents();

@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { readFile, readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DIST, ROOT, SHOTS, lab, openPage, ready, settle, site } from './harness.mjs';
+import { DIST, ROOT, SHOTS, lab, openPage, ready, settle, show, showAll, site } from './harness.mjs';
 
 const SINGLE = pathToFileURL(join(DIST, 'bplab.html')).href;
 const INDEX = pathToFileURL(join(DIST, 'index.html')).href;
@@ -76,6 +76,7 @@ test('bplab.html is one self-contained file within its size budget', async () =>
 test('bplab.html from file:// runs every widget: labels, URL state, golden CSVs, PNG', async () => {
   const page = await openFile(SINGLE);
   assert.ok(page.url().startsWith('file://'));
+  await showAll(page);
   const widgets = await page.locator('section.widget').count();
   assert.ok(widgets >= 6, `every widget mounted (${widgets})`);
   for (const s of await page.locator('section.widget').all()) {
@@ -86,7 +87,7 @@ test('bplab.html from file:// runs every widget: labels, URL state, golden CSVs,
   assert.equal(await page.locator('section.widget[data-compute="worker"]').count(), widgets - 1, 'every experiment widget computed in the worker');
 
   // Downloads at the defaults: the admission widget's CSVs are golden/bp-post2/'s bytes.
-  const w = page.locator('#w-admission');
+  const w = await show(page, 'admission');
   const goldens = (await readdir(join(ROOT, 'golden', 'bp-post2'))).filter((f) => f.endsWith('.csv'));
   assert.ok(goldens.length >= 1);
   for (const file of goldens) {
@@ -118,7 +119,7 @@ test('bplab.html from file:// runs every widget: labels, URL state, golden CSVs,
 
   // The copied file URL reproduces the view.
   const again = await openFile(link);
-  const w2 = again.locator('#w-admission');
+  const w2 = await show(again, 'admission');
   assert.equal(await box(w2, 'Service time (ms)').inputValue(), '7');
   assert.equal(await lead(result(w2, 'B = capacity × deadline')), '29 requests');
   await done(again);
@@ -149,7 +150,7 @@ test('index.html from file:// says why it cannot run and names both ways forward
   await page.getByRole('link', { name: 'bplab.html' }).click();
   await ready(page);
   assert.ok(page.url().startsWith(SINGLE), page.url());
-  assert.equal(await box(page.locator('#w-admission'), 'Service time (ms)').inputValue(), '7');
+  assert.equal(await box(await show(page, 'admission'), 'Service time (ms)').inputValue(), '7');
   assert.deepEqual(leaks(page), []);
   await page.context().close();
 });

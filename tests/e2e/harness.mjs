@@ -125,6 +125,26 @@ export async function settle(page, timeout = 30000) {
 }
 
 /**
+ * Scrolls widget `name` into view as a reader would (until it nears the viewport, or a link asks
+ * for it, a widget is a placeholder: its heading in a `section.stub`), then waits until it is
+ * built and has answered. Returns a locator of its section. `page` may be a frame.
+ */
+export async function show(page, name) {
+  await page.locator(`#w-${name}`).evaluate((e) => e.scrollIntoView());
+  await page.locator(`section.widget#w-${name}`).waitFor({ state: 'attached', timeout: 15000 });
+  await settle(page);
+  return page.locator(`#w-${name}`);
+}
+
+/** Scrolls to every widget of the page in turn (see `show`), then back to the top; returns their names. */
+export async function showAll(page) {
+  const names = await page.$$eval('.widgets > section', (ss) => ss.map((s) => s.id.slice(2)));
+  for (const n of names) await show(page, n);
+  await page.evaluate(() => scrollTo(0, 0));
+  return names;
+}
+
+/**
  * The before/after pair of a test file: a browser (and the site, unless
  * `serve: false`), closed after the file's tests. Returns helpers:
  * `open(query, viewport)` a checked page, ready; `done(page)` asserts no

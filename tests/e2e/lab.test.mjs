@@ -10,7 +10,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ROOT, SHOTS, lab, openPage, ready, registry, settle } from './harness.mjs';
+import { ROOT, SHOTS, lab, openPage, ready, registry, settle, show, showAll } from './harness.mjs';
 
 const L = lab();
 const { open, done } = L;
@@ -23,7 +23,8 @@ test('the page loads one widget per experiment, plus Little\'s law, offline-clea
   const page = await open();
   const reg = await registry(page);
   const widgets = reg.length + 1; // + the Little's-law and limit widget
-  await assert.doesNotReject(page.waitForFunction((n) => document.querySelectorAll('section.widget').length === n, widgets));
+  assert.equal((await showAll(page)).length, widgets);
+  assert.equal(await page.locator('section.widget').count(), widgets, 'each built once scrolled to');
   // One canvas per registry chart, plus the limit curve.
   assert.equal(await page.locator('canvas').count(), 1 + reg.reduce((a, e) => a + e.charts.length, 0));
   await page.screenshot({ path: join(SHOTS, 'page-top.png') });
@@ -89,7 +90,7 @@ test('D8: the limit\'s headline is the number the record and the exports ship, t
 
 test('a bad typed value shows the accepted range beside the control and keeps the result', async () => {
   const page = await open();
-  const w = page.locator('#w-admission');
+  const w = await show(page, 'admission');
   const service = box(w, 'Service time (ms)');
   const b = result(w, 'B = capacity × deadline');
   assert.equal(await b.textContent(), '20 requests (deadline-safe 20)');
@@ -113,6 +114,7 @@ test('a bad typed value shows the accepted range beside the control and keeps th
 
 test('explanations start closed, one click away, and fill when opened; <widget>.explain=open opens one', async () => {
   const page = await open();
+  await showAll(page);
   const panels = page.locator('details.explain');
   const n = await panels.count();
   assert.equal(n, (await registry(page)).length + 1, 'one explanation panel per widget');
@@ -125,16 +127,18 @@ test('explanations start closed, one click away, and fill when opened; <widget>.
   await done(page);
 
   const asked = await open('?admission.explain=open');
+  await show(asked, 'admission');
+  await show(asked, 'collapse');
   assert.equal(await asked.locator('#admission-explain-panel').getAttribute('open'), '');
   assert.equal(await asked.locator('#collapse-explain-panel').getAttribute('open'), null);
   await asked.waitForFunction(() => document.querySelector('#admission-explain').textContent.includes('It assumes'));
   await done(asked);
 });
 
-test('the page\'s widgets enter the document together, once every one is built', async () => {
+test('each widget enters the document whole, in place of its placeholder', async () => {
   // Chrome's form autofill scans every control of the document (forcing its style and layout)
-  // 100 ms after controls are added to it; widgets added one per mount task made it scan again
-  // and again while the page was still being built.
+  // 100 ms after controls are added to it: a widget is built out of the document, then put in
+  // place of its placeholder at once, never control by control.
   const page = await openPage(L.browser, L.origin());
   await page.addInitScript(() => {
     window.__arrivals = [];
@@ -143,15 +147,18 @@ test('the page\'s widgets enter the document together, once every one is built',
         for (const n of r.addedNodes) {
           if (n.nodeType !== 1) continue;
           const widgets = n.matches('section.widget') ? 1 : n.querySelectorAll('section.widget').length;
-          if (widgets && n.isConnected) window.__arrivals.push(widgets);
+          const controls = n.matches('input') ? 1 : n.querySelectorAll('input').length;
+          if ((widgets || controls) && n.isConnected) window.__arrivals.push([n.id, widgets]);
         }
       }
     }).observe(document, { subtree: true, childList: true });
   });
   await page.goto(L.url);
   await ready(page);
-  const total = await page.locator('section.widget').count();
-  assert.deepEqual(await page.evaluate(() => window.__arrivals), [total], 'one insertion holding every widget');
+  const names = await showAll(page);
+  const arrivals = await page.evaluate(() => window.__arrivals);
+  assert.deepEqual(arrivals.map(([id]) => id).sort(), names.map((n) => `w-${n}`).sort(), 'each widget once, nothing else with controls');
+  assert.ok(arrivals.every(([, n]) => n === 1), JSON.stringify(arrivals));
   await done(page);
 });
 
@@ -197,7 +204,7 @@ test('at first load a widget on screen is marked shown only once its numbers and
 
 test('a copied link reproduces the view', async () => {
   const page = await open();
-  const w = page.locator('#w-shaping');
+  const w = await show(page, 'shaping');
   await box(w, 'Gate rate (rps)').fill('150');
   await settle(page);
   await slider(w, 'Timeline burst (requests)').fill('33');
@@ -208,7 +215,7 @@ test('a copied link reproduces the view', async () => {
   await done(page);
 
   const again = await open(link.slice(L.url.length));
-  const w2 = again.locator('#w-shaping');
+  const w2 = await show(again, 'shaping');
   assert.equal(await box(w2, 'Gate rate (rps)').inputValue(), '150');
   assert.equal(await slider(w2, 'Timeline burst (requests)').inputValue(), '33');
   assert.deepEqual(await w2.getByRole('status').allTextContents(), readouts);
@@ -268,6 +275,7 @@ test('metastable shows its six lanes first; the phase diagram and the sizing fol
 
 test('CSV downloads at the defaults are the golden bytes; charts download as PNG', async () => {
   const page = await open();
+  await showAll(page);
   // The nine article CSVs (the lesson's have no published reference).
   const buttons = page.getByRole('button', { name: /^CSV: bp-/ });
   assert.equal(await buttons.count(), 9);
@@ -291,7 +299,8 @@ test('CSV downloads at the defaults are the golden bytes; charts download as PNG
 
 test('bad URL parameters show inline messages and keep the defaults', async () => {
   const page = await open('?collapse.max-retries=99&collapse.duration-ms=NaN&admission.deadline-ms=3&embed=nope');
-  const c = page.locator('#w-collapse');
+  const c = await show(page, 'collapse');
+  await show(page, 'admission');
   assert.match(await c.locator('#collapse-max-retries-msg').textContent(), /from 0 to 10/);
   assert.match(await c.locator('#collapse-duration-ms-msg').textContent(), /'NaN'/);
   assert.match(await page.locator('#admission-status').textContent(), /Showing the article defaults/);

@@ -7,16 +7,15 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { SHOTS, lab, openMore, openPage, ready, settle } from './harness.mjs';
+import { SHOTS, lab, openMore, openPage, ready, show, showAll } from './harness.mjs';
 
 const L = lab();
 
 /** What of widget `name` lies outside the viewport once its heading is at the top. */
 async function offScreen(page, name) {
   const scroll = () => page.evaluate((n) => document.getElementById(`${n}-title`).scrollIntoView({ block: 'start' }), name);
-  await scroll();
+  await show(page, name);
   await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
-  await settle(page);
   await scroll(); // widgets above it laid out for real on the way may have moved it
   await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok))));
   return page.evaluate((n) => {
@@ -46,7 +45,7 @@ for (const width of [390, 320]) {
     const page = await openPage(L.browser, L.origin(), { width, height: 844 });
     await page.goto(L.url);
     await ready(page);
-    const names = await page.$$eval('section.widget', (ss) => ss.map((s) => s.dataset.widget));
+    const names = await page.$$eval('.widgets > section', (ss) => ss.map((s) => s.id.slice(2)));
     assert.ok(names.length >= 9, names.join(', '));
     const problems = [];
     for (const n of names) {
@@ -62,7 +61,7 @@ for (const width of [390, 320]) {
 
 test('other settings wait under "More settings", built when it first opens; a link that sets one opens it', async () => {
   const page = await L.open('', { width: 390, height: 844 });
-  const w = page.locator('#w-lesson');
+  const w = await show(page, 'lesson');
   const more = w.locator('details.more');
   assert.equal(await more.locator(':scope > summary').textContent(), 'More settings');
   assert.equal(await more.getAttribute('open'), null);
@@ -74,6 +73,8 @@ test('other settings wait under "More settings", built when it first opens; a li
   assert.equal(await more.getByRole('group', { name: 'More settings' }).count(), 1, 'a labelled group');
   await L.done(page);
   const linked = await L.open('?lesson.seed=7', { width: 390, height: 844 });
+  await show(linked, 'lesson');
+  await show(linked, 'collapse');
   assert.equal(await linked.locator('#w-lesson details.more').getAttribute('open'), '', 'open: the link sets one of its settings');
   assert.equal(await linked.locator('#lesson-seed').inputValue(), '7');
   assert.equal(await linked.locator('#w-collapse details.more').getAttribute('open'), null);
@@ -86,6 +87,7 @@ for (const [what, ctx] of [['at 390 px', { width: 390, height: 844 }], ['on a to
     const page = await context.newPage();
     await page.goto(L.url);
     await ready(page);
+    await showAll(page);
     if (ctx.touch) assert.ok(await page.evaluate(() => matchMedia('(pointer: coarse)').matches), 'a coarse pointer');
     const summaries = await page.$$eval('summary', (ss) => ss.map((s) => {
       const c = getComputedStyle(s);

@@ -58,6 +58,8 @@ async function launchLms(srv, query = '') {
 }
 
 const state = (page) => page.evaluate(() => window.lmsState());
+// The lesson's widget is far down the lab: built once the learner scrolls to it, as they would.
+const toLesson = (sco) => sco.locator('#w-lesson').evaluate((e) => e.scrollIntoView());
 const calls = (page) => page.evaluate(() => window.lmsCalls);
 
 async function done(page) {
@@ -121,6 +123,7 @@ test('D1: arrow keys only move the selection; Space, Enter, a click or Check com
     await page.keyboard.press('Enter');
     assert.match(await sco.locator('#littles-q-verdict').textContent(), /you picked B/);
     // Screen-reader style: the option is activated (a click with no key or pointer) = a pick.
+    await toLesson(sco);
     await sco.locator('#lesson-q-legend').waitFor();
     await page.waitForFunction(() => /^A\. /.test(document.getElementById('sco').contentDocument.querySelector('label[for=lesson-q-0]')?.textContent || ''));
     await sco.locator('#lesson-q-1').evaluate((r) => r.click());
@@ -155,7 +158,6 @@ test('a real SCORM runtime records completion, the score and the answers; a rela
   try {
     const { page, sco } = await launchLms(srv);
     await sco.locator('#littles-q-legend').waitFor();
-    await sco.locator('#lesson-q-legend').waitFor();
     let s = await state(page);
     assert.equal(s['cmi.core.lesson_status'], 'incomplete', 'launched: incomplete');
     // Right on the Check (A: 72 at 4 workers, 12 ms), then wrong on the Predict.
@@ -166,6 +168,7 @@ test('a real SCORM runtime records completion, the score and the answers; a rela
     assert.equal(s['cmi.core.lesson_status'], 'incomplete', 'one of two answered');
     assert.equal(s['cmi.core.score.min'], '0');
     assert.equal(s['cmi.core.score.max'], '100');
+    await toLesson(sco);
     await sco.locator('#lesson-q-0').check();
     assert.match(await sco.locator('#lesson-q-verdict').textContent(), /^Not quite: you picked A/);
     await page.waitForFunction(() => window.lmsState()['cmi.core.lesson_status'] === 'completed');
@@ -193,6 +196,7 @@ test('a real SCORM runtime records completion, the score and the answers; a rela
 
     // D10: relaunched after the later pick, the page shows the last choice (B, right); the score stays the first pick's.
     const last = await launchLms(srv, `?state=${encodeURIComponent(JSON.stringify(later))}`);
+    await toLesson(last.sco);
     await last.page.waitForFunction(() => document.getElementById('sco').contentDocument.getElementById('lesson-q-verdict')?.textContent);
     assert.match(await last.sco.locator('#lesson-q-verdict').textContent(), /^Right: B/);
     assert.ok(await last.sco.locator('#lesson-q-1').isChecked(), 'the last choice is selected');
@@ -204,6 +208,7 @@ test('a real SCORM runtime records completion, the score and the answers; a rela
     // Relaunch with what the LMS stored: the answers come back, the score is not rewritten.
     const again = await launchLms(srv, `?state=${encodeURIComponent(JSON.stringify(s))}`);
     await again.sco.locator('#littles-q-verdict').waitFor();
+    await toLesson(again.sco);
     await again.page.waitForFunction(() => document.getElementById('sco').contentDocument.getElementById('lesson-q-verdict')?.textContent);
     assert.match(await again.sco.locator('#littles-q-verdict').textContent(), /^Right: A/);
     assert.match(await again.sco.locator('#lesson-q-verdict').textContent(), /^Not quite: you picked A/);
@@ -223,12 +228,14 @@ test('a real SCORM runtime records completion, the score and the answers; a rela
     // With the manifest's mastery score: passed or failed instead of completed.
     const m = await launchLms(srv, '?mastery=50');
     await m.sco.locator('#littles-q-0').check();
+    await toLesson(m.sco);
     await m.sco.locator('#lesson-q-1').check();
     await m.page.waitForFunction(() => window.lmsState()['cmi.core.lesson_status'] === 'passed');
     assert.equal((await state(m.page))['cmi.core.score.raw'], '100');
     await done(m.page);
     const f = await launchLms(srv, '?mastery=80');
     await f.sco.locator('#littles-q-1').check();
+    await toLesson(f.sco);
     await f.sco.locator('#lesson-q-1').check();
     await f.page.waitForFunction(() => window.lmsState()['cmi.core.lesson_status'] === 'failed');
     await done(f.page);

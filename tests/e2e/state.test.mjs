@@ -10,7 +10,7 @@
 //   - The meta description is generated from the registry.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { lab, openMore, registry, settle } from './harness.mjs';
+import { lab, openMore, registry, settle, show, showAll } from './harness.mjs';
 
 const L = lab();
 
@@ -46,10 +46,11 @@ const state = (page, w) => page.evaluate((w) => {
 
 test('every widget at random typed values: the link carries them exactly and loads the same results', async () => {
   const page = await L.open();
-  const widgets = await page.$$eval('section.widget', (s) => s.map((e) => e.dataset.widget));
+  const widgets = await showAll(page);
   assert.equal(widgets.length, (await registry(page)).length + 1);
   for (const [n, w] of widgets.entries()) {
     const r = rng(20261201 + n);
+    await show(page, w);
     await openMore(page.locator(`section.widget[data-widget="${w}"]`));
     const sliders = await page.$$eval(`section.widget[data-widget="${w}"] input[type=range]`, (ss) =>
       ss.filter((s) => !s.disabled).map((s) => ({ param: s.dataset.param, min: +s.min, max: +s.max, step: +s.step || 1 })));
@@ -84,6 +85,7 @@ test('every widget at random typed values: the link carries them exactly and loa
       }
     }
     const again = await L.open(url.search);
+    await show(again, w);
     assert.deepEqual(await state(again, w), before, `${w}: the link loads the same view (${url.search})`);
     await again.context().close();
   }
@@ -113,7 +115,7 @@ test('the limit widget carries 12.345 and 0.004 exactly (the link once said 12.3
 
 test('at 320 px no embed scrolls sideways and its controls are touch-sized', async () => {
   const first = await L.open();
-  const widgets = await first.$$eval('section.widget', (s) => s.map((e) => e.dataset.widget));
+  const widgets = await first.$$eval('.widgets > section', (s) => s.map((e) => e.id.slice(2)));
   await first.context().close();
   for (const w of widgets) {
     const page = await L.open(`?embed=${w}`, { width: 320, height: 700 });
@@ -161,6 +163,7 @@ test('the queue limit "off" is the slider\'s last step; ArrowRight keeps it off,
 
 test('without Web Workers the page computes on the main thread and shows the same numbers', async () => {
   const withWorker = await L.open('?lesson.seed=3&admission.service-ms=7');
+  await showAll(withWorker);
   const all = (p) => p.$$eval('section.widget', (s) => s.map((e) => [e.dataset.widget, e.dataset.compute ?? '', [...e.querySelectorAll('output')].map((o) => o.textContent)]));
   const a = await all(withWorker);
   assert.deepEqual(a.filter(([, c]) => c !== '').map(([, c]) => c), Array((await registry(withWorker)).length).fill('worker'), 'experiments computed in the worker');
@@ -173,6 +176,7 @@ test('without Web Workers the page computes on the main thread and shows the sam
     await p.goto(`${L.url}?lesson.seed=3&admission.service-ms=7`);
     const { ready } = await import('./harness.mjs');
     await ready(p);
+    await showAll(p);
     return p;
   })();
   const b = await all(page);
@@ -184,7 +188,7 @@ test('without Web Workers the page computes on the main thread and shows the sam
 test('the meta description is generated from the registry', async () => {
   const page = await L.open();
   const d = await page.evaluate(() => document.querySelector('meta[name=description]').content);
-  const titles = await page.$$eval('section.widget > h2', (hs) => hs.map((h) => h.textContent));
+  const titles = await page.$$eval('.widgets > section > h2', (hs) => hs.map((h) => h.textContent));
   assert.ok(d.startsWith(`${titles.length} live widgets`), d);
   for (const t of titles) assert.ok(d.includes(t), `${d} names ${t}`);
   await L.done(page);

@@ -17,10 +17,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Script } from 'node:vm';
-import { DIST, lab, openPage, ready } from './harness.mjs';
+import { DIST, lab, openPage, ready, showAll } from './harness.mjs';
 
 const L = lab();
-const HELPERS = ['copy_text', 'guarded', 'make', 'mark_on_screen', 'post_height', 'worker_url'];
+const HELPERS = ['copy_text', 'guarded', 'make', 'mark_on_screen', 'post_height', 'watch', 'worker_url'];
 
 /** The worker's text as index.html carries it. */
 function workerText() {
@@ -55,6 +55,7 @@ async function watched(url, origin) {
 
 /** Every experiment widget computed in the worker, and the page's helpers are ours. */
 async function computedInWorkers(page) {
+  await showAll(page);
   const widgets = await page.locator('section.widget').count();
   assert.ok(widgets >= 6, `every widget mounted (${widgets})`);
   assert.equal(await page.locator('section.widget[data-compute="worker"]').count(), widgets - 1, 'every experiment widget computed in the worker');

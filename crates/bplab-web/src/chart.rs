@@ -264,7 +264,7 @@ fn draw_where(max: usize, pick: impl Fn(&Shown) -> bool) {
     let drawn: Vec<HtmlCanvasElement> = SHOWN.with(|m| {
         let Ok(mut m) = m.try_borrow_mut() else { return Vec::new() };
         let mut list: Vec<&mut Shown> = m.iter_mut().filter(|s| s.dirty && pick(s)).take(max).collect();
-        draw_many(&mut list, crate::dom::frame_budget_ms());
+        draw_many(&mut list, crate::dom::FRAME_BUDGET_MS);
         list.iter().filter(|s| !s.dirty).map(|s| s.canvas.clone()).collect()
     });
     for c in drawn {
@@ -299,11 +299,7 @@ fn charts_done(sec: &Element) {
         let _ = sec.remove_attribute("data-await-shown");
         let _ = sec.set_attribute("data-drawn-at", &format!("{:.3}", crate::worker::now()));
         let _ = sec.set_attribute("data-shown", &shown);
-        // Once, at first load: every later answer skips the page-wide query.
-        let doc = crate::dom::document().filter(|_| crate::dom::awaiting_first_answers());
-        if doc.is_some_and(|d| d.query_selector("section.widget:not([data-shown])").ok().flatten().is_none()) {
-            crate::dom::first_answers_shown();
-        }
+        crate::answered();
     }
     if let Some(shown) = sec.get_attribute("data-await-charts").filter(|_| !pending_in(sec, false)) {
         let _ = sec.remove_attribute("data-await-charts");
@@ -333,13 +329,7 @@ pub fn schedule() {
             schedule();
         });
     }
-    // Out of view waits while the page is still being built (its root is
-    // busy): building the rest and drawing what is seen come first; the
-    // mount schedules these when it is done.
-    let building = crate::dom::document()
-        .and_then(|d| d.get_element_by_id(crate::ROOT_ID))
-        .is_some_and(|r| r.get_attribute("aria-busy").as_deref() == Some("true"));
-    if rest && !tasked && !building {
+    if rest && !tasked {
         PUMPS.with(|p| p.set((p.get().0, true)));
         // After the answers waiting for a frame are drawn: a chart out of
         // view never delays a widget's numbers (at first load, every

@@ -58,7 +58,7 @@ pub fn add(parent: &Element, child: Element) -> Result<Element, JsValue> {
 
 /// A listener `on` added: removed and dropped by [`clear_listeners`].
 struct Listener {
-    target: Element,
+    target: web_sys::EventTarget,
     event: String,
     cb: Closure<dyn FnMut(web_sys::Event)>,
 }
@@ -69,7 +69,7 @@ thread_local! {
 
 /// Registers `f` for `event` on `target` until the page is mounted again
 /// ([`clear_listeners`]): a re-mount frees every closure of the last one.
-pub fn on(target: &Element, event: &str, f: impl FnMut(web_sys::Event) + 'static) -> Result<(), JsValue> {
+pub fn on(target: &web_sys::EventTarget, event: &str, f: impl FnMut(web_sys::Event) + 'static) -> Result<(), JsValue> {
     let cb = Closure::<dyn FnMut(web_sys::Event)>::new(f);
     target.add_event_listener_with_callback(event, cb.as_ref().unchecked_ref())?;
     LISTENERS.with(|l| l.borrow_mut().push(Listener { target: target.clone(), event: event.to_owned(), cb }));
@@ -166,6 +166,12 @@ extern "C" {
     /// `selector` whose box meets the viewport.
     #[wasm_bindgen(catch)]
     pub fn mark_on_screen(at: &Element, selector: &str, attr: &str) -> Result<(), JsValue>;
+
+    /// Calls `f` with the name of each widget placeholder (`section.stub`,
+    /// id `w-<name>`) under `at` once it comes on screen or within a
+    /// screen below; the last page's observer stops.
+    #[wasm_bindgen(catch)]
+    pub fn watch(at: &Element, f: &Closure<dyn FnMut(String)>) -> Result<(), JsValue>;
 }
 
 /// Runs `web/dom-helpers.js` unless `bplabDom` exists: a wasm-bindgen
@@ -183,63 +189,10 @@ type Job = Box<dyn FnOnce()>;
 thread_local! {
     static FRAME_JOBS: RefCell<std::collections::VecDeque<Job>> = RefCell::new(std::collections::VecDeque::new());
     static FRAME_PUMP: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    /// Frame jobs wait (the page is being built).
-    static HOLD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    /// Frames run every job waiting, whatever the budget: from when the
-    /// page is built until every widget has shown its first answer (see
-    /// [`hold_frames`], [`first_answers_shown`]).
-    static UNBUDGETED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-    /// The budget of the frame whose jobs are running ([`frame_budget_ms`]).
-    static BUDGET: std::cell::Cell<f64> = const { std::cell::Cell::new(FRAME_BUDGET_MS) };
     /// How many frames have run jobs (the tests tell frames apart by it).
     #[cfg(test)]
     static PUMPS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
-
-/// The budget of the frame whose jobs are running ([`FRAME_BUDGET_MS`], or
-/// none while the first answers are drawn): the chart drawing in it keeps
-/// to the same budget.
-pub fn frame_budget_ms() -> f64 {
-    BUDGET.with(std::cell::Cell::get)
-}
-
-/// Holds frame jobs back while the page is being built (`true`), then lets
-/// them run (`false`): building every widget comes before drawing any
-/// answer, so the mount's tasks follow each other without frames of drawing
-/// in between. From then on, until every widget has shown its first
-/// answer ([`first_answers_shown`]), a frame draws every answer waiting, in
-/// one go: nobody has moved a control yet, and each frame more would lay
-/// out and paint the page again before the last widget shows its numbers
-/// (at most [`FIRST_ANSWERS_MS`]: a widget that never answers does not
-/// lift the budget for good).
-pub fn hold_frames(on: bool) {
-    HOLD.with(|h| h.set(on));
-    UNBUDGETED.with(|u| u.set(!on));
-    if !on {
-        later(FIRST_ANSWERS_MS, first_answers_shown);
-    }
-    if !on && FRAME_JOBS.with(|q| !q.borrow().is_empty()) && !FRAME_PUMP.with(|p| p.replace(true)) {
-        next_frame(Box::new(frame_pump));
-    }
-}
-
-/// Whether frames still wait for every widget's first answer to lift the
-/// budget ([`first_answers_shown`] ends it).
-pub fn awaiting_first_answers() -> bool {
-    UNBUDGETED.with(std::cell::Cell::get)
-}
-
-/// Every widget has shown its first answer: frames keep to the budget again.
-pub fn first_answers_shown() {
-    UNBUDGETED.with(|u| u.set(false));
-}
-
-/// The longest frames go unbudgeted after the page is built (ms; in the
-/// tests, long enough for any machine).
-#[cfg(not(test))]
-const FIRST_ANSWERS_MS: i32 = 3_000;
-#[cfg(test)]
-const FIRST_ANSWERS_MS: i32 = 600_000;
 
 /// Main-thread time one frame's jobs may take before the rest waits for
 /// the next frame (ms, measured: at 4× CPU throttling this is a quarter of
@@ -256,7 +209,7 @@ pub fn in_frame(f: impl FnOnce() + 'static) {
 
 fn in_frame_boxed(f: Job) {
     FRAME_JOBS.with(|q| q.borrow_mut().push_back(f));
-    if !HOLD.with(std::cell::Cell::get) && !FRAME_PUMP.with(|p| p.replace(true)) {
+    if !FRAME_PUMP.with(|p| p.replace(true)) {
         next_frame(Box::new(frame_pump));
     }
 }
@@ -278,25 +231,18 @@ pub fn after_frames(f: impl FnOnce() + 'static) {
 /// Runs the jobs queued before this frame (one queued by a job of this
 /// frame waits for the next one) until the budget is used.
 fn frame_pump() {
-    if HOLD.with(std::cell::Cell::get) {
-        FRAME_PUMP.with(|p| p.set(false)); // hold_frames(false) starts it again
-        return;
-    }
     #[cfg(test)]
     PUMPS.with(|p| p.set(p.get() + 1));
     let t0 = crate::worker::now();
-    let budget = if UNBUDGETED.with(std::cell::Cell::get) { f64::INFINITY } else { FRAME_BUDGET_MS };
-    BUDGET.with(|b| b.set(budget));
     let mut left = FRAME_JOBS.with(|q| q.borrow().len());
     while left > 0 {
         left -= 1;
         let Some(job) = FRAME_JOBS.with(|q| q.borrow_mut().pop_front()) else { break };
         run_guarded(job, "a redraw");
-        if crate::worker::now() - t0 > budget {
+        if crate::worker::now() - t0 > FRAME_BUDGET_MS {
             break;
         }
     }
-    BUDGET.with(|b| b.set(FRAME_BUDGET_MS));
     if FRAME_JOBS.with(|q| q.borrow().is_empty()) {
         FRAME_PUMP.with(|p| p.set(false));
     } else {
@@ -333,7 +279,7 @@ mod tests {
 
     use wasm_bindgen_test::wasm_bindgen_test;
 
-    use super::{PUMPS, hold_frames, in_frame};
+    use super::{PUMPS, in_frame};
 
     wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
@@ -361,33 +307,14 @@ mod tests {
         panic!("the jobs never ran");
     }
 
-    // The answers that waited while the page was built are all drawn in the
-    // first frame after it (one layout and paint, not one per 10 ms of
-    // drawing), and so are those that come before every widget has shown
-    // its first answer; after that, they keep to the budget, one slow job
-    // per frame.
+    // Slow jobs keep to the frame budget: one per frame, in order.
     #[wasm_bindgen_test]
-    async fn frames_draw_every_waiting_answer_until_the_first_answers_are_shown() {
+    async fn frames_keep_to_the_budget() {
         super::helpers_for_tests();
         let seen = Rc::new(RefCell::new(Vec::new()));
-        hold_frames(true);
-        slow_jobs(4, &seen);
-        hold_frames(false);
-        until(&seen, 4).await;
-        let held = seen.borrow().clone();
-        assert!(held.iter().all(|f| *f == held[0]), "held jobs in one frame: {held:?}");
-        // Until every widget has shown its first answer, later answers too.
-        seen.borrow_mut().clear();
         slow_jobs(3, &seen);
         until(&seen, 3).await;
-        let more = seen.borrow().clone();
-        assert!(more.iter().all(|f| *f == more[0]) && more[0] > held[0], "still one frame: {more:?}");
-        super::first_answers_shown();
-        seen.borrow_mut().clear();
-        slow_jobs(3, &seen);
-        until(&seen, 3).await;
-        let later = seen.borrow().clone();
-        assert!(later.windows(2).all(|w| w[0] < w[1]), "one slow job per frame after: {later:?}");
-        assert!(later[0] > more[0]);
+        let frames = seen.borrow().clone();
+        assert!(frames.windows(2).all(|w| w[0] < w[1]), "one slow job per frame: {frames:?}");
     }
 }

@@ -31,6 +31,7 @@ mod url_state;
 mod widgets;
 mod worker;
 
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
@@ -81,7 +82,7 @@ pub fn start() {
     worker::warm(if embedded(&Query::parse(&search)).is_some() { 1 } else { widgets::names().count() });
     let t0 = worker::now();
     match Mount::prepare(&root, &search) {
-        Ok(m) => m.staged(t0),
+        Ok(m) => m.start(t0),
         Err(e) => dom::log_error(&format!("bplab-web could not build the page: {e:?}")),
     }
 }
@@ -91,7 +92,9 @@ fn embedded(q: &Query) -> Option<&'static str> {
     q.embed.as_deref().and_then(|n| widgets::names().find(|w| *w == n))
 }
 
-/// A page being mounted: the widgets go under `at`, their links into `toc`.
+/// A page being mounted: the widgets go under `at`, each first as a
+/// placeholder (its heading in a `section.stub`), built when it nears the
+/// viewport, when a link asks for it, or before printing.
 struct Mount {
     doc: web_sys::Document,
     root: Element,
@@ -99,15 +102,26 @@ struct Mount {
     /// The one widget of an embed.
     embed: Option<&'static str>,
     at: Element,
-    toc: Option<Element>,
-    /// Where `toc` goes once every link is in it.
-    nav: Option<Element>,
+    /// Widgets waiting to be built, the next first.
+    queue: RefCell<Vec<&'static str>>,
+    /// [`IDLE`], [`SCHEDULED`], [`WAITING`] (for the last one built to answer) or [`RESUMING`].
+    phase: Cell<u8>,
+    /// The widget a link asked for: scrolled to once built.
+    target: Cell<Option<&'static str>>,
+    /// When the page started (for the `bplab:mount` mark), until the first widget is built.
+    t0: Cell<Option<f64>>,
+}
+
+thread_local! {
+    /// The page mounted last.
+    static PAGE: RefCell<Option<Rc<Mount>>> = const { RefCell::new(None) };
 }
 
 impl Mount {
-    /// Clears `root` and builds what comes before the widgets.
+    /// Clears `root` and puts every widget's placeholder and link in it.
     fn prepare(root: &Element, search: &str) -> Result<Mount, JsValue> {
         let doc = dom::document().ok_or_else(|| JsValue::from_str("no document"))?;
+        PAGE.with(|p| p.borrow_mut().take());
         dom::clear_listeners();
         widgets::clear();
         worker::forget_early();
@@ -116,14 +130,26 @@ impl Mount {
         root.set_text_content(None);
         question::show_block_error(&doc, root)?;
         let q = Query::parse(search);
+        url_state::set_start(&q);
         let body = doc.body();
         let embed = embedded(&q);
+        let mount = |at: Element| Mount {
+            doc: doc.clone(),
+            root: root.clone(),
+            q: q.clone(),
+            embed,
+            at,
+            queue: RefCell::new(Vec::new()),
+            phase: Cell::new(IDLE),
+            target: Cell::new(None),
+            t0: Cell::new(None),
+        };
         if let Some(name) = embed {
             if let Some(b) = &body {
                 b.class_list().add_1("embed")?;
             }
             url_state::set_embed(Some(name));
-            return Ok(Mount { doc, root: root.clone(), q, embed, at: root.clone(), toc: None, nav: None });
+            return Ok(mount(root.clone()));
         }
         if let Some(b) = &body {
             b.class_list().remove_1("embed")?;
@@ -133,13 +159,24 @@ impl Mount {
             let msg = format!("embed: unknown widget '{bad}'; expected one of: {known}. Showing the whole lab.");
             add(root, text_el(&doc, "p", &[("class", "msg"), ("role", "alert")], &msg)?)?;
         }
-        let nav = add(root, el(&doc, "nav", &[("aria-label", "Widgets"), ("class", "toc")])?)?;
-        // Filled while detached and put in place by `finish`: a list that grew
-        // one link per mount task would need a layout and a paint in every
-        // frame that falls between two of those tasks.
-        let toc = Some(el(&doc, "ul", &[])?);
-        let at = add(root, el(&doc, "div", &[("class", "widgets")])?)?;
-        Ok(Mount { doc, root: root.clone(), q, embed, at, toc, nav: Some(nav) })
+        // Built detached, then put in place at once: one layout.
+        let nav = el(&doc, "nav", &[("aria-label", "Widgets"), ("class", "toc")])?;
+        let ul = add(&nav, el(&doc, "ul", &[])?)?;
+        let at = el(&doc, "div", &[("class", "widgets")])?;
+        for name in widgets::names() {
+            let title = widgets::title(name);
+            let li = add(&ul, el(&doc, "li", &[])?)?;
+            add(&li, text_el(&doc, "a", &[("href", &format!("#w-{name}"))], title)?)?;
+            let head = format!("{name}-title");
+            let stub = add(
+                &at,
+                el(&doc, "section", &[("id", &format!("w-{name}")), ("class", "stub"), ("aria-labelledby", &head)])?,
+            )?;
+            add(&stub, text_el(&doc, "h2", &[("id", &head)], title)?)?;
+        }
+        root.append_child(&nav)?;
+        root.append_child(&at)?;
+        Ok(mount(at))
     }
 
     /// The widgets to mount, in page order.
@@ -150,90 +187,182 @@ impl Mount {
         }
     }
 
-    /// Builds widget `name` (and its link in the table of contents).
+    /// The placeholder of widget `name`, if it is not built yet.
+    fn stub(&self, name: &str) -> Option<Element> {
+        self.doc.get_element_by_id(&format!("w-{name}")).filter(|e| e.class_list().contains("stub"))
+    }
+
+    /// Builds widget `name` in place of its placeholder (an embed's under the root).
     fn one(&self, name: &str) -> Result<(), JsValue> {
-        if widgets::mount(&self.doc, &self.at, name, &self.q)?
-            && let Some(ul) = &self.toc
-        {
-            // Found under `at`: it may not be in the document yet (`staged`).
-            let title = (self.at.query_selector(&format!("#{name}-title")).ok().flatten())
-                .and_then(|h| h.text_content())
-                .unwrap_or_else(|| name.to_owned());
-            let li = add(ul, el(&self.doc, "li", &[])?)?;
-            add(&li, text_el(&self.doc, "a", &[("href", &format!("#w-{name}"))], &title)?)?;
+        if self.embed.is_some() {
+            widgets::mount(&self.doc, &self.at, name, &self.q)?;
+            return Ok(());
+        }
+        let Some(stub) = self.stub(name) else { return Ok(()) };
+        // Out of the document while it is built: Chrome's form autofill
+        // scans the document's controls (forcing style and layout) each
+        // time controls are added to it.
+        let holder = el(&self.doc, "div", &[])?;
+        widgets::mount(&self.doc, &holder, name, &self.q)?;
+        if let Some(sec) = holder.first_element_child() {
+            stub.replace_with_with_node_1(&sec)?;
         }
         Ok(())
     }
 
-    /// After the last widget: links, the description, the embed's height.
-    fn finish(&self) {
-        if let (Some(nav), Some(ul)) = (&self.nav, &self.toc) {
-            let _ = nav.append_child(ul);
+    /// Builds `name` and notes it; the first build ends the mount.
+    fn build(&self, name: &'static str) {
+        let t = worker::now();
+        if let Err(e) = self.one(name) {
+            dom::log_error(&format!("bplab-web could not build the {name} widget: {e:?}"));
         }
+        worker::measure(&format!("bplab:mount:{name}"), t);
         url_state::refresh_links();
-        describe_page(&self.doc);
-        if let Some(name) = self.embed {
-            embed::post_height(name);
+        chart::first_view(&self.at);
+        if let Some(t0) = self.t0.take() {
+            let _ = self.root.remove_attribute("aria-busy");
+            worker::measure("bplab:mount", t0);
+            question::scorm::mounted();
+            if let Some(name) = self.embed {
+                embed::post_height(name);
+            }
+        }
+        chart::schedule();
+        if self.target.get() == Some(name) {
+            self.target.set(None);
+            if let Some(sec) = self.doc.get_element_by_id(&format!("w-{name}")) {
+                sec.scroll_into_view();
+            }
         }
     }
+}
 
-    /// Mounts one widget per task, so that no task builds the whole page;
-    /// the worker computes the first widgets' answers while the others are
-    /// built. The widgets are laid out, and their answers drawn, once the
-    /// last one is there (the root is `aria-busy` until then).
-    fn staged(self, t0: f64) {
-        let _ = self.root.set_attribute("aria-busy", "true");
-        dom::hold_frames(true);
-        // Not laid out until the last widget is there: one layout of the
-        // whole page, not one per widget built. The page's widgets are built
-        // out of the document altogether: Chrome's form autofill scans every
-        // control of the document (forcing style and layout) each time
-        // controls are added to it, once per widget task otherwise, and once
-        // here when they all arrive together. An embed's one widget is
-        // built in place, hidden.
-        let detached = self.at != self.root;
-        if detached {
-            self.at.remove();
-        } else {
-            let _ = self.at.set_attribute("style", "display:none");
-        }
-        let names = self.names();
-        fn step(m: Rc<Mount>, names: Rc<Vec<&'static str>>, i: usize, t0: f64) {
-            let Some(name) = names.get(i) else {
-                if m.at == m.root {
-                    let _ = m.at.remove_attribute("style");
-                } else {
-                    let _ = m.root.append_child(&m.at);
-                }
-                m.finish(); // the links above the widgets are in place: their boxes are where they stay
-                chart::first_view(&m.at);
-                let _ = m.root.remove_attribute("aria-busy");
-                dom::hold_frames(false);
-                chart::schedule(); // the charts out of view, held back while the page was built
-                worker::measure("bplab:mount", t0);
-                question::scorm::mounted();
-                return;
-            };
-            let t = worker::now();
-            if let Err(e) = m.one(name) {
-                dom::log_error(&format!("bplab-web could not build the {name} widget: {e:?}"));
+/// Asks for widget `name` of the page: queued to be built (first, when a
+/// link asks: `jump`, and then scrolled to), its first run asked of the
+/// worker now. Nothing for a widget built already or an unknown name.
+fn want(name: &str, jump: bool) {
+    let Some(m) = PAGE.with(|p| p.borrow().clone()) else { return };
+    let Some(name) = widgets::names().find(|n| *n == name) else { return };
+    // A placeholder's widget, or the embed's.
+    let stub = m.stub(name);
+    if stub.is_none() && m.embed != Some(name) {
+        return;
+    }
+    let mut queue = m.queue.borrow_mut();
+    let fresh = !queue.contains(&name);
+    if !(fresh || jump) {
+        return;
+    }
+    queue.retain(|n| *n != name);
+    let at = if jump { 0 } else { queue.len() };
+    queue.insert(at, name);
+    drop(queue);
+    if let (true, Some(stub)) = (jump, stub) {
+        m.target.set(Some(name));
+        stub.scroll_into_view();
+    }
+    if fresh {
+        widgets::prefetch(name, &m.q);
+    }
+    pump(&m);
+}
+
+const IDLE: u8 = 0;
+const SCHEDULED: u8 = 1;
+const WAITING: u8 = 2;
+const RESUMING: u8 = 3;
+
+/// Builds the next widget waiting, in a task of its own.
+fn pump(m: &Mount) {
+    if m.phase.get() != IDLE {
+        return;
+    }
+    m.phase.set(SCHEDULED);
+    dom::later(0, || {
+        let Some(m) = PAGE.with(|p| p.borrow().clone()) else { return };
+        let next = {
+            let mut queue = m.queue.borrow_mut();
+            (!queue.is_empty()).then(|| queue.remove(0))
+        };
+        let Some(name) = next else {
+            m.phase.set(IDLE);
+            return;
+        };
+        m.build(name);
+        // The next waits until this one has answered ([`answered`]), or a
+        // while if it never does: nothing else takes the main thread from
+        // the widget the reader is looking at.
+        m.phase.set(WAITING);
+        dom::later(ANSWER_WAIT_MS, answered);
+    });
+}
+
+/// Longest a widget built waits for the one before it to answer (ms).
+const ANSWER_WAIT_MS: i32 = 1_000;
+
+/// A widget has shown an answer: the next one waiting is built once the
+/// main thread is idle.
+pub(crate) fn answered() {
+    if let Some(m) = PAGE.with(|p| p.borrow().clone())
+        && m.phase.get() == WAITING
+    {
+        m.phase.set(RESUMING);
+        url_state::when_idle(|| {
+            if let Some(m) = PAGE.with(|p| p.borrow().clone())
+                && m.phase.get() == RESUMING
+            {
+                m.phase.set(IDLE);
+                pump(&m);
             }
-            worker::measure(&format!("bplab:mount:{name}"), t);
-            dom::later(0, move || step(m, names, i + 1, t0));
-        }
-        // Not in this task either: it is the wasm's instantiation (compiling
-        // and starting it), long enough at 4× CPU without a widget on top.
-        // First every widget's first run is asked for, so that the workers
-        // compute while the widgets are built (the last one built would
-        // otherwise ask only once the others are there); each widget then
-        // takes its answers when it is built.
-        let (m, names) = (Rc::new(self), Rc::new(names));
-        dom::later(0, move || {
-            for name in names.iter() {
-                widgets::prefetch(name, &m.q);
-            }
-            dom::later(0, move || step(m, names, 0, t0));
         });
+    }
+}
+
+/// Every widget not built yet, built now (the page is about to be printed).
+fn build_all() {
+    let Some(m) = PAGE.with(|p| p.borrow().clone()) else { return };
+    m.queue.borrow_mut().clear();
+    for name in m.names() {
+        if m.stub(name).is_some() {
+            m.build(name);
+        }
+    }
+}
+
+impl Mount {
+    /// Starts the page: an embed's widget at once; on the page, the widget
+    /// the address's `#w-<name>` names, then those near the viewport
+    /// (an `IntersectionObserver`, on screen or a screen below it) as they
+    /// come near. The root is `aria-busy` until the first is built.
+    fn start(self, t0: f64) {
+        let _ = self.root.set_attribute("aria-busy", "true");
+        self.t0.set(Some(t0));
+        for name in self.names() {
+            widgets::count_question(name, &self.q);
+        }
+        let m = Rc::new(self);
+        PAGE.with(|p| *p.borrow_mut() = Some(m.clone()));
+        describe_page(&m.doc);
+        if let Some(name) = m.embed {
+            want(name, false);
+            return;
+        }
+        follow_hash();
+        if let Some(w) = web_sys::window() {
+            let _ = dom::on(&w, "hashchange", |_| follow_hash());
+            let _ = dom::on(&w, "beforeprint", |_| build_all());
+        }
+        let near = Closure::<dyn FnMut(String)>::new(|name: String| want(&name, false));
+        let _ = dom::watch(&m.at, &near);
+        near.forget(); // one per page load
+    }
+}
+
+/// The widget the address's `#w-<name>` names, built first and scrolled to.
+fn follow_hash() {
+    let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+    if let Some(name) = hash.strip_prefix("#w-") {
+        want(name, true);
     }
 }
 
@@ -244,14 +373,17 @@ pub fn mount_page(root: &Element, search: &str) -> Result<(), JsValue> {
     for name in m.names() {
         m.one(name)?;
     }
-    m.finish();
+    url_state::refresh_links();
+    describe_page(&m.doc);
+    if let Some(name) = m.embed {
+        embed::post_height(name);
+    }
     Ok(())
 }
 
 /// The page's meta description, from the registry: how many widgets and their titles.
 pub fn description() -> String {
-    let titles: Vec<&str> =
-        std::iter::once("Little's law and the limit").chain(bplab_core::EXPERIMENTS.iter().map(|e| e.title)).collect();
+    let titles: Vec<&str> = widgets::names().map(widgets::title).collect();
     format!(
         "{} live widgets on backpressure, computed in your browser by the same models as the articles' CSVs: {}.",
         titles.len(),

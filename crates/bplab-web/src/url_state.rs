@@ -29,6 +29,8 @@ thread_local! {
     static EMBED: RefCell<Option<String>> = const { RefCell::new(None) };
     /// Pairs kept in the URL as they came (`q=<id>`, `explain=open`): `(widget, key, value)`.
     static KEPT: RefCell<Vec<(String, String, String)>> = const { RefCell::new(Vec::new()) };
+    /// The page's query as it came: a widget not built yet keeps its pairs from it.
+    static START: RefCell<Vec<(String, String)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// The parsed query string.
@@ -80,6 +82,11 @@ impl Query {
     }
 }
 
+/// The query the page starts from (what a widget not built yet keeps in the URL).
+pub fn set_start(q: &Query) {
+    START.with(|s| s.borrow_mut().clone_from(&q.pairs));
+}
+
 /// Sets the embed mode (the widget shown alone), if any.
 pub fn set_embed(widget: Option<&str>) {
     EMBED.with(|e| *e.borrow_mut() = widget.map(str::to_owned));
@@ -126,16 +133,33 @@ pub fn query_now() -> String {
         let s = s.borrow();
         let mut all = Vec::new();
         let mut q = String::new();
-        for src in s.iter() {
-            let pairs = with_kept(src.widget, (src.pairs)());
-            let own = embed_query(src.widget, pairs.clone());
-            if let Some(a) = src.embed_link.as_ref().filter(|a| a.get_attribute("href").as_deref() != Some(&own)) {
-                let _ = a.set_attribute("href", &own);
+        // In page order, whichever widget was built first.
+        for name in crate::widgets::names() {
+            let mut built = false;
+            for src in s.iter().filter(|src| src.widget == name) {
+                built = true;
+                let pairs = with_kept(name, (src.pairs)());
+                let own = embed_query(name, pairs.clone());
+                if let Some(a) = src.embed_link.as_ref().filter(|a| a.get_attribute("href").as_deref() != Some(&own)) {
+                    let _ = a.set_attribute("href", &own);
+                }
+                match &embed {
+                    Some(w) if w == name && q.is_empty() => q = own,
+                    Some(_) => {}
+                    None => all.extend(pairs.into_iter().map(|(k, v)| (format!("{name}.{k}"), v))),
+                }
             }
-            match &embed {
-                Some(w) if w == src.widget && q.is_empty() => q = own,
-                Some(_) => {}
-                None => all.extend(pairs.into_iter().map(|(k, v)| (format!("{}.{k}", src.widget), v))),
+            if !built && embed.is_none() {
+                // Not built yet: its pairs as they came.
+                START.with(|st| {
+                    let mine = st
+                        .borrow()
+                        .iter()
+                        .filter(|(k, _)| k.split_once('.').is_some_and(|(w, _)| w == name))
+                        .cloned()
+                        .collect::<Vec<_>>();
+                    all.extend(mine);
+                });
             }
         }
         if embed.is_none() {
@@ -192,7 +216,7 @@ pub fn changed() {
 /// Runs `f` in an idle period of the main thread (`requestIdleCallback`,
 /// within a second even when none comes), or now where the browser has no
 /// idle callbacks (Safari).
-fn when_idle(f: fn()) {
+pub fn when_idle(f: fn()) {
     let Some(w) = web_sys::window() else { return };
     let ric = js_sys::Reflect::get(&w, &JsValue::from_str("requestIdleCallback"))
         .ok()
@@ -217,5 +241,6 @@ pub fn refresh_links() {
 pub fn clear() {
     SOURCES.with(|s| s.borrow_mut().clear());
     KEPT.with(|k| k.borrow_mut().clear());
+    START.with(|s| s.borrow_mut().clear());
     set_embed(None);
 }

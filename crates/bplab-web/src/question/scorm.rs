@@ -168,8 +168,9 @@ pub fn start() {
     cb.forget();
 }
 
-/// A question shown on the page (`widget:id`); the learner's last choice
-/// on it, if the LMS kept their answer.
+/// A question on the page (`widget:id`), counted from the start even if its
+/// widget is not built yet; the learner's last choice on it, if the LMS
+/// kept their answer.
 pub fn register(key: &str) -> Option<usize> {
     LMS.with(|l| {
         let mut l = l.borrow_mut();

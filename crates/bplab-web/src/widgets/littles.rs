@@ -74,6 +74,8 @@ fn edge_exports(doc: &Document, parent: &Element, w: &Rc<RefCell<Littles>>) -> R
 
 /// Widget name (URL prefix, embed name, ids).
 pub const NAME: &str = "littles";
+/// Its title.
+pub const TITLE: &str = "Little's law and the limit";
 
 // The six inputs come from the core's calculator table (`CALC_PARAMS`):
 // λ, W, L, workers, budget, service.
@@ -221,8 +223,13 @@ impl Littles {
         // From a later task, not from the handler: the frame right after
         // the input then shows the control moved, and the redraw comes
         // after that frame's callbacks (like an experiment widget's answer).
+        // The first, at mount, in the frame that shows the widget.
         let me = Rc::downgrade(&me);
-        crate::dom::later(0, move || frame_render(me));
+        if self.generation == 1 {
+            frame_render(me);
+        } else {
+            crate::dom::later(0, move || frame_render(me));
+        }
     }
 
     /// The frame's redraw: the newest values, whatever edit asked for it.
@@ -360,7 +367,7 @@ pub fn mount(doc: &Document, parent: &Element, q: &Query, extras: Extras) -> Res
         doc,
         parent,
         NAME,
-        "Little's law and the limit",
+        TITLE,
         "Post 2 and the course lesson",
         "L = λ × W: give two, get the third. The queue limit a latency budget allows is the largest whose worst time in the system, (ceil(queue / workers) + 1) × service, fits the budget; the course lesson's workers × (budget − service) / service, rounded half-up, can be one past it.",
     )?;

@@ -42,6 +42,14 @@ pub fn names() -> impl Iterator<Item = &'static str> {
     std::iter::once(littles::NAME).chain(EXPERIMENTS.iter().map(|e| e.name))
 }
 
+/// Widget `name`'s title (its heading), or its name if it has none.
+pub fn title(name: &'static str) -> &'static str {
+    if name == littles::NAME {
+        return littles::TITLE;
+    }
+    EXPERIMENTS.iter().find(|e| e.name == name).map_or(name, |e| e.title)
+}
+
 /// Builds widget `name` under `parent`; `false` if no widget has that name.
 pub fn mount(doc: &Document, parent: &Element, name: &str, q: &Query) -> Result<bool, JsValue> {
     let question = question::find(name, &param_names(name), q);
@@ -58,6 +66,15 @@ pub fn mount(doc: &Document, parent: &Element, name: &str, q: &Query) -> Result<
     match EXPERIMENTS.iter().find(|e| e.name == name) {
         Some(e) => experiment::mount(doc, parent, e, &q, extras).map(|()| true),
         None => Ok(false),
+    }
+}
+
+/// Counts widget `name`'s question, if it has one, among the page's for the
+/// LMS before the widget is built: a score is out of every question on the
+/// page, built or not.
+pub fn count_question(name: &str, q: &Query) {
+    if let (Some(Ok(x)), _) = question::lookup(name, &param_names(name), q) {
+        question::scorm::register(&format!("{name}:{}", x.id));
     }
 }
 
