@@ -378,3 +378,37 @@ async fn a_burst_of_keep_alive_clients_gets_one_answer_each() {
         assert_eq!(second, 0, "{what}: {second} of {n} connections were sent a second, unsolicited answer");
     }
 }
+
+// A connection shed before its request arrived still answers that request
+// with a 503 + Retry-After when it arrives while the server lingers, even
+// when the second pool (over-cap and closing connections) is full. Cap 1:
+// X is served and has sent nothing; N arrives, holds the only second-pool
+// slot and sheds X. The served slot X leaves goes to N, and X lingers in
+// N's second-pool slot; before, the accept loop (already waiting for a
+// served slot) could take it, leaving X no slot to linger in: it closed
+// with a plain FIN and X's request, sent just after, met a reset. The
+// runtime has one thread, so the order of those steps is fixed, not luck.
+#[tokio::test(flavor = "current_thread")]
+async fn a_connection_shed_before_its_request_still_answers_it() {
+    let _heavy = HEAVY.lock().await;
+    let srv =
+        start_settings(bplab_live::ServeSettings { spin_ms: 0, wait_ms: 1, max_connections: 1, ..settings() }).await;
+    let mut x = TcpStream::connect(srv.addr).await.expect("connect X");
+    let mut n = TcpStream::connect(srv.addr).await.expect("connect N");
+    srv.until("X was shed to make room for N", |s| s.connections_shed == 1).await;
+    // X's request, and more behind it: the server reads and discards it
+    // while it lingers, so the 503 it writes is not lost to a reset.
+    let mut more = WORK.to_vec();
+    more.extend_from_slice(&pipeline(4, 4));
+    let _ = x.write_all(&more).await;
+    let mut buf = Vec::new();
+    let a = tokio::time::timeout(EXCHANGE_TIMEOUT, read_answer(&mut x, &mut buf)).await.expect("in time");
+    let a = a.expect("X's request is answered");
+    assert!(a.is_refusal(), "{a:?}");
+    assert!(a.body.contains("connection shed to make room"), "{a:?}");
+    // N got the slot X was shed for.
+    n.write_all(WORK).await.expect("N's request");
+    let mut buf = Vec::new();
+    let a = tokio::time::timeout(EXCHANGE_TIMEOUT, read_answer(&mut n, &mut buf)).await.expect("in time");
+    assert_eq!(a.expect("N's answer").status, 200);
+}

@@ -22,7 +22,11 @@
 //!   below, so a request in flight is answered rather than reset.
 //! * **File descriptors.** Served connections take one of
 //!   `max_connections` slots; over-cap connections and closing ones (the
-//!   linger below) share a second pool of `max_connections`. When both are
+//!   linger below) share a second pool of `max_connections`. A closing
+//!   connection that finds that pool full lingers in its served slot
+//!   instead; a shed one swaps its served slot for the second-pool slot of
+//!   the newcomer it was shed for ([`super::spare`]), so it always has a
+//!   slot to linger in and the newcomer gets the room. When both are
 //!   full, the server stops accepting and further connections wait in the
 //!   kernel's listen backlog ([`LISTEN_BACKLOG`], capped by
 //!   `net.core.somaxconn`; beyond it the kernel drops SYNs and clients
@@ -66,7 +70,7 @@ use crate::server::ServeConfig;
 use crate::server::conns::{Conns, Watch, Watched};
 use crate::server::door::Door;
 use crate::server::handler::{handle, raw_answer, refuse_over_cap};
-use crate::server::spare::Spares;
+use crate::server::spare::Swaps;
 use crate::stats::StatsSnapshot;
 
 /// How long open connections get to finish after shutdown is requested.
@@ -95,8 +99,9 @@ const SHED_WAIT_MAX: Duration = Duration::from_millis(3000);
 const SHED_RETRY: Duration = Duration::from_millis(20);
 const SHED_ASKED_WAIT: Duration = Duration::from_millis(100);
 /// How long a shed connection waits for the second-pool slot of the
-/// newcomer it made room for (see `super::spare`).
-const SPARE_WAIT: Duration = Duration::from_millis(500);
+/// newcomer it made room for before it lingers in its served slot instead
+/// (see `super::spare`).
+const SWAP_WAIT: Duration = Duration::from_millis(500);
 /// The header timeout of a connection over the cap (or the configured
 /// one, if shorter): its answer is a 503 either way, so an idle one does
 /// not hold a descriptor of the second pool for long.
@@ -184,8 +189,9 @@ struct Ctx {
     /// Connections waiting in [`make_room`] for a served slot: while there
     /// are any, the accept loop leaves freed served slots to them.
     making_room: std::sync::atomic::AtomicUsize,
-    /// Second-pool slots handed from newcomers to the connections they shed.
-    spares: Spares,
+    /// Served slots left by shed connections for the newcomers making
+    /// room, swapped for the newcomers' second-pool slots.
+    swaps: Swaps,
     stop: watch::Receiver<bool>,
     h2_seen: AtomicU64,
 }
@@ -241,7 +247,7 @@ impl BoundServer {
             extra: Arc::new(Semaphore::new(cap)),
             registry: Arc::new(Conns::default()),
             making_room: std::sync::atomic::AtomicUsize::new(0),
-            spares: Spares::default(),
+            swaps: Swaps::default(),
             stop: stop_rx,
             h2_seen: AtomicU64::new(0),
         });
@@ -286,12 +292,9 @@ impl BoundServer {
                         conns.spawn(connection(ctx, stream, peer, p, false))
                     }
                     Err(_) => conns.spawn(async move {
-                        match make_room(&ctx).await {
-                            Some(p) => {
-                                ctx.spares.give(e);
-                                connection(ctx, stream, peer, p, false).await;
-                            }
-                            None => connection(ctx, stream, peer, e, true).await,
+                        match make_room(&ctx, e).await {
+                            Ok(p) => connection(ctx, stream, peer, p, false).await,
+                            Err(e) => connection(ctx, stream, peer, e, true).await,
                         }
                     }),
                 },
@@ -334,27 +337,48 @@ impl AcceptFailures {
     }
 }
 
-/// A served slot for a connection accepted while all were taken: shed a
-/// waiting connection and take its slot, looking again every
-/// [`SHED_RETRY`] for up to [`SHED_WAIT`]; `None` if none freed up.
-async fn make_room(ctx: &Ctx) -> Option<OwnedSemaphorePermit> {
+/// A served slot for a connection accepted while all were taken, which
+/// holds `extra`, a second-pool slot: shed a waiting connection and take
+/// its slot (swapped for `extra`, see [`Swaps`]) or any freed one, looking
+/// again every [`SHED_RETRY`] for up to [`SHED_WAIT`]; `Err(extra)` if none
+/// came (the connection is then over the cap).
+async fn make_room(ctx: &Ctx, extra: OwnedSemaphorePermit) -> Result<OwnedSemaphorePermit, OwnedSemaphorePermit> {
     ctx.making_room.fetch_add(1, Ordering::Relaxed);
     let deadline = tokio::time::Instant::now() + SHED_WAIT_MAX;
     let mut none_to_shed = Duration::ZERO;
-    let got = loop {
+    let mut extra = extra;
+    let got = 'room: loop {
         let shed = ctx.registry.shed_one();
         let wait = if shed { SHED_ASKED_WAIT } else { SHED_RETRY };
         let until = (tokio::time::Instant::now() + wait).min(deadline);
-        match tokio::time::timeout_at(until, ctx.served.clone().acquire_owned()).await {
-            Ok(p) => break p.ok(),
-            Err(_) if until >= deadline => break None,
-            Err(_) if !shed => {
-                none_to_shed += wait;
-                if none_to_shed >= SHED_WAIT {
-                    break None;
-                }
+        let timer = tokio::time::sleep_until(until);
+        tokio::pin!(timer);
+        loop {
+            let left = ctx.swaps.served_left();
+            tokio::pin!(left);
+            left.as_mut().enable();
+            extra = match ctx.swaps.swap(extra) {
+                Ok(served) => break 'room Ok(served),
+                Err(extra) => extra,
+            };
+            tokio::select! {
+                p = ctx.served.clone().acquire_owned() => match p {
+                    // The second-pool slot goes back to its pool.
+                    Ok(served) => break 'room Ok(served),
+                    Err(_) => break 'room Err(extra),
+                },
+                () = &mut left => {}
+                () = &mut timer => break,
             }
-            Err(_) => {}
+        }
+        if until >= deadline {
+            break Err(extra);
+        }
+        if !shed {
+            none_to_shed += wait;
+            if none_to_shed >= SHED_WAIT {
+                break Err(extra);
+            }
         }
     };
     ctx.making_room.fetch_sub(1, Ordering::Relaxed);
@@ -417,25 +441,24 @@ async fn connection(
     };
     drop(member);
     let closing = closing(&ctx, &watch, &ended.0, ended.1, peer);
-    // Free the served slot now; lingering takes a slot of the second pool
-    // (or is skipped when it is full).
+    // Linger in a slot, counted against the caps like any open socket: an
+    // over-cap connection in its own second-pool slot; a shed one in the
+    // second-pool slot of the newcomer its served slot goes to (or in its
+    // served slot, if no newcomer took it); any other in a free
+    // second-pool slot, or else in its served slot. Never closed early for
+    // want of one: that would reset the client's request unanswered.
     let _held = if over_cap {
         Some(permit)
-    } else if closing.late.is_some() && watch.was_shed() {
-        // Its request may still arrive: linger in the slot of the
-        // newcomer it made room for (asked before the served slot is freed).
-        ctx.spares.ask();
-        drop(permit);
-        match ctx.extra.clone().try_acquire_owned() {
-            Ok(p) => {
-                let _ = ctx.spares.take(Duration::ZERO).await;
-                Some(p)
-            }
-            Err(_) => ctx.spares.take(SPARE_WAIT).await,
-        }
+    } else if watch.was_shed() {
+        ctx.swaps.linger_slot(permit, SWAP_WAIT).await
     } else {
-        drop(permit);
-        ctx.extra.clone().try_acquire_owned().ok()
+        match ctx.extra.clone().try_acquire_owned() {
+            Ok(extra) => {
+                drop(permit);
+                Some(extra)
+            }
+            Err(_) => Some(permit),
+        }
     };
     let linger = closing.linger && _held.is_some();
     close(&mut stream, closing, linger).await;
