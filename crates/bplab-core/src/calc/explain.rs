@@ -57,8 +57,10 @@ pub struct Explanation {
     pub ignores: Vec<String>,
     /// What would change the answer.
     pub would_change: Vec<String>,
-    /// The facts the text states, each with what makes it true.
-    #[serde(skip_serializing_if = "Vec::is_empty", skip_deserializing, default)]
+    /// The facts the text states, each with what makes it true: read by the
+    /// checks (`claim::check_report`), never serialized (the page and the JS
+    /// API get the text).
+    #[serde(skip)]
     pub claims: Vec<Claim>,
 }
 
