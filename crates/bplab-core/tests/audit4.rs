@@ -135,3 +135,59 @@ fn fuzz_case_155577_a_length_given_twice_has_one_boundary() {
     );
     assert_eq!(t.matches("every size tried at 19887 ms").count(), 6, "{t}");
 }
+
+// A fifth read, of the build with the fourth's fixes (1231be4).
+
+#[test]
+fn r5_f1_a_short_last_window_is_said_and_no_loop_is_read_off_it() {
+    let t = text("metastable", &[("seconds", "0.001")]);
+    assert!(t.contains("(its last window is only 1 ms long)"), "{t}");
+    assert!(!t.contains("retries were keeping it down"), "{t}");
+}
+
+#[test]
+fn r5_f2_a_stuck_downstream_does_not_claim_no_variance() {
+    let t = text(
+        "adaptive",
+        &[("preset", "stuck-downstream"), ("workers", "8"), ("budget-ms", "3000"), ("rate-schedule", "700")],
+    );
+    assert!(!t.contains("latency has no variance"), "{t}");
+    assert!(t.contains("beyond them calls wait in line"), "{t}");
+}
+
+#[test]
+fn r5_f3_m5_every_stuck_cell_is_named_and_each_counted_once() {
+    let t = text("metastable", &[("budget-ratio", "1000"), ("throttle-k", "1")]);
+    assert!(t.contains("at 4000 ms: 1.5×, 3× and 4×"), "{t}");
+    let t = text("metastable", &[("trigger-sizes", "2,2,3"), ("trigger-lengths-ms", "1000,1000")]);
+    assert!(!t.contains("of 6 cells") && t.contains("Naive: 1 of 2 cells not recovered"), "{t}");
+}
+
+#[test]
+fn r5_m1_windows_without_answers_are_counted_where_none_is_above() {
+    let t = text("adaptive", &[("budget-ms", "3000")]);
+    assert!(t.contains("For fixed, no 500 ms window from the one holding the deploy to the run's end has a p99 latency above 3000 ms; 0 of those 40 windows had an answer within the deadline") || t.contains("windows had an answer within the deadline"), "{t}");
+}
+
+#[test]
+fn r5_m2_an_after_phase_shorter_than_a_service_time_is_said_and_not_ranked() {
+    // 30 ms after a 2× deploy of a 21 ms service: no request started after it can finish.
+    let t = text("adaptive", &[("seconds", "10.03"), ("slowdown-at-ms", "10000")]);
+    assert!(t.contains("is below one service time started after it"), "{t}");
+    assert!(!t.contains("share the best goodput") && !t.contains("has the best goodput"), "{t}");
+}
+
+#[test]
+fn r5_m4_a_service_time_past_the_timeout_is_said() {
+    let t = text("metastable", &[("client-timeout-ms", "10")]);
+    assert!(
+        t.contains("The mean service time, with or without the trigger (21 ms) is above the client timeout (10 ms)"),
+        "{t}"
+    );
+}
+
+#[test]
+fn r5_i1_a_race_without_the_fixed_door_says_its_figures_are_for_reference() {
+    let t = text("adaptive", &[("controllers", "vegas,aimd")]);
+    assert!(t.contains("The fixed door is not raced here"), "{t}");
+}

@@ -194,7 +194,8 @@ fn a_window_verdict_that_is_not_what_the_windows_show_is_caught() {
         let Statement::WindowP99 { finding, .. } = s else { unreachable!() };
         // Every other finding, and the right one moved by a window, is false.
         let others = [
-            WindowFinding::NoneAbove,
+            WindowFinding::NoneAbove { judged: 40, windows: 40 },
+            WindowFinding::NoAnswers,
             WindowFinding::StillAbove,
             WindowFinding::LastAboveEnds { after_ms: 500.0 },
             WindowFinding::LastAboveEnds { after_ms: 16_500.0 },
@@ -246,17 +247,17 @@ fn a_recovery_verdict_or_a_stuck_loop_the_tries_do_not_show_is_caught() {
                 }
                 kinds.push("recovery");
             }
-            Statement::Phase { stuck, edges, .. } => {
+            Statement::Phase { stuck, rows, .. } => {
                 check(s, &logs).unwrap();
                 let mut m = s.clone();
                 if let Statement::Phase { stuck, .. } = &mut m {
                     *stuck += 1;
                 }
                 assert!(check(&m, &logs).is_err());
-                if *stuck > 0 && !edges.is_empty() {
+                if *stuck > 0 && !rows.is_empty() {
                     let mut m = s.clone();
-                    if let Statement::Phase { edges, .. } = &mut m {
-                        edges[0].1 *= 2.0;
+                    if let Statement::Phase { rows, .. } = &mut m {
+                        rows[0].1[0] *= 2.0;
                     }
                     assert!(check(&m, &logs).is_err());
                 }

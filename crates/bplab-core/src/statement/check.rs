@@ -161,7 +161,8 @@ pub fn check(s: &Statement, logs: &Logs) -> Result<(), String> {
                 return Err(format!("windows of {width_ms} ms from {from_ms} ms"));
             }
             let first = libm::floor(from_ms / width_ms) as usize;
-            let found = super::WindowFinding::of(&log.window_p99s(*width_ms, first), *width_ms, *from_ms, *level_ms);
+            let n = (libm::ceil(log.window_ms / width_ms).max(1.0) as usize).saturating_sub(first);
+            let found = super::WindowFinding::of(&log.window_p99s(*width_ms, first), n, *width_ms, *from_ms, *level_ms);
             if found != *finding {
                 return Err(format!("the windows of run {run} show {found:?}, not {finding:?}"));
             }
@@ -178,7 +179,8 @@ pub fn check(s: &Statement, logs: &Logs) -> Result<(), String> {
                 let last = ticks.get(i).ok_or_else(|| format!("run {run} has no window"))?;
                 let span = rule.window_ms.min(rule.run_ms - i as f64 * rule.window_ms);
                 let rate = (last.first_tries + last.retries) as f64 * 1000.0 / span;
-                if !(last.retries > 0 && span > 0.0 && rate > *cap) {
+                // Said only of a whole last window.
+                if !(last.retries > 0 && span == rule.window_ms && rate > *cap) {
                     return Err(format!(
                         "run {run}'s last window: {rate} tries/s, {} retries, not above {cap}",
                         last.retries
@@ -187,32 +189,32 @@ pub fn check(s: &Statement, logs: &Logs) -> Result<(), String> {
             }
             Ok(())
         }
-        Statement::Phase { cells, stuck, edges, .. } => {
-            let mut verdicts = Vec::new();
+        Statement::Phase { cells, stuck, rows, .. } => {
+            let mut verdicts: Vec<(f64, u32, bool)> = Vec::new();
             for (run, size, len, rule) in cells {
-                verdicts.push((*size, *len, rule.verdict(&timeline_of(logs, run, rule)?)));
+                if verdicts.iter().any(|v| v.0 == *size && v.1 == *len) {
+                    return Err(format!("the cell {size}× at {len} ms is listed twice"));
+                }
+                let v = rule.verdict(&timeline_of(logs, run, rule)?);
+                verdicts.push((*size, *len, v == crate::stochastic::Verdict::Stuck));
             }
-            let n = verdicts.iter().filter(|v| v.2 == crate::stochastic::Verdict::Stuck).count();
+            let n = verdicts.iter().filter(|v| v.2).count();
             if n != *stuck {
                 return Err(format!("{n} cells did not recover by their records, not {stuck}"));
             }
-            let mut lens: Vec<u32> = Vec::new();
+            let mut found: Vec<(u32, Vec<f64>)> = Vec::new();
             for (_, len, _) in &verdicts {
-                if !lens.contains(len) {
-                    lens.push(*len);
+                if found.iter().any(|r| r.0 == *len) {
+                    continue;
+                }
+                let mut sizes: Vec<f64> = verdicts.iter().filter(|v| v.1 == *len && v.2).map(|v| v.0).collect();
+                sizes.sort_by(f64::total_cmp);
+                if !sizes.is_empty() {
+                    found.push((*len, sizes));
                 }
             }
-            let found: Vec<(u32, f64)> = lens
-                .into_iter()
-                .filter_map(|len| {
-                    let mut row: Vec<_> = verdicts.iter().filter(|v| v.1 == len).collect();
-                    row.sort_by(|a, b| a.0.total_cmp(&b.0));
-                    let first = row.iter().position(|v| v.2 == crate::stochastic::Verdict::Stuck)?;
-                    row[first..].iter().all(|v| v.2 == crate::stochastic::Verdict::Stuck).then_some((len, row[first].0))
-                })
-                .collect();
-            if *stuck > 0 && found != *edges {
-                return Err(format!("the boundaries by the records are {found:?}, not {edges:?}"));
+            if found != *rows {
+                return Err(format!("the cells not recovered by their records are {found:?}, not {rows:?}"));
             }
             Ok(())
         }

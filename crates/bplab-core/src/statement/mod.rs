@@ -129,7 +129,12 @@ pub enum WindowFinding {
     /// No window has an answer within the deadline: none is judged.
     NoAnswers,
     /// No judged window is above the level.
-    NoneAbove,
+    NoneAbove {
+        /// Windows with an answer within the deadline (judged).
+        judged: usize,
+        /// Windows from the first one counted to the run's end.
+        windows: usize,
+    },
     /// Some are; the last of them ends `after_ms` after the start time, and
     /// a later window is judged (and so within the level).
     LastAboveEnds {
@@ -141,12 +146,13 @@ pub enum WindowFinding {
 }
 
 impl WindowFinding {
-    /// The finding on windows `(index, p99)` judged from `from_ms` on.
-    pub fn of(p99s: &[(usize, u64)], width_ms: f64, from_ms: f64, level_ms: f64) -> WindowFinding {
+    /// The finding on windows `(index, p99)` judged from `from_ms` on, of
+    /// `windows` windows counted.
+    pub fn of(p99s: &[(usize, u64)], windows: usize, width_ms: f64, from_ms: f64, level_ms: f64) -> WindowFinding {
         let above = |p: u64| p as f64 > level_ms;
         match p99s.iter().rposition(|&(_, p)| above(p)) {
             None if p99s.is_empty() => WindowFinding::NoAnswers,
-            None => WindowFinding::NoneAbove,
+            None => WindowFinding::NoneAbove { judged: p99s.len(), windows },
             Some(k) if k + 1 == p99s.len() => WindowFinding::StillAbove,
             Some(k) => WindowFinding::LastAboveEnds { after_ms: (p99s[k].0 + 1) as f64 * width_ms - from_ms },
         }
@@ -326,17 +332,18 @@ pub enum Statement {
         sustained_over: Option<f64>,
     },
     /// Of a grid of runs (one policy at every trigger size × length), how
-    /// many did not recover, and per length the smallest size from which
-    /// every larger one did not (the boundary).
+    /// many did not recover, and per length the sizes that did not.
     Phase {
         /// Whose runs ("naive").
         who: String,
-        /// Each cell: its run's key, size (×), length (ms) and rule.
+        /// Each cell (one per size and length): its run's key, size (×),
+        /// length (ms) and rule.
         cells: Vec<(String, f64, u32, crate::stochastic::Rule)>,
         /// Cells that did not recover.
         stuck: usize,
-        /// Per length with a boundary: (length, size), in the order given.
-        edges: Vec<(u32, f64)>,
+        /// Per length with a cell that did not recover, in the order given:
+        /// the length and its sizes that did not, ascending.
+        rows: Vec<(u32, Vec<f64>)>,
     },
     /// A search upward over one setting, a run per value, stopping at the
     /// first value that does not recover: the largest value before it.

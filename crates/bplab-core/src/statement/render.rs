@@ -148,7 +148,10 @@ pub fn clause(s: &Statement) -> Option<String> {
                 super::WindowFinding::NoAnswers => format!(
                     "{at}, no {w} ms window from the one holding {from_words} to the run's end has an answer within the deadline"
                 ),
-                super::WindowFinding::NoneAbove => format!(
+                super::WindowFinding::NoneAbove { judged, windows } if judged < windows => format!(
+                    "{at}, no {w} ms window from the one holding {from_words} to the run's end has a {p99} above {level} ms; {judged} of those {windows} windows had an answer within the deadline"
+                ),
+                super::WindowFinding::NoneAbove { .. } => format!(
                     "{at}, no {w} ms window from the one holding {from_words} to the run's end has a {p99} above {level} ms"
                 ),
                 super::WindowFinding::LastAboveEnds { after_ms } => format!(
@@ -167,6 +170,14 @@ pub fn clause(s: &Statement) -> Option<String> {
                 crate::calc::fmt_num((rule.run_ms - rule.end_ms).max(0.0))
             );
             let w = given(rule.window_ms);
+            // A last window cut short by the run's end is judged as a rate over its span: said.
+            let short =
+                rule.run_ms - (rule.run_ms / rule.window_ms).ceil().max(1.0).mul_add(rule.window_ms, -rule.window_ms);
+            let horizon = if short < rule.window_ms && short > 0.0 {
+                format!("{horizon} (its last window is only {} ms long)", crate::calc::fmt_num(short))
+            } else {
+                horizon
+            };
             match verdict {
                 Verdict::Recovered { after_ms } if *after_ms == first_window_after(rule) => {
                     format!("{who}: every {w} ms window after the trigger's end is healthy, {horizon}")
@@ -192,7 +203,7 @@ pub fn clause(s: &Statement) -> Option<String> {
                 Verdict::NoWindow => format!("{who}: no whole window after the trigger's end to judge"),
             }
         }
-        Statement::Phase { who, cells, stuck, edges } => {
+        Statement::Phase { who, cells, stuck, rows } => {
             let left: Vec<f64> = cells.iter().map(|c| (c.3.run_ms - c.3.end_ms).max(0.0)).collect();
             let (lo, hi) = left.iter().fold((f64::INFINITY, 0.0f64), |(a, b), x| (a.min(*x), b.max(*x)));
             let ms = crate::calc::fmt_num;
@@ -202,19 +213,28 @@ pub fn clause(s: &Statement) -> Option<String> {
                 format!("within the {}–{} ms each run lasts after its trigger's end", ms(lo), ms(hi))
             };
             let mut t = format!("{who}: {stuck} of {} cells not recovered {horizon}", cells.len());
-            if *stuck > 0 && !edges.is_empty() {
-                let smallest = cells.iter().map(|c| c.1).fold(f64::INFINITY, f64::min);
-                let e: Vec<String> = edges
-                    .iter()
-                    .map(|(len, size)| {
-                        if *size == smallest {
-                            format!("every size tried at {len} ms")
-                        } else {
-                            format!("{}× and up at {len} ms", given(*size))
-                        }
-                    })
-                    .collect();
-                t.push_str(&format!(" ({})", e.join(", ")));
+            let sizes = |x: &[f64]| {
+                let v: Vec<String> = x.iter().map(|s| format!("{}×", given(*s))).collect();
+                match v.split_last() {
+                    Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+                    _ => v.join(""),
+                }
+            };
+            let e: Vec<String> = rows
+                .iter()
+                .map(|(len, stuck)| {
+                    let tried = phase_sizes(cells, *len);
+                    if *stuck == tried {
+                        format!("every size tried at {len} ms")
+                    } else if tried.ends_with(stuck) {
+                        format!("{} and up at {len} ms", sizes(&stuck[..1]))
+                    } else {
+                        format!("at {len} ms: {}", sizes(stuck))
+                    }
+                })
+                .collect();
+            if !e.is_empty() {
+                t.push_str(&format!(" ({})", e.join("; ")));
             }
             t
         }
@@ -237,6 +257,14 @@ pub fn clause(s: &Statement) -> Option<String> {
         Statement::Assumption(text) => text.trim_end_matches('.').to_owned(),
         Statement::Definition(q) => q.definition(),
     })
+}
+
+/// The distinct sizes of the cells at length `len`, ascending.
+pub(super) fn phase_sizes(cells: &[(String, f64, u32, crate::stochastic::Rule)], len: u32) -> Vec<f64> {
+    let mut v: Vec<f64> = cells.iter().filter(|c| c.2 == len).map(|c| c.1).collect();
+    v.sort_by(f64::total_cmp);
+    v.dedup();
+    v
 }
 
 /// ms from the trigger's end to the start of the first window judged (the

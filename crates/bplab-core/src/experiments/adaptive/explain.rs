@@ -189,7 +189,7 @@ fn scene(r: &AdaptiveReport) -> Vec<Statement> {
     let mut out = Vec::new();
     let text = if stuck(r) && phases(r).1 {
         format!(
-            "Downstream stuck at the timeout: from {} ms every call takes exactly {} ms and the handler waits on I/O ({} calls at once), so latency has no variance",
+            "Downstream stuck at the timeout: from {} ms every call takes exactly {} ms in service and the handler waits on I/O ({} calls at once; beyond them calls wait in line)",
             r.slowdown.0,
             r.timeout_ms,
             slots(r)
@@ -329,14 +329,48 @@ fn derivation(r: &AdaptiveReport, d: &mut Doc) {
     });
 }
 
+/// The service time of a request started after the change point: the
+/// stuck downstream's timeout, or the mean times the factor.
+fn slowed_ms(r: &AdaptiveReport) -> f64 {
+    if stuck(r) { f64::from(r.timeout_ms) } else { r.service_mean_ms * r.slowdown.1 }
+}
+
+/// Whether the time after the change point is shorter than one service
+/// time started after it: no such request is answered within the run.
+fn after_too_short(r: &AdaptiveReport) -> bool {
+    phases(r).1 && r.run_ms - f64::from(r.slowdown.0) < slowed_ms(r)
+}
+
 /// The race: the scene, each lane against the budget, the best of those
 /// within it, the fixed limit's derivation; what another controller in
 /// place of the first would change.
 fn race(r: &AdaptiveReport) -> Doc {
     let mut d = Doc::new("When the service time moves");
     d.answer = scene(r);
+    if after_too_short(r) {
+        // No request started after the change point is answered within the run (M2).
+        d.answer.push(Statement::Relation {
+            a_label: format!("the time after {}", change_words(r)),
+            a: Arith::new(sub(u(r.run_ms, "ms"), u(f64::from(r.slowdown.0), "ms")), "ms"),
+            cmp: Cmp::Lt,
+            b_label: "one service time started after it, so the answers after it are of requests started before it"
+                .into(),
+            b: if stuck(r) {
+                Arith::new(u(f64::from(r.timeout_ms), "ms"), "ms")
+            } else {
+                Arith::new(mul(u(r.service_mean_ms, "ms"), n(r.slowdown.1)), "ms")
+            },
+        });
+    }
     d.answer.extend(distinct(r).into_iter().map(|l| against_budget(r, l)));
-    d.answer.extend(best(r));
+    if !after_too_short(r) {
+        d.answer.extend(best(r));
+    }
+    if !r.lanes.iter().any(|l| l.controller == Controller::Fixed) {
+        d.answer.push(Statement::Assumption(
+            "The fixed door is not raced here: its limit and worst time below are for reference".into(),
+        ));
+    }
     derivation(r, &mut d);
     let workers = if stuck(r) {
         format!(
@@ -477,7 +511,13 @@ fn lane(r: &AdaptiveReport, l: &Lane) -> Doc {
             from_ms: from,
             from_words: change.to_owned(),
             level_ms: f64::from(r.budget_ms),
-            finding: WindowFinding::of(&p99s, w, from, f64::from(r.budget_ms)),
+            finding: WindowFinding::of(
+                &p99s,
+                l.out.buckets.len().saturating_sub(first),
+                w,
+                from,
+                f64::from(r.budget_ms),
+            ),
         });
     }
     d.assumes.push(Statement::Assumption(character(c).to_owned()));

@@ -29,7 +29,7 @@ fn sustained(r: &MetastableReport, l: &Lane) -> bool {
     let span = r.rule.window_ms.min(r.run_ms - start);
     l.policy != Policy::None
         && w.retries > 0
-        && span > 0.0
+        && span == r.rule.window_ms
         && (w.first_tries + w.retries) as f64 * 1000.0 / span > r.capacity_rps
 }
 
@@ -45,21 +45,31 @@ fn verdict(r: &MetastableReport, l: &Lane) -> Statement {
 }
 
 fn phase_line(r: &MetastableReport, policy: Policy) -> Statement {
-    let cells: Vec<&super::Cell> = r.cells().iter().filter(|c| c.policy == policy).collect();
-    let mut lengths: Vec<u32> = Vec::new();
-    for &len in &r.lengths_ms {
-        if !lengths.contains(&len) {
-            lengths.push(len);
+    // One cell per size and length: a size or a length given twice ran twice, the same run.
+    let mut cells: Vec<&super::Cell> = Vec::new();
+    for c in r.cells().iter().filter(|c| c.policy == policy) {
+        if !cells.iter().any(|d| d.size == c.size && d.len_ms == c.len_ms) {
+            cells.push(c);
         }
     }
-    let edges =
-        lengths.into_iter().filter_map(|len| super::phase::boundary(r.cells(), policy, len).map(|s| (len, s))).collect();
+    let mut rows: Vec<(u32, Vec<f64>)> = Vec::new();
+    for c in &cells {
+        if rows.iter().any(|r| r.0 == c.len_ms) {
+            continue;
+        }
+        let mut sizes: Vec<f64> =
+            cells.iter().filter(|d| d.len_ms == c.len_ms && d.verdict == Verdict::Stuck).map(|d| d.size).collect();
+        sizes.sort_by(f64::total_cmp);
+        if !sizes.is_empty() {
+            rows.push((c.len_ms, sizes));
+        }
+    }
     let rule = |len: u32| crate::stochastic::Rule { end_ms: f64::from(r.trigger_at_ms) + f64::from(len), ..r.rule };
     Statement::Phase {
         who: policy.name().to_owned(),
         cells: cells.iter().map(|c| (cell_key(policy, c.size, c.len_ms), c.size, c.len_ms, rule(c.len_ms))).collect(),
         stuck: cells.iter().filter(|c| c.verdict == Verdict::Stuck).count(),
-        edges,
+        rows,
     }
 }
 
@@ -127,6 +137,16 @@ fn race(r: &MetastableReport) -> Doc {
         });
     }
     d.answer.push(Statement::Assumption(format!("The trigger: {}", trigger_words(r))));
+    if r.service_mean_ms > f64::from(r.timeout_ms) {
+        // Then no try is on time on average, trigger or not (M4).
+        d.answer.push(Statement::Relation {
+            a_label: "the mean service time, with or without the trigger".into(),
+            a: Arith::new(u(r.service_mean_ms, "ms"), "ms"),
+            cmp: Cmp::Gt,
+            b_label: "the client timeout".into(),
+            b: Arith::new(u(f64::from(r.timeout_ms), "ms"), "ms"),
+        });
+    }
     d.answer.extend(r.lanes.iter().map(|l| verdict(r, l)));
     // Within the run: what finished after its end counts in no window.
     let sum = |l: &Lane, f: fn(&super::Window) -> u64| l.ticks.iter().map(f).sum::<u64>() as f64;
