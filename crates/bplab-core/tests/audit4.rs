@@ -191,3 +191,80 @@ fn r5_i1_a_race_without_the_fixed_door_says_its_figures_are_for_reference() {
     let t = text("adaptive", &[("controllers", "vegas,aimd")]);
     assert!(t.contains("The fixed door is not raced here"), "{t}");
 }
+
+// A sixth read, of 13d2870.
+
+#[test]
+fn r6_1_a_policy_failing_before_the_trigger_is_said() {
+    let t = text(
+        "metastable",
+        &[
+            ("load", "0.999"),
+            ("service", "lognormal:p50=10,p99=400"),
+            ("limit", "off"),
+            ("trigger-size", "1.1"),
+            ("trigger-ms", "100"),
+            ("trigger-at-ms", "20000"),
+            ("window-ms", "3000"),
+            ("seconds", "20"),
+        ],
+    );
+    assert!(t.contains("it was already not healthy before the trigger"), "{t}");
+}
+
+#[test]
+fn r6_2_retries_that_wait_past_the_run_are_said() {
+    let t = text("metastable", &[("retry-backoff-ms", "20000")]);
+    assert!(
+        t.contains(
+            "The wait before a naive retry (20000 ms) is at least the time the run lasts after the trigger's end"
+        ),
+        "{t}"
+    );
+    let t =
+        text("adaptive", &[("deploy", "stuck"), ("retries", "2"), ("retry-backoff-ms", "60000"), ("seconds", "45")]);
+    assert!(t.contains("so no retry falls within the run"), "{t}");
+}
+
+#[test]
+fn r6_3_the_adaptive_last_window_is_said_and_read_over_its_span() {
+    let t = text("adaptive", &[("window-ms", "700")]);
+    assert!(t.contains("(the run's last window is only 600 ms long)"), "{t}");
+    let r = common::checked_run(
+        "adaptive",
+        &[("preset", "none"), ("rate-schedule", "300"), ("window-ms", "7000"), ("workers", "16")],
+    );
+    let csv = r.tables()[0].csv();
+    let last: Vec<&str> = csv.lines().filter(|l| l.starts_with("fixed,28000,")).collect();
+    let ok: f64 = last[0].split(',').nth(4).unwrap().parse().unwrap();
+    assert!(ok > 200.0, "the last window's ok/s over its 2 s span: {}", last[0]);
+}
+
+#[test]
+fn r6_4_5_6_the_limit_s_service_time_the_slowed_service_past_the_timeout_and_codel_only_when_raced() {
+    let t = text("adaptive", &[]);
+    assert!(
+        !t.contains("measured before the deploy") && t.contains("from the mean service time before the deploy"),
+        "{t}"
+    );
+    let t = text(
+        "adaptive",
+        &[
+            ("client-timeout-ms", "100"),
+            ("slowdown-factor", "6"),
+            ("workers", "3"),
+            ("service", "lognormal:p50=20,p99=80"),
+            ("rate-schedule", "90"),
+        ],
+    );
+    assert!(t.contains("The mean service time after the deploy ("), "{t}");
+    assert!(t.contains("is above the client timeout (100 ms)"), "{t}");
+    let t = text("adaptive", &[("controllers", "fixed,vegas")]);
+    assert!(!t.contains("CoDel (target"), "{t}");
+}
+
+#[test]
+fn r6_8_a_zero_backoff_raised_to_1_ms_is_said() {
+    let t = text("metastable", &[("retry-backoff-ms", "0")]);
+    assert!(t.contains("the 0 ms backoff raised to 1 ms"), "{t}");
+}

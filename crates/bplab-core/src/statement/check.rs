@@ -155,8 +155,11 @@ pub fn check(s: &Statement, logs: &Logs) -> Result<(), String> {
                 other => Err(format!("the largest queue within the budget is {other:?}, not {queue}")),
             }
         }
-        Statement::WindowP99 { run, width_ms, from_ms, level_ms, finding, .. } => {
+        Statement::WindowP99 { run, width_ms, from_ms, level_ms, run_ms, finding, .. } => {
             let log = logs.get(run).ok_or_else(|| format!("no request log for run {run}"))?;
+            if log.window_ms != *run_ms {
+                return Err(format!("run {run} lasts {} ms, not {run_ms}", log.window_ms));
+            }
             if !(*width_ms > 0.0 && *from_ms >= 0.0) {
                 return Err(format!("windows of {width_ms} ms from {from_ms} ms"));
             }
@@ -168,8 +171,17 @@ pub fn check(s: &Statement, logs: &Logs) -> Result<(), String> {
             }
             Ok(())
         }
-        Statement::Recovery { run, rule, verdict, sustained_over, .. } => {
+        Statement::Recovery { run, rule, verdict, sustained_over, unhealthy_before, trigger_at_ms, .. } => {
             let ticks = timeline_of(logs, run, rule)?;
+            if let Some(at) = unhealthy_before {
+                let i = libm::round(at / rule.window_ms) as usize;
+                let whole_before = (f64::from(i as u32) + 1.0) * rule.window_ms <= *trigger_at_ms;
+                if !(whole_before && !rule.healthy(&ticks, i) && (0..i).all(|k| rule.healthy(&ticks, k))) {
+                    return Err(format!(
+                        "run {run}: the window from {at} ms is not the first unhealthy whole window before the trigger"
+                    ));
+                }
+            }
             let found = rule.verdict(&ticks);
             if found != *verdict {
                 return Err(format!("run {run}'s windows give {found:?}, not {verdict:?}"));

@@ -312,6 +312,8 @@ pub enum Statement {
         from_words: String,
         /// The level a window's p99 is judged against, ms.
         level_ms: f64,
+        /// The run's length, ms (its last window may be cut short).
+        run_ms: f64,
         /// What the windows show.
         finding: WindowFinding,
     },
@@ -330,6 +332,12 @@ pub enum Statement {
         /// Where stated (a run that did not recover): the capacity, rps,
         /// its last window's tries (retries among them) exceed.
         sustained_over: Option<f64>,
+        /// Where stated: the start, ms, of the first whole window before
+        /// the trigger's start that was not healthy (the policy was failing
+        /// before the trigger).
+        unhealthy_before: Option<f64>,
+        /// The trigger's start, ms.
+        trigger_at_ms: f64,
     },
     /// Of a grid of runs (one policy at every trigger size × length), how
     /// many did not recover, and per length the sizes that did not.

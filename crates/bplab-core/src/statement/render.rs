@@ -141,10 +141,16 @@ pub fn clause(s: &Statement) -> Option<String> {
             given(*service_ms),
             given(*budget_ms)
         ),
-        Statement::WindowP99 { at, width_ms, from_words, level_ms, finding, .. } => {
+        Statement::WindowP99 { at, width_ms, from_words, level_ms, run_ms, finding, .. } => {
             let (w, level) = (given(*width_ms), given(*level_ms));
             let p99 = super::quantity::P99_ON_TIME_MS.name();
-            match finding {
+            let short = run_ms - ((run_ms / width_ms).ceil().max(1.0) - 1.0) * width_ms;
+            let note = if short > 0.0 && short < *width_ms {
+                format!(" (the run's last window is only {} ms long)", crate::calc::fmt_num(short))
+            } else {
+                String::new()
+            };
+            let text = match finding {
                 super::WindowFinding::NoAnswers => format!(
                     "{at}, no {w} ms window from the one holding {from_words} to the run's end has an answer within the deadline"
                 ),
@@ -161,9 +167,10 @@ pub fn clause(s: &Statement) -> Option<String> {
                 super::WindowFinding::StillAbove => format!(
                     "{at}, the last {w} ms window with answers within the deadline has a {p99} above {level} ms: the run ends over it"
                 ),
-            }
+            };
+            format!("{text}{note}")
         }
-        Statement::Recovery { who, rule, verdict, sustained_over, .. } => {
+        Statement::Recovery { who, rule, verdict, sustained_over, unhealthy_before, .. } => {
             use crate::stochastic::Verdict;
             let horizon = format!(
                 "within the {} ms the run lasts after the trigger's end",
@@ -178,7 +185,7 @@ pub fn clause(s: &Statement) -> Option<String> {
             } else {
                 horizon
             };
-            match verdict {
+            let mut t = match verdict {
                 Verdict::Recovered { after_ms } if *after_ms == first_window_after(rule) => {
                     format!("{who}: every {w} ms window after the trigger's end is healthy, {horizon}")
                 }
@@ -201,7 +208,15 @@ pub fn clause(s: &Statement) -> Option<String> {
                     t
                 }
                 Verdict::NoWindow => format!("{who}: no whole window after the trigger's end to judge"),
+            };
+            if let Some(at) = unhealthy_before {
+                t.push_str(&format!(
+                    "; it was already not healthy before the trigger, in the {} ms window from {} ms: not the trigger's doing alone",
+                    w,
+                    crate::calc::fmt_num(*at)
+                ));
             }
+            t
         }
         Statement::Phase { who, cells, stuck, rows } => {
             let left: Vec<f64> = cells.iter().map(|c| (c.3.run_ms - c.3.end_ms).max(0.0)).collect();

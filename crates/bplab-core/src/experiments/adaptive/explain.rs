@@ -248,7 +248,7 @@ fn derivation(r: &AdaptiveReport, d: &mut Doc) {
     let unclamped = crate::statement::arith::value(&formula) == f64::from(r.fixed_limit);
     if budget >= svc && svc > 0.0 && unclamped {
         d.steps.push(Statement::Arith {
-            label: format!("fixed limit in the system from the service time measured before {change} (the course lesson's formula, rounded half-up)"),
+            label: format!("fixed limit in the system from the mean service time before {change} (the course lesson's formula, rounded half-up)"),
             formula: "round(workers × (budget − service) / service) + workers".into(),
             eq: Arith::with_result(formula, f64::from(r.fixed_limit), ""),
         });
@@ -366,6 +366,25 @@ fn race(r: &AdaptiveReport) -> Doc {
     if !after_too_short(r) {
         d.answer.extend(best(r));
     }
+    if deploy_in_run(r) && !stuck(r) && slowed_ms(r) > f64::from(r.timeout_ms) {
+        // Most answers after the deploy come late whatever the door (R6 5).
+        d.answer.push(Statement::Relation {
+            a_label: "the mean service time after the deploy".into(),
+            a: Arith::new(mul(u(r.service_mean_ms, "ms"), n(r.slowdown.1)), "ms"),
+            cmp: Cmp::Gt,
+            b_label: "the client timeout".into(),
+            b: Arith::new(u(f64::from(r.timeout_ms), "ms"), "ms"),
+        });
+    }
+    if r.retries > 0 && f64::from(r.retry_backoff_ms) >= r.run_ms {
+        d.answer.push(Statement::Relation {
+            a_label: "the wait before a retry".into(),
+            a: Arith::new(u(f64::from(r.retry_backoff_ms), "ms"), "ms"),
+            cmp: Cmp::Ge,
+            b_label: "the run's length, so no retry falls within the run".into(),
+            b: Arith::new(u(r.run_ms, "ms"), "ms"),
+        });
+    }
     if !r.lanes.iter().any(|l| l.controller == Controller::Fixed) {
         d.answer.push(Statement::Assumption(
             "The fixed door is not raced here: its limit and worst time below are for reference".into(),
@@ -419,9 +438,15 @@ fn race(r: &AdaptiveReport) -> Doc {
             "A phase's answers and refusals are counted by when they happen, and its rates divide by the phase's length: the answers of requests admitted before the change point that finish after it count after it, and those finishing after the run's end count in neither".into(),
         ),
         Statement::Assumption("Limiters are asked at each arrival (refuse when requests in the system reach the limit) and fed each completion: RTT, in flight at arrival, dropped = answered after the caller left".into()),
-        Statement::Assumption(format!("CoDel (target {} ms, interval {} ms) is asked as a worker takes a request off the line, as fbthrift does", r.codel_target_ms, super::CODEL_INTERVAL_MS)),
         Statement::Assumption("Limiter settings are the reference library's defaults".into()),
     ];
+    if r.lanes.iter().any(|l| l.controller == Controller::Codel) {
+        d.assumes.push(Statement::Assumption(format!(
+            "CoDel (target {} ms, interval {} ms) is asked as a worker takes a request off the line, as fbthrift does",
+            r.codel_target_ms,
+            super::CODEL_INTERVAL_MS
+        )));
+    }
     d.ignores = vec![
         Statement::Assumption("Network time and the cost of a refusal to the caller".into()),
         Statement::Assumption("Warm-up: every limiter starts from its initial limit at time 0".into()),
@@ -511,6 +536,7 @@ fn lane(r: &AdaptiveReport, l: &Lane) -> Doc {
             from_ms: from,
             from_words: change.to_owned(),
             level_ms: f64::from(r.budget_ms),
+            run_ms: r.run_ms,
             finding: WindowFinding::of(
                 &p99s,
                 l.out.buckets.len().saturating_sub(first),

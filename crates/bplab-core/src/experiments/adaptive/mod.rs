@@ -321,6 +321,16 @@ pub(super) fn run(p: &AdaptiveParams, exec: &dyn Exec) -> AdaptiveReport {
     }
 }
 
+impl AdaptiveReport {
+    /// Counts of timeline window `i` to a rate: per second of its span (the
+    /// last window may be cut short by the run's end).
+    pub fn per_second(&self, i: usize) -> f64 {
+        let w = f64::from(self.window_ms.max(1));
+        let span = w.min(self.run_ms - i as f64 * w);
+        if span > 0.0 { 1000.0 / span } else { 0.0 }
+    }
+}
+
 fn opt_ms(v: Option<u64>) -> String {
     v.map_or_else(String::new, |x| x.to_string())
 }
@@ -343,10 +353,10 @@ impl super::Rows for AdaptiveReport {
     }
 
     fn tables(&self) -> Vec<Table> {
-        let per_s = 1000.0 / f64::from(self.window_ms.max(1));
         let mut tl = Table::new(&TABLES[0]);
         for l in &self.lanes {
             for (i, b) in l.out.buckets.iter().enumerate() {
+                let per_s = self.per_second(i);
                 tl.rows.push(
                     Row::new()
                         .text(l.controller.name())

@@ -16,12 +16,13 @@ fn role(controller: Controller) -> Role {
     })
 }
 
-fn lines(r: &AdaptiveReport, f: impl Fn(&Bucket) -> Option<f64>) -> Vec<Series> {
+fn lines(r: &AdaptiveReport, f: impl Fn(usize, &Bucket) -> Option<f64>) -> Vec<Series> {
     let w = f64::from(r.window_ms);
     r.lanes
         .iter()
         .map(|l| {
-            let pts = l.out.buckets.iter().enumerate().filter_map(|(i, b)| f(b).map(|y| (i as f64 * w, y))).collect();
+            let pts =
+                l.out.buckets.iter().enumerate().filter_map(|(i, b)| f(i, b).map(|y| (i as f64 * w, y))).collect();
             Series::new(l.controller.to_string(), role(l.controller), pts)
         })
         .collect()
@@ -37,15 +38,14 @@ fn with_deploy(mut plot: Plot, r: &AdaptiveReport) -> Plot {
 pub(in crate::experiments) fn plots(r: &AdaptiveReport) -> Vec<Plot> {
     // The limit each limiter holds (CoDel has none and is left out).
     let mut limit = Plot::new(CHARTS[0].title, "time_ms", "time (ms)", "limit (requests in the system)");
-    limit.series = lines(r, |b| (b.limit >= 0).then_some(f64::from(b.limit)));
+    limit.series = lines(r, |_, b| (b.limit >= 0).then_some(f64::from(b.limit)));
     limit.series.retain(|s| !s.points.is_empty());
 
     let mut p99 = Plot::new(CHARTS[1].title, "time_ms", "time (ms)", "p99 of answers (ms)");
-    p99.series = lines(r, |b| b.p99_ms.map(|p| p as f64));
+    p99.series = lines(r, |_, b| b.p99_ms.map(|p| p as f64));
     p99.hlines.push(Marker::new(f64::from(r.budget_ms), format!("budget {} ms", r.budget_ms), Role::Budget));
 
     let mut ok = Plot::new(CHARTS[2].title, "time_ms", "time (ms)", "answers per second");
-    let per_s = 1000.0 / f64::from(r.window_ms.max(1));
-    ok.series = lines(r, |b| Some(b.ok as f64 * per_s));
+    ok.series = lines(r, |i, b| Some(b.ok as f64 * r.per_second(i)));
     vec![with_deploy(limit, r), with_deploy(p99, r), with_deploy(ok, r)]
 }

@@ -6,7 +6,7 @@
 use super::{Knob, Lane, MetastableReport, POLICIES, Policy, Trigger, Verdict, cell_key, lane_key, policy, run_key, sizing_key};
 use crate::calc::{Explanation, fmt_num};
 use crate::claim::Cmp;
-use crate::claim::equation::{add, ceil, div, mul, n, u};
+use crate::claim::equation::{add, ceil, div, mul, n, sub, u};
 use crate::experiments::{Readout, rps};
 use crate::params::Named;
 use crate::statement::quantity::{GOODPUT_RPS, LATE, THROTTLED};
@@ -33,6 +33,16 @@ fn sustained(r: &MetastableReport, l: &Lane) -> bool {
         && (w.first_tries + w.retries) as f64 * 1000.0 / span > r.capacity_rps
 }
 
+/// The start of the first whole window before the trigger's start that is
+/// not healthy, if any: the policy was failing before the trigger.
+fn unhealthy_before(r: &MetastableReport, l: &Lane) -> Option<f64> {
+    let w = r.rule.window_ms;
+    (0..l.ticks.len())
+        .take_while(|&i| (i as f64 + 1.0) * w <= f64::from(r.trigger_at_ms))
+        .find(|&i| !r.rule.healthy(&l.ticks, i))
+        .map(|i| i as f64 * w)
+}
+
 fn verdict(r: &MetastableReport, l: &Lane) -> Statement {
     Statement::Recovery {
         run: lane_key(l.policy),
@@ -41,6 +51,8 @@ fn verdict(r: &MetastableReport, l: &Lane) -> Statement {
         verdict: l.verdict,
         // T19: "stays stuck" only where the last window shows retries keeping the tries above capacity.
         sustained_over: (l.verdict == Verdict::Stuck && sustained(r, l)).then_some(r.capacity_rps),
+        unhealthy_before: unhealthy_before(r, l),
+        trigger_at_ms: f64::from(r.trigger_at_ms),
     }
 }
 
@@ -137,6 +149,19 @@ fn race(r: &MetastableReport) -> Doc {
         });
     }
     d.answer.push(Statement::Assumption(format!("The trigger: {}", trigger_words(r))));
+    let left = (r.run_ms - r.rule.end_ms).max(0.0);
+    for (wait, what) in [(r.backoff_ms, "the wait before a naive retry"), (r.retry_after_ms, "a refusal's Retry-After")] {
+        if r.retries > 0 && f64::from(wait) >= left {
+            // A failure after the trigger is then never retried within the run.
+            d.answer.push(Statement::Relation {
+                a_label: what.into(),
+                a: Arith::new(u(f64::from(wait), "ms"), "ms"),
+                cmp: Cmp::Ge,
+                b_label: "the time the run lasts after the trigger's end, so no failure after the trigger is retried that way within the run".into(),
+                b: Arith::new(sub(u(r.run_ms, "ms"), u(r.rule.end_ms, "ms")), "ms"),
+            });
+        }
+    }
     if r.service_mean_ms > f64::from(r.timeout_ms) {
         // Then no try is on time on average, trigger or not (M4).
         d.answer.push(Statement::Relation {

@@ -92,9 +92,10 @@ pub fn describe(policy: Policy, retries: u32, backoff_ms: f64, ratio: f64, k: f6
         Policy::None => "none: no retries; a caller that times out or is refused gives up".to_owned(),
         Policy::Naive => format!("naive: up to {retries} retries, each {b} ms after the failure"),
         Policy::Backoff => format!(
-            "backoff: up to {retries} retries after U × min({} ms, {} ms × 2^(k−1)) (full jitter)",
+            "backoff: up to {retries} retries after U × min({} ms, {} ms × 2^(k−1)) (full jitter){}",
             crate::calc::fmt_num(BACKOFF_CAP_MS.max(backoff_ms.max(1.0))),
-            crate::calc::fmt_num(backoff_ms.max(1.0))
+            crate::calc::fmt_num(backoff_ms.max(1.0)),
+            if backoff_ms < 1.0 { format!(", the {b} ms backoff raised to 1 ms") } else { String::new() }
         ),
         Policy::Budget => format!(
             "budget: naive retries that each spend a token; an on-time answer earns {}, the clock {} per second, at most {} held",
