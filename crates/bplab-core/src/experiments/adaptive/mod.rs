@@ -156,7 +156,7 @@ fn fixed_limit(p: &AdaptiveParams) -> i32 {
 pub(super) fn check(p: &AdaptiveParams) -> Result<(Estimate, u64), ConfigError> {
     let run_ms = p.seconds * 1000.0;
     if !(1.0..=crate::stochastic::MAX_MS).contains(&run_ms) {
-        let s = crate::params::SECONDS;
+        let s = params::RUN_SECONDS;
         return Err(ConfigError::OutOfRange {
             param: s.name,
             value: p.seconds.to_string(),

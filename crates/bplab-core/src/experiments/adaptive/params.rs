@@ -163,6 +163,13 @@ fn after_set(p: &mut AdaptiveParams, spec: &ParamSpec) {
     }
 }
 
+/// The race's length: one run through the deploy (a rate schedule's steps share it).
+pub const RUN_SECONDS: ParamSpec = ParamSpec {
+    label: "Run length",
+    help: "how long the race runs, through the deploy; a rate schedule's steps share it (the work caps bound rate × seconds)",
+    ..SECONDS
+};
+
 crate::experiment_params! {
     /// The race: one trace through a deploy, one lane per controller.
     pub struct AdaptiveParams {
@@ -177,7 +184,7 @@ crate::experiment_params! {
             slider: None,
         };
         /// Run window, s.
-        seconds: f64 = 30.0, SECONDS;
+        seconds: f64 = 30.0, RUN_SECONDS;
         /// Seed of the arrivals, the service times and the controllers' draws.
         seed: u32 = LESSON_SEED, SEED;
         /// Servers.
