@@ -242,7 +242,11 @@ impl RunLog {
     /// window's end count in none.
     pub fn timeline(&self, width_ms: f64) -> Vec<crate::stochastic::Window> {
         use crate::stochastic::Window;
-        let n = if width_ms > 0.0 { libm::ceil(self.window_ms / width_ms).clamp(1.0, 1e6) as usize } else { 0 };
+        let n = if width_ms > 0.0 {
+            libm::ceil(self.window_ms / width_ms).clamp(1.0, crate::stochastic::MAX_WINDOWS) as usize
+        } else {
+            0
+        };
         let mut w = vec![Window::default(); n];
         let slot = |t: f64| (t >= 0.0 && t < self.window_ms).then(|| libm::floor(t / width_ms) as usize);
         for r in &self.reqs {

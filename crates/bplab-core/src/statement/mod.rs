@@ -123,6 +123,28 @@ impl Pre {
     }
 }
 
+/// The direction a counterfactual states: how `then` compares with `now`.
+pub fn direction(then: f64, now: f64) -> Cmp {
+    match then.total_cmp(&now) {
+        std::cmp::Ordering::Less => Cmp::Lt,
+        std::cmp::Ordering::Equal => Cmp::Eq,
+        std::cmp::Ordering::Greater => Cmp::Gt,
+    }
+}
+
+/// "`a` is above `b`" or "`a` is at most `b`": the relation that holds,
+/// found by the checker's own exact comparison of the two arithmetics.
+pub fn above_or_at_most(a_label: impl Into<String>, a: Arith, b_label: impl Into<String>, b: Arith) -> Statement {
+    let above = arith::compare(&a.expr, &b.expr) == std::cmp::Ordering::Greater;
+    Statement::Relation {
+        a_label: a_label.into(),
+        a,
+        cmp: if above { Cmp::Gt } else { Cmp::Le },
+        b_label: b_label.into(),
+        b,
+    }
+}
+
 /// What a [`Statement::WindowP99`] found.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub enum WindowFinding {

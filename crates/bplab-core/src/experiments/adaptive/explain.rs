@@ -8,7 +8,7 @@ use crate::claim::equation::{add, ceil, div, mul, n, round, sub, u};
 use crate::experiments::Readout;
 use crate::statement::WindowFinding;
 use crate::statement::quantity::{GOODPUT_RPS, LATE, P99_ON_TIME_MS, SHED};
-use crate::statement::{Arith, Doc, Measure, Quantity, Statement};
+use crate::statement::{Arith, Doc, Measure, Quantity, Statement, above_or_at_most, direction};
 
 /// ms after `at_ms` until every later window with answers has p99 within
 /// `budget`: `Some(0)` if none passed it after the deploy, `None` if the last
@@ -309,7 +309,6 @@ fn derivation(r: &AdaptiveReport, d: &mut Doc) {
         mul(mul(add(ceil(div(n(queue as f64), n(f64::from(w)))), n(1.0)), u(svc, "ms")), n(r.slowdown.1)),
         "ms",
     );
-    let value = crate::statement::arith::value(&eq.expr);
     d.steps.push(Statement::Arith {
         label: format!("worst time in the system behind that limit after {change}, for a fixed service time"),
         formula: "(ceil(queue / workers) + 1) × service × factor".into(),
@@ -320,13 +319,7 @@ fn derivation(r: &AdaptiveReport, d: &mut Doc) {
     } else {
         format!("the worst time in the system behind the fixed limit after {change}, a bound only for a fixed service time at the mean (this run's service varies)")
     };
-    d.answer.push(Statement::Relation {
-        a_label: label,
-        a: eq,
-        cmp: if value > budget { Cmp::Gt } else { Cmp::Le },
-        b_label: "the budget".into(),
-        b: Arith::new(u(budget, "ms"), "ms"),
-    });
+    d.answer.push(above_or_at_most(label, eq, "the budget", Arith::new(u(budget, "ms"), "ms")));
 }
 
 /// The service time of a request started after the change point: the
@@ -462,11 +455,6 @@ fn instead(r: &AdaptiveReport) -> Vec<Statement> {
     let Some(base) = lanes.first().copied() else { return Vec::new() };
     let (phase, words) = judged(r);
     let pick = |l: &Lane| if phase == AFTER { (l.p99_ms.1, l.ok_per_sec.1) } else { (l.p99_ms.0, l.ok_per_sec.0) };
-    let dir = |then: f64, now: f64| match then.total_cmp(&now) {
-        std::cmp::Ordering::Less => Cmp::Lt,
-        std::cmp::Ordering::Equal => Cmp::Eq,
-        std::cmp::Ordering::Greater => Cmp::Gt,
-    };
     let mut out = Vec::new();
     for l in lanes.iter().skip(1) {
         let change = format!("with {} instead of {}", l.controller, base.controller);
@@ -477,7 +465,7 @@ fn instead(r: &AdaptiveReport) -> Vec<Statement> {
             change: change.clone(),
             now: measure(GOODPUT_RPS, base, now),
             then: measure(GOODPUT_RPS, l, then),
-            cmp: dir(then, now),
+            cmp: direction(then, now),
             same_arrivals: true,
         });
         if let (Some(now), Some(then)) = (pick(base).0, pick(l).0) {
@@ -486,7 +474,7 @@ fn instead(r: &AdaptiveReport) -> Vec<Statement> {
                 change,
                 now: measure(P99_ON_TIME_MS, base, now),
                 then: measure(P99_ON_TIME_MS, l, then),
-                cmp: dir(then, now),
+                cmp: direction(then, now),
                 same_arrivals: true,
             });
         }

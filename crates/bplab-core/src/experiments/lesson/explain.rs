@@ -165,11 +165,7 @@ pub(in crate::experiments) fn doc(r: &LessonReport, poisson: Option<&RunLog>, ev
                 change: "with evenly spaced arrivals (the reference model) instead of Poisson arrivals".into(),
                 now: Measure::new(q, runs::POISSON, at.clone(), now),
                 then: Measure::new(q, runs::EVEN, at.clone(), then),
-                cmp: match then.total_cmp(&now) {
-                    std::cmp::Ordering::Less => Cmp::Lt,
-                    std::cmp::Ordering::Equal => Cmp::Eq,
-                    std::cmp::Ordering::Greater => Cmp::Gt,
-                },
+                cmp: crate::statement::direction(then, now),
                 same_arrivals: false,
             });
         }

@@ -10,7 +10,7 @@ use crate::claim::equation::{add, ceil, div, mul, n, sub, u};
 use crate::experiments::{Readout, rps};
 use crate::params::Named;
 use crate::statement::quantity::{GOODPUT_RPS, LATE, THROTTLED};
-use crate::statement::{Arith, Doc, Measure, Quantity, Statement};
+use crate::statement::{Arith, Doc, Measure, Quantity, Statement, above_or_at_most, direction};
 
 fn trigger_words(r: &MetastableReport) -> String {
     let what = if r.trigger == Trigger::Spike {
@@ -192,35 +192,23 @@ fn race(r: &MetastableReport) -> Doc {
     let fixed = r.service_words.starts_with("every request takes exactly");
     if let Some(limit) = r.line_limit.filter(|_| fixed) {
         let full = Arith::new(mul(add(ceil(div(n(f64::from(limit)), n(w.max(1.0)))), n(1.0)), u(r.service_mean_ms, "ms")), "ms");
-        let value = crate::statement::arith::value(&full.expr);
         d.steps.push(Statement::Arith {
             label: "time in the system behind a full line".into(),
             formula: "(ceil(line limit / workers) + 1) × service".into(),
             eq: full.clone(),
         });
-        d.answer.push(Statement::Relation {
-            a_label: "the time in the system behind a full line".into(),
-            a: full,
-            cmp: if value > f64::from(r.timeout_ms) { Cmp::Gt } else { Cmp::Le },
-            b_label: "the client timeout".into(),
-            b: Arith::new(u(f64::from(r.timeout_ms), "ms"), "ms"),
-        });
+        let timeout = Arith::new(u(f64::from(r.timeout_ms), "ms"), "ms");
+        d.answer.push(above_or_at_most("the time in the system behind a full line", full, "the client timeout", timeout));
     }
     if let Some(p) = p {
         let tries = Arith::new(mul(add(n(1.0), n(f64::from(r.retries))), mul(n(p.load), cap())), "rps");
-        let value = crate::statement::arith::value(&tries.expr);
         d.steps.push(Statement::Arith {
             label: "tries per second when every try fails (naive)".into(),
             formula: "(1 + retries) × load × capacity".into(),
             eq: tries.clone(),
         });
-        d.answer.push(Statement::Relation {
-            a_label: "the tries per second when every try fails (naive)".into(),
-            a: tries,
-            cmp: if value > r.capacity_rps { Cmp::Gt } else { Cmp::Le },
-            b_label: "the capacity".into(),
-            b: Arith::new(cap(), "rps"),
-        });
+        let capacity = Arith::new(cap(), "rps");
+        d.answer.push(above_or_at_most("the tries per second when every try fails (naive)", tries, "the capacity", capacity));
     }
     d.assumes = vec![
         Statement::Definition(GOODPUT_RPS),
@@ -258,11 +246,6 @@ fn race(r: &MetastableReport) -> Doc {
 /// its goodput over the run, and the work it served for nobody.
 fn instead(r: &MetastableReport) -> Vec<Statement> {
     let Some(base) = r.lane(Policy::Naive) else { return Vec::new() };
-    let dir = |then: f64, now: f64| match then.total_cmp(&now) {
-        std::cmp::Ordering::Less => Cmp::Lt,
-        std::cmp::Ordering::Equal => Cmp::Eq,
-        std::cmp::Ordering::Greater => Cmp::Gt,
-    };
     let secs = r.run_ms / 1000.0;
     let mut out = Vec::new();
     // Within the run: what finished after its end counts in no window.
@@ -275,7 +258,7 @@ fn instead(r: &MetastableReport) -> Vec<Statement> {
             change: change.clone(),
             now: m(GOODPUT_RPS, base, now),
             then: m(GOODPUT_RPS, l, then),
-            cmp: dir(then, now),
+            cmp: direction(then, now),
             same_arrivals: true,
         });
         let (now, then) = (sum(base, |t| t.late), sum(l, |t| t.late));
@@ -284,7 +267,7 @@ fn instead(r: &MetastableReport) -> Vec<Statement> {
                 change,
                 now: m(LATE, base, now),
                 then: m(LATE, l, then),
-                cmp: dir(then, now),
+                cmp: direction(then, now),
                 same_arrivals: true,
             });
         }
